@@ -1,0 +1,188 @@
+// The offline build: fetch -> ingest -> project, into a staging folder that replaces the published data set
+// only when every stage succeeded. A stage whose inputs (raw checksums, its code, its SQL) are unchanged
+// since the last good build is skipped.
+import { createHash } from 'node:crypto';
+import {
+  existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync,
+} from 'node:fs';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { fetchInputs } from './fetch.js';
+import { loadManifest } from './manifest.js';
+import { defaultPaths, projectRoot, type BuildPaths } from './paths.js';
+import { consoleProgress, type Progress } from './progress.js';
+import { ingest, type IngestReport } from './stage-ingest.js';
+import { project, type ProjectReport } from './stage-project.js';
+
+export interface BuildOptions extends BuildPaths {
+  progress: Progress;
+  /** Download inputs missing from rawDir and the mirror (off in tests). */
+  download?: boolean;
+  /** Rebuild every stage even when its cache key is unchanged. */
+  force?: boolean;
+}
+
+export interface BuildReport {
+  build_id: string;
+  started_at: string;
+  duration_ms: number;
+  stages: Record<string, { ms: number; skipped: boolean }>;
+  cache_keys: { ingest: string; project: string };
+  inputs: Array<{ file: string; sha256: string; bytes: number }>;
+  parquet: { bytes: number; files: number; tables: Record<string, { rows: number }> };
+  database: { file: string; bytes: number };
+  releases: IngestReport['releases'];
+  projections: ProjectReport;
+  warnings: string[];
+}
+
+export const DB_FILE = 'taxonomy.duckdb';
+export const REPORT_FILE = 'build-report.json';
+
+export async function build(opts: BuildOptions): Promise<BuildReport> {
+  const started = Date.now();
+  const stages: BuildReport['stages'] = {};
+  const timed = async <T>(name: string, skipped: boolean, fn: () => Promise<T>): Promise<T> => {
+    const t = Date.now();
+    const out = await fn();
+    stages[name] = { ms: Date.now() - t, skipped };
+    return out;
+  };
+
+  const manifest = loadManifest(opts.manifest);
+  await timed('fetch', false, () => fetchInputs(manifest, {
+    rawDir: opts.rawDir, mirror: opts.mirror, download: opts.download ?? true, log: (l) => opts.progress.log(l),
+  }));
+
+  const root = projectRoot();
+  const inputs = [...manifest.releases.flatMap((r) => Object.values(r.files)), ...Object.values(manifest.crossRelease), ...Object.values(manifest.enrichment)];
+  const ingestKey = hash([
+    ...inputs.map((f) => f.sha256),
+    ...codeFiles(join(root, 'build')).map((f) => `${relative(root, f)}:${hashFile(f)}`),
+  ]);
+  const projectKey = hash([ingestKey, ...codeFiles(opts.projectionsDir).map((f) => `${relative(root, f)}:${hashFile(f)}`)]);
+  const buildId = projectKey.slice(0, 16);
+
+  const previous = readPreviousReport(opts.dataDir);
+  const parquetDir = join(opts.dataDir, 'parquet');
+  const dbFile = join(opts.dataDir, DB_FILE);
+  const ingestFresh = !opts.force && previous?.cache_keys.ingest === ingestKey && existsSync(parquetDir);
+  const projectFresh = ingestFresh && previous?.cache_keys.project === projectKey && existsSync(dbFile);
+  if (projectFresh && previous) {
+    opts.progress.log(`data set ${previous.build_id} is up to date (inputs, code and projections unchanged)`);
+    return previous;
+  }
+
+  // Everything new goes to a staging folder beside the published one (same file system, so the final
+  // renames are atomic); a failure anywhere leaves the published data set exactly as it was.
+  const staging = join(opts.dataDir, `.staging-${process.pid}-${Date.now()}`);
+  mkdirSync(staging, { recursive: true });
+  try {
+    const stagedParquet = ingestFresh ? parquetDir : join(staging, 'parquet');
+    const ingested = ingestFresh && previous
+      ? await timed('ingest', true, async () => ({ releases: previous.releases, tables: previous.parquet.tables, warnings: [] }))
+      : await timed('ingest', false, () => ingest(manifest, opts.rawDir, join(root, 'build', 'sql'), stagedParquet, opts.progress));
+    const stagedDb = join(staging, DB_FILE);
+    const projections = await timed('project', false, () => project({
+      parquetDir: stagedParquet, dbFile: stagedDb, projectionsDir: opts.projectionsDir, buildId, progress: opts.progress,
+    }));
+
+    const report: BuildReport = {
+      build_id: buildId,
+      started_at: new Date(started).toISOString(),
+      duration_ms: Date.now() - started,
+      stages,
+      cache_keys: { ingest: ingestKey, project: projectKey },
+      inputs: inputs.map((f) => ({ file: f.file, sha256: f.sha256, bytes: f.bytes })),
+      parquet: { ...sizeOf(stagedParquet), tables: ingested.tables },
+      database: { file: DB_FILE, bytes: statSync(stagedDb).size },
+      releases: ingested.releases,
+      projections,
+      warnings: ingested.warnings,
+    };
+    writeFileSync(join(staging, REPORT_FILE), `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(join(staging, 'build-report.txt'), summary(report));
+    publish(staging, opts.dataDir, !ingestFresh);
+    return report;
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Swaps the staged outputs in. The database file is replaced by one rename (atomic: a server watching it
+ * sees the old or the new file, never half of one); the Parquet folder is moved aside first, then replaced.
+ */
+function publish(staging: string, dataDir: string, withParquet: boolean): void {
+  const trash = join(staging, 'replaced');
+  mkdirSync(trash, { recursive: true });
+  if (withParquet) {
+    const live = join(dataDir, 'parquet');
+    if (existsSync(live)) renameSync(live, join(trash, 'parquet'));
+    renameSync(join(staging, 'parquet'), live);
+  }
+  renameSync(join(staging, DB_FILE), join(dataDir, DB_FILE));
+  renameSync(join(staging, 'build-report.txt'), join(dataDir, 'build-report.txt'));
+  renameSync(join(staging, REPORT_FILE), join(dataDir, REPORT_FILE));
+}
+
+export function readPreviousReport(dataDir: string): BuildReport | null {
+  try {
+    return JSON.parse(readFileSync(join(dataDir, REPORT_FILE), 'utf8')) as BuildReport;
+  } catch {
+    return null;
+  }
+}
+
+function summary(r: BuildReport): string {
+  const lines = [
+    `build ${r.build_id} in ${(r.duration_ms / 1000).toFixed(1)} s (${Object.entries(r.stages).map(([k, v]) => `${k} ${(v.ms / 1000).toFixed(1)} s${v.skipped ? ' skipped' : ''}`).join(', ')})`,
+    `parquet: ${r.parquet.files} files, ${(r.parquet.bytes / 1e6).toFixed(1)} MB; database ${(r.database.bytes / 1e6).toFixed(1)} MB`,
+    'release  species  genera  families  orders  realms  join rate  ictv ids',
+    ...r.releases.map((x) => [
+      x.version.padEnd(8), String(x.counts.species ?? 0).padStart(7), String(x.counts.genus ?? 0).padStart(7),
+      String(x.counts.family ?? 0).padStart(9), String(x.counts.order ?? 0).padStart(7), String(x.counts.realm ?? 0).padStart(7),
+      (x.attribute_join ? `${(x.attribute_join.rate * 100).toFixed(2)}%` : 'n/a').padStart(10),
+      `${(x.ictv_id_coverage * 100).toFixed(1)}%`.padStart(9),
+      x.counts_match ? '' : '  COUNTS DIFFER',
+    ].join(' ')),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function sizeOf(dir: string): { bytes: number; files: number } {
+  let bytes = 0;
+  let files = 0;
+  for (const f of walk(dir)) {
+    bytes += statSync(f).size;
+    files += 1;
+  }
+  return { bytes, files };
+}
+
+function* walk(dir: string): Generator<string> {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) yield* walk(p);
+    else yield p;
+  }
+}
+
+/** The files whose content decides a stage's output: sources and SQL, sorted for a stable key. */
+function codeFiles(dir: string): string[] {
+  return [...walk(dir)].filter((f) => /\.(ts|sql)$/.test(f)).sort();
+}
+
+const hashFile = (f: string) => createHash('sha256').update(readFileSync(f)).digest('hex');
+const hash = (parts: string[]) => createHash('sha256').update(parts.join('\n')).digest('hex');
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const force = process.argv.includes('--force');
+  build({ ...defaultPaths(), progress: consoleProgress(), force })
+    .then(() => process.stderr.write(readFileSync(join(defaultPaths().dataDir, 'build-report.txt'), 'utf8')))
+    .catch((err: Error) => {
+      console.error(`build failed: ${err.message}`);
+      console.error('the previous data set (if any) is unchanged');
+      process.exit(1);
+    });
+}

@@ -1,0 +1,276 @@
+// Ingest stage: every raw file through its own reader into the staging database, the published tables built
+// by build/sql/*.sql, the counts checked against ICTV's own, and everything written out as Parquet.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Manifest, Release } from './manifest.js';
+import type { Progress } from './progress.js';
+import { Staging, type Columns } from './staging.js';
+import { readMergeSplit, readToc, readTsv } from './ingest/tsv.js';
+import { readItolLengths, readRefseqMap } from './ingest/genome-lengths.js';
+import { readMslSpreadsheet } from './ingest/msl-spreadsheet.js';
+import { readOntology } from './ingest/ontology.js';
+import { readTreeExport } from './ingest/tree-json.js';
+import { readVmr } from './ingest/vmr.js';
+import {
+  RANKS, type GenomeLength, type Lineage, type MslRow, type OntologyTaxon, type Rank, type RenameRow,
+  type TaxonCounts, type TreeNode, type VmrRow,
+} from './ingest/types.js';
+
+export interface ReleaseReport {
+  version: string;
+  msl: number;
+  year: number;
+  label: string;
+  species_source: 'tree' | 'msl';
+  layout: string;
+  counts: Partial<Record<Rank, number>>;
+  official_counts: Partial<Record<Rank, number>>;
+  official_source: string;
+  counts_match: boolean;
+  attribute_join: {
+    species: number;
+    matched: number;
+    by_taxnode: number;
+    by_exact_name: number;
+    by_normalised_name: number;
+    rate: number;
+    unmatched: string[];
+  } | null;
+  ictv_id_coverage: number;
+  warnings: string[];
+}
+
+export interface IngestReport {
+  releases: ReleaseReport[];
+  tables: Record<string, { rows: number }>;
+  warnings: string[];
+}
+
+/** Ranks whose counts must equal ICTV's for the build to succeed (the others are reported). */
+const CHECKED_RANKS: Rank[] = ['realm', 'order', 'family', 'genus', 'species'];
+
+const lineageColumns = <T extends Lineage>(): Columns<T> => RANKS.map((r) => [r, 'VARCHAR', (x: T) => x[r]] as const);
+
+export async function ingest(
+  manifest: Manifest, rawDir: string, sqlDir: string, parquetDir: string, progress: Progress,
+): Promise<IngestReport> {
+  const raw = (file: string) => join(rawDir, file);
+  const mslRows: Array<MslRow & { msl: number }> = [];
+  const treeNodes: Array<TreeNode & { msl: number; walkOrder: number }> = [];
+  const ontology: Array<OntologyTaxon & { msl: number }> = [];
+  const vmrRows: Array<VmrRow & { msl: number }> = [];
+  const renames: Array<RenameRow & { msl: number }> = [];
+  const official: Array<{ msl: number; rank: Rank; count: number; source: string; own: boolean }> = [];
+  const perRelease = new Map<number, { layout: string; warnings: string[] }>();
+
+  const work = manifest.releases.reduce((n, r) => n + Object.keys(r.files).length, 0) + 2;
+  const bar = progress.bar('reading raw files', work);
+  for (const rel of manifest.releases) {
+    const warnings: string[] = [];
+    const wb = readMslSpreadsheet(raw(rel.files.msl.file), rel.msl);
+    bar.tick(rel.files.msl.file);
+    for (const row of wb.rows) mslRows.push({ ...row, msl: rel.msl });
+    for (const row of wb.renames) renames.push({ ...row, msl: rel.msl });
+    warnings.push(...wb.warnings);
+    for (const tc of wb.taxonCounts) addOfficial(official, tc, `${rel.files.msl.file} 'Taxon Counts' ${tc.column}`, tc.msl === rel.msl);
+    perRelease.set(rel.msl, { layout: wb.layout, warnings });
+
+    if (rel.files.tree) {
+      const tree = readTreeExport(raw(rel.files.tree.file));
+      bar.tick(rel.files.tree.file);
+      tree.nodes.forEach((n, i) => treeNodes.push({ ...n, msl: rel.msl, walkOrder: i }));
+      warnings.push(...tree.warnings);
+      for (const rank of RANKS) {
+        official.push({ msl: rel.msl, rank, count: tree.officialCounts[rank] ?? 0, source: `${rel.files.tree.file} child_counts`, own: true });
+      }
+    }
+    if (rel.files.ontology) {
+      for (const t of await readOntology(raw(rel.files.ontology.file))) ontology.push({ ...t, msl: rel.msl });
+      bar.tick(rel.files.ontology.file);
+    }
+    if (rel.files.vmr) {
+      const vmr = readVmr(raw(rel.files.vmr.file), rel.msl);
+      bar.tick(rel.files.vmr.file);
+      for (const row of vmr.rows) vmrRows.push({ ...row, msl: rel.msl });
+      warnings.push(...vmr.warnings);
+    }
+  }
+
+  const cr = manifest.crossRelease;
+  const mergeSplit = readMergeSplit(raw(cr.node_merge_split.file));
+  const toc = readToc(raw(cr.toc.file));
+  bar.tick('cross-release tables');
+  const lengths: GenomeLength[] = [
+    ...readRefseqMap(raw(manifest.enrichment.refseq_map.file)),
+    ...readItolLengths(raw(manifest.enrichment.itol_lengths.file)),
+  ];
+  bar.tick('genome lengths');
+  bar.done();
+
+  const db = await Staging.open();
+  try {
+    const step = progress.bar('building tables', 6);
+    await db.load('raw_msl_rows', [
+      ['msl', 'INTEGER', (r) => r.msl], ['row', 'INTEGER', (r) => r.row], ['sort', 'INTEGER', (r) => r.sort],
+      ...lineageColumns<MslRow & { msl: number }>(),
+      ['type_species', 'BOOLEAN', (r) => r.typeSpecies], ['genome_composition', 'VARCHAR', (r) => r.genomeComposition],
+      ['last_change', 'VARCHAR', (r) => r.lastChange], ['msl_of_last_change', 'INTEGER', (r) => r.mslOfLastChange],
+      ['proposal', 'VARCHAR', (r) => r.proposal], ['taxnode_id', 'BIGINT', (r) => r.taxnodeId], ['ictv_id', 'BIGINT', (r) => r.ictvId],
+    ], mslRows);
+    await db.load('raw_tree_nodes', [
+      ['msl', 'INTEGER', (r) => r.msl], ['walk_order', 'INTEGER', (r) => r.walkOrder],
+      ['taxnode_id', 'BIGINT', (r) => r.taxnodeId], ['parent_taxnode_id', 'BIGINT', (r) => r.parentTaxnodeId],
+      ['rank', 'VARCHAR', (r) => r.rank], ['name', 'VARCHAR', (r) => r.name],
+      ...RANKS.map((r) => [r, 'VARCHAR', (x: TreeNode) => x.lineage[r]] as const),
+    ], treeNodes);
+    await db.load('raw_ontology', [
+      ['msl', 'INTEGER', (r) => r.msl], ['ictv_id', 'BIGINT', (r) => r.ictvId], ['name', 'VARCHAR', (r) => r.name],
+      ['parent_ictv_id', 'BIGINT', (r) => r.parentIctvId], ['replaced_by', 'BIGINT[]', (r) => r.replacedBy],
+      ['obsolescence', 'VARCHAR', (r) => r.obsolescence], ['synonyms', 'VARCHAR[]', (r) => r.synonyms],
+    ], ontology);
+    await db.load('raw_vmr', [
+      ['msl', 'INTEGER', (r) => r.msl], ['row', 'INTEGER', (r) => r.row], ['isolate_id', 'VARCHAR', (r) => r.isolateId],
+      ['species_sort', 'INTEGER', (r) => r.speciesSort], ['isolate_sort', 'INTEGER', (r) => r.isolateSort],
+      ...lineageColumns<VmrRow & { msl: number }>(),
+      ['ictv_id', 'BIGINT', (r) => r.ictvId], ['exemplar', 'VARCHAR', (r) => r.exemplar],
+      ['virus_names', 'VARCHAR', (r) => r.virusNames], ['abbreviations', 'VARCHAR', (r) => r.abbreviations],
+      ['isolate_designation', 'VARCHAR', (r) => r.isolateDesignation], ['genbank', 'VARCHAR', (r) => r.genbank],
+      ['refseq', 'VARCHAR', (r) => r.refseq], ['genome_coverage', 'VARCHAR', (r) => r.genomeCoverage],
+      ['genome_composition', 'VARCHAR', (r) => r.genomeComposition], ['host_source', 'VARCHAR', (r) => r.hostSource],
+    ], vmrRows);
+    step.tick('raw tables');
+
+    await db.load('renames', [
+      ['msl', 'INTEGER', (r) => r.msl], ['row', 'INTEGER', (r) => r.row], ['ictv_id', 'BIGINT', (r) => r.ictvId],
+      ['rank', 'VARCHAR', (r) => r.rank], ['change', 'VARCHAR', (r) => r.change], ['old_name', 'VARCHAR', (r) => r.oldName],
+      ['new_name', 'VARCHAR', (r) => r.newName], ['proposal', 'VARCHAR', (r) => r.proposal],
+    ], renames);
+    await db.load('official_counts', [
+      ['msl', 'INTEGER', (r) => r.msl], ['rank', 'VARCHAR', (r) => r.rank], ['count', 'INTEGER', (r) => r.count],
+      ['source', 'VARCHAR', (r) => r.source], ['own_release', 'BOOLEAN', (r) => r.own],
+    ], official);
+    await db.load('merge_split', [
+      ['prev_ictv_id', 'BIGINT', (r) => r.prevIctvId], ['next_ictv_id', 'BIGINT', (r) => r.nextIctvId],
+      ['is_merged', 'BOOLEAN', (r) => r.isMerged], ['is_split', 'BOOLEAN', (r) => r.isSplit],
+      ['is_recreated', 'BOOLEAN', (r) => r.isRecreated], ['dist', 'INTEGER', (r) => r.dist], ['rev_count', 'INTEGER', (r) => r.revCount],
+    ], mergeSplit);
+    await db.load('toc', [
+      ['tree_id', 'BIGINT', (r) => r.treeId], ['msl', 'INTEGER', (r) => r.msl],
+      ['version_tag', 'VARCHAR', (r) => r.versionTag], ['comments', 'VARCHAR', (r) => r.comments],
+    ], toc);
+    await db.load('genome_lengths', [
+      ['accession', 'VARCHAR', (r) => r.accession], ['length_bp', 'BIGINT', (r) => r.lengthBp], ['source', 'VARCHAR', (r) => r.source],
+    ], lengths);
+    await db.load('releases', [
+      ['version', 'VARCHAR', (r) => r.version], ['msl', 'INTEGER', (r) => r.msl], ['year', 'INTEGER', (r) => r.year],
+      ['label', 'VARCHAR', (r) => r.label], ['tree_id', 'BIGINT', (r) => r.treeId],
+      ['species_source', 'VARCHAR', (r) => (r.files.tree ? 'tree' : 'msl')],
+    ], manifest.releases);
+    // The small ICTV vocabularies are published as they are, one table each, all columns text.
+    for (const key of ['molecule', 'level', 'host_source', 'genome_coverage', 'change_in', 'change_out'] as const) {
+      const rows = readTsv(raw(cr[key].file), []);
+      const cols = Object.keys(rows[0] ?? {});
+      await db.load(`vocab_${key}`, cols.map((c) => [c, 'VARCHAR', (r: Record<string, string | null>) => r[c]] as const), rows);
+    }
+    step.tick('vocabularies');
+
+    const sql = (name: string) => join(sqlDir, `${name}.sql`);
+    await db.runFile(sql('taxa'));
+    step.tick('taxa');
+    await db.runFile(sql('species'));
+    step.tick('species');
+    await db.runFile(sql('taxon_nodes'));
+    await db.runFile(sql('isolates'));
+    step.tick('taxon_nodes, isolates');
+
+    const releases = await releaseReports(db, manifest.releases, perRelease);
+    const failed = releases.filter((r) => !r.counts_match);
+    if (failed.length > 0) {
+      throw new Error(`counts differ from ICTV's official counts: ${failed.map((r) => `${r.version} ${describeMismatch(r)}`).join('; ')}`);
+    }
+
+    const tables: Record<string, { rows: number }> = {};
+    mkdirSync(parquetDir, { recursive: true });
+    for (const [table, partitioned] of PUBLISHED) {
+      const target = join(parquetDir, partitioned ? table : `${table}.parquet`);
+      const opts = partitioned ? "FORMAT parquet, COMPRESSION zstd, PARTITION_BY (msl), OVERWRITE_OR_IGNORE" : 'FORMAT parquet, COMPRESSION zstd';
+      await db.conn.run(`COPY "${table}" TO '${target.replaceAll("'", "''")}' (${opts})`);
+      const [{ n }] = await db.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM "${table}"`) as [{ n: number }];
+      tables[table] = { rows: n };
+    }
+    step.tick('parquet');
+    step.done();
+    return { releases, tables, warnings: [] };
+  } finally {
+    db.close();
+  }
+}
+
+/** Published tables and whether they are partitioned by release (hive: species/msl=40/). */
+const PUBLISHED: ReadonlyArray<readonly [string, boolean]> = [
+  ['species', true], ['taxa', true], ['isolates', true], ['taxon_nodes', true], ['renames', true],
+  ['official_counts', false], ['merge_split', false], ['toc', false], ['genome_lengths', false], ['releases', false],
+  ['vocab_molecule', false], ['vocab_level', false], ['vocab_host_source', false], ['vocab_genome_coverage', false],
+  ['vocab_change_in', false], ['vocab_change_out', false],
+];
+
+function addOfficial(into: Array<{ msl: number; rank: Rank; count: number; source: string; own: boolean }>, tc: TaxonCounts, source: string, own: boolean): void {
+  for (const rank of RANKS) {
+    const count = tc.counts[rank];
+    if (count !== undefined) into.push({ msl: tc.msl, rank, count, source, own });
+  }
+}
+
+function describeMismatch(r: ReleaseReport): string {
+  return CHECKED_RANKS.filter((k) => (r.counts[k] ?? 0) !== (r.official_counts[k] ?? 0))
+    .map((k) => `${k} ${r.counts[k] ?? 0} (ICTV: ${r.official_counts[k] ?? 0})`).join(', ');
+}
+
+async function releaseReports(db: Staging, releases: Release[], perRelease: Map<number, { layout: string; warnings: string[] }>): Promise<ReleaseReport[]> {
+  const counts = await db.all<{ msl: number; rank: Rank; n: number }>(
+    'SELECT msl, rank, count(DISTINCT name)::INTEGER AS n FROM taxa GROUP BY ALL');
+  // A release's official counts come from its own files where they give them (its tree export, or its
+  // own Taxon Counts sheet); otherwise from the next release's sheet (MSL37's total is only in MSL38's).
+  // Within one sheet the first table wins: MSL40.v2's sheet leads with the v2 totals.
+  const official = await db.all<{ msl: number; rank: Rank; count: number; source: string }>(`
+    SELECT msl, rank, first(count ORDER BY own_release DESC, rowid) AS count, first(source ORDER BY own_release DESC, rowid) AS source
+    FROM official_counts GROUP BY msl, rank`);
+  const joins = await db.all<{ msl: number; species: number; by_taxnode: number; by_exact: number; by_norm: number }>(`
+    SELECT msl, count(*)::INTEGER AS species,
+           count(*) FILTER (attr_match = 'taxnode')::INTEGER AS by_taxnode,
+           count(*) FILTER (attr_match = 'exact')::INTEGER AS by_exact,
+           count(*) FILTER (attr_match = 'normalised')::INTEGER AS by_norm
+    FROM species WHERE source = 'tree' GROUP BY msl`);
+  const unmatched = await db.all<{ msl: number; names: string[] }>(`
+    SELECT msl, list(species ORDER BY sort) AS names FROM species WHERE source = 'tree' AND attr_match IS NULL GROUP BY msl`);
+  const ictv = await db.all<{ msl: number; share: number }>(
+    'SELECT msl, avg((ictv_id IS NOT NULL)::INTEGER)::DOUBLE AS share FROM species GROUP BY msl');
+
+  return releases.map((rel) => {
+    const c: Partial<Record<Rank, number>> = {};
+    const o: Partial<Record<Rank, number>> = {};
+    let source = '';
+    for (const row of counts.filter((x) => x.msl === rel.msl)) c[row.rank] = row.n;
+    for (const row of official.filter((x) => x.msl === rel.msl)) {
+      o[row.rank] = row.count;
+      if (row.rank === 'species') source = row.source;
+    }
+    const j = joins.find((x) => x.msl === rel.msl);
+    const matched = j ? j.by_taxnode + j.by_exact + j.by_norm : 0;
+    const extra = perRelease.get(rel.msl)!;
+    return {
+      version: rel.version, msl: rel.msl, year: rel.year, label: rel.label,
+      species_source: rel.files.tree ? 'tree' : 'msl',
+      layout: extra.layout,
+      counts: c, official_counts: o, official_source: source,
+      counts_match: CHECKED_RANKS.every((k) => (c[k] ?? 0) === (o[k] ?? -1)),
+      attribute_join: j ? {
+        species: j.species, matched, by_taxnode: j.by_taxnode, by_exact_name: j.by_exact, by_normalised_name: j.by_norm,
+        rate: matched / j.species,
+        unmatched: unmatched.find((u) => u.msl === rel.msl)?.names ?? [],
+      } : null,
+      ictv_id_coverage: ictv.find((x) => x.msl === rel.msl)?.share ?? 0,
+      warnings: extra.warnings,
+    };
+  });
+}
