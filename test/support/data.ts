@@ -1,0 +1,68 @@
+// Test data: the real data set (built once per test run from ../shared/msl, reusing an up-to-date build)
+// and tiny fixture data sets whose source tables a test writes in SQL, projected by the real project stage.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { build, DB_FILE, type BuildReport } from '../../build/index.js';
+import { defaultPaths } from '../../build/paths.js';
+import { silent } from '../../build/progress.js';
+import { project } from '../../build/stage-project.js';
+import { SOURCE_SCHEMA } from './source-schema.js';
+
+let real: Promise<BuildReport> | null = null;
+
+/** Builds (or reuses) the real data set under data/ and returns its build report. */
+export function realBuild(): Promise<BuildReport> {
+  real ??= build({ ...defaultPaths(), progress: silent, download: false });
+  return real;
+}
+
+export interface Db {
+  conn: DuckDBConnection;
+  all<T = Record<string, unknown>>(sql: string, values?: unknown[]): Promise<T[]>;
+  close(): void;
+}
+
+async function open(path: string, readOnly: boolean): Promise<Db> {
+  const instance = await DuckDBInstance.create(path, readOnly ? { access_mode: 'READ_ONLY' } : {});
+  const conn = await instance.connect();
+  return {
+    conn,
+    all: async <T>(sql: string, values: unknown[] = []) =>
+      (await conn.runAndReadAll(sql, values as never)).getRowObjectsJson() as T[],
+    close: () => { conn.closeSync(); instance.closeSync(); },
+  };
+}
+
+/** The real database, read-only (JSON-typed rows: BIGINTs come back as strings). */
+export async function realDb(): Promise<Db> {
+  await realBuild();
+  return open(join(defaultPaths().dataDir, DB_FILE), true);
+}
+
+/**
+ * A fixture data set: `setup` creates the source tables (species, releases, taxa, ...) in SQL; they are
+ * written as Parquet like the ingest stage does and every projection in projections/ is built from them.
+ * Tables a projection needs but the fixture leaves out must be created empty by the fixture.
+ */
+export async function fixtureDb(setup: string): Promise<Db & { dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'vtqs-fixture-'));
+  const parquetDir = join(dir, 'parquet');
+  const scratch = await open(':memory:', false);
+  try {
+    await scratch.conn.run(SOURCE_SCHEMA);
+    await scratch.conn.run(setup);
+    const tables = await scratch.all<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'main'");
+    mkdirSync(parquetDir, { recursive: true });
+    for (const { name } of tables) {
+      await scratch.conn.run(`COPY "${name}" TO '${join(parquetDir, `${name}.parquet`)}' (FORMAT parquet)`);
+    }
+  } finally {
+    scratch.close();
+  }
+  const dbFile = join(dir, 'fixture.duckdb');
+  await project({ parquetDir, dbFile, projectionsDir: defaultPaths().projectionsDir, buildId: 'fixture', progress: silent });
+  const db = await open(dbFile, true);
+  return { ...db, dir, close: () => { db.close(); rmSync(dir, { recursive: true, force: true }); } };
+}
