@@ -12,6 +12,7 @@ import { loadManifest } from './manifest.js';
 import { defaultPaths, projectRoot, type BuildPaths } from './paths.js';
 import { consoleProgress, type Progress } from './progress.js';
 import { ingest, type IngestReport } from './stage-ingest.js';
+import { runChecks, type Checks } from './checks.js';
 import { project, type ProjectReport } from './stage-project.js';
 
 export interface BuildOptions extends BuildPaths {
@@ -33,6 +34,7 @@ export interface BuildReport {
   database: { file: string; bytes: number };
   releases: IngestReport['releases'];
   projections: ProjectReport;
+  checks: Checks;
   warnings: string[];
 }
 
@@ -87,6 +89,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
       parquetDir: stagedParquet, dbFile: stagedDb, projectionsDir: opts.projectionsDir, buildId, progress: opts.progress,
     }));
 
+    const checks = await runChecks(stagedDb);
     const report: BuildReport = {
       build_id: buildId,
       started_at: new Date(started).toISOString(),
@@ -98,6 +101,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
       database: { file: DB_FILE, bytes: statSync(stagedDb).size },
       releases: ingested.releases,
       projections,
+      checks,
       warnings: ingested.warnings,
     };
     writeFileSync(join(staging, REPORT_FILE), `${JSON.stringify(report, null, 2)}\n`);
@@ -146,6 +150,17 @@ function summary(r: BuildReport): string {
       `${(x.ictv_id_coverage * 100).toFixed(1)}%`.padStart(9),
       x.counts_match ? '' : '  COUNTS DIFFER',
     ].join(' ')),
+    '',
+    'step          linked forward  abolished   |  release  ICTV Last Change agreement (with higher-taxon renames explained)',
+    ...r.checks.identity_coverage.map((c, i) => {
+      const a = r.checks.last_change_agreement.find((x) => x.version === c.to_version);
+      return [
+        `${c.from_version}->${c.to_version.slice(3)}`.padEnd(12),
+        `${(c.coverage * 100).toFixed(2)}%`.padStart(15), String(c.abolished).padStart(10), '  | ',
+        c.to_version.padEnd(8),
+        a ? `${(a.rate * 100).toFixed(2)}% of ${a.checked} (${(a.rate_with_explained * 100).toFixed(2)}%)` : (i >= 0 ? 'n/a' : ''),
+      ].join(' ');
+    }),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -166,6 +166,18 @@ export async function ingest(
       ['label', 'VARCHAR', (r) => r.label], ['tree_id', 'BIGINT', (r) => r.treeId],
       ['species_source', 'VARCHAR', (r) => (r.files.tree ? 'tree' : 'msl')],
     ], manifest.releases);
+    // Input provenance travels with the data set, so /historical/releases can cite files and checksums.
+    const inputs = [
+      ...manifest.releases.flatMap((r) => Object.entries(r.files).map(([role, f]) => ({ msl: r.msl as number | null, role, f }))),
+      ...Object.entries(manifest.crossRelease).map(([role, f]) => ({ msl: null, role: `cross_release/${role}`, f })),
+      ...Object.entries(manifest.enrichment).map(([role, f]) => ({ msl: null, role: `enrichment/${role}`, f })),
+    ];
+    await db.load('inputs', [
+      ['msl', 'INTEGER', (r) => r.msl], ['role', 'VARCHAR', (r) => r.role], ['file', 'VARCHAR', (r) => r.f.file],
+      ['sha256', 'VARCHAR', (r) => r.f.sha256], ['bytes', 'BIGINT', (r) => r.f.bytes],
+      ['repository', 'VARCHAR', (r) => r.f.source.repository], ['commit', 'VARCHAR', (r) => r.f.source.commit],
+      ['path', 'VARCHAR', (r) => r.f.source.path], ['url', 'VARCHAR', (r) => r.f.url],
+    ], inputs);
     // The small ICTV vocabularies are published as they are, one table each, all columns text.
     for (const key of ['molecule', 'level', 'host_source', 'genome_coverage', 'change_in', 'change_out'] as const) {
       const rows = readTsv(raw(cr[key].file), []);
@@ -192,10 +204,13 @@ export async function ingest(
     const tables: Record<string, { rows: number }> = {};
     mkdirSync(parquetDir, { recursive: true });
     for (const [table, partitioned] of PUBLISHED) {
-      const target = join(parquetDir, partitioned ? table : `${table}.parquet`);
-      const opts = partitioned ? "FORMAT parquet, COMPRESSION zstd, PARTITION_BY (msl), OVERWRITE_OR_IGNORE" : 'FORMAT parquet, COMPRESSION zstd';
-      await db.conn.run(`COPY "${table}" TO '${target.replaceAll("'", "''")}' (${opts})`);
       const [{ n }] = await db.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM "${table}"`) as [{ n: number }];
+      // A partitioned COPY of no rows writes no file at all, and then the table (and its schema) would be
+      // missing: an empty table is written as one plain file instead.
+      const hive = partitioned && n > 0;
+      const target = join(parquetDir, hive ? table : `${table}.parquet`);
+      const opts = hive ? 'FORMAT parquet, COMPRESSION zstd, PARTITION_BY (msl), OVERWRITE_OR_IGNORE' : 'FORMAT parquet, COMPRESSION zstd';
+      await db.conn.run(`COPY "${table}" TO '${target.replaceAll("'", "''")}' (${opts})`);
       tables[table] = { rows: n };
     }
     step.tick('parquet');
@@ -209,7 +224,7 @@ export async function ingest(
 /** Published tables and whether they are partitioned by release (hive: species/msl=40/). */
 const PUBLISHED: ReadonlyArray<readonly [string, boolean]> = [
   ['species', true], ['taxa', true], ['isolates', true], ['taxon_nodes', true], ['renames', true],
-  ['official_counts', false], ['merge_split', false], ['toc', false], ['genome_lengths', false], ['releases', false],
+  ['official_counts', false], ['inputs', false], ['merge_split', false], ['toc', false], ['genome_lengths', false], ['releases', false],
   ['vocab_molecule', false], ['vocab_level', false], ['vocab_host_source', false], ['vocab_genome_coverage', false],
   ['vocab_change_in', false], ['vocab_change_out', false],
 ];

@@ -2,6 +2,7 @@
 // Keep in step with build/stage-ingest.ts and build/sql/*.sql.
 export const SOURCE_SCHEMA = `
 CREATE TABLE genome_lengths ("accession" VARCHAR, "length_bp" BIGINT, "source" VARCHAR);
+CREATE TABLE inputs ("msl" INTEGER, "role" VARCHAR, "file" VARCHAR, "sha256" VARCHAR, "bytes" BIGINT, "repository" VARCHAR, "commit" VARCHAR, "path" VARCHAR, "url" VARCHAR);
 CREATE TABLE isolates ("row" INTEGER, "isolate_id" VARCHAR, "species_sort" INTEGER, "isolate_sort" INTEGER, "realm" VARCHAR, "subrealm" VARCHAR, "kingdom" VARCHAR, "subkingdom" VARCHAR, "phylum" VARCHAR, "subphylum" VARCHAR, "class" VARCHAR, "subclass" VARCHAR, "order" VARCHAR, "suborder" VARCHAR, "family" VARCHAR, "subfamily" VARCHAR, "genus" VARCHAR, "subgenus" VARCHAR, "species" VARCHAR, "ictv_id" BIGINT, "exemplar" VARCHAR, "virus_names" VARCHAR, "abbreviations" VARCHAR, "isolate_designation" VARCHAR, "genbank" VARCHAR, "refseq" VARCHAR, "genome_coverage" VARCHAR, "genome_composition" VARCHAR, "host_source" VARCHAR, "msl" BIGINT);
 CREATE TABLE merge_split ("prev_ictv_id" BIGINT, "next_ictv_id" BIGINT, "is_merged" BOOLEAN, "is_split" BOOLEAN, "is_recreated" BOOLEAN, "dist" INTEGER, "rev_count" INTEGER);
 CREATE TABLE official_counts ("msl" INTEGER, "rank" VARCHAR, "count" INTEGER, "source" VARCHAR, "own_release" BOOLEAN);
