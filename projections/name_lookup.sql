@@ -1,0 +1,11 @@
+-- name_lookup: one row per normalised name (name_index.name_norm): the lineages the name leads to, as one
+-- JSON array, so resolving a name (history, resolution, former-name answers) is a key read in memory.
+-- Ordered so the lineage that used the name as its official species name, and most recently, comes first.
+-- depends: name_index
+SELECT name_norm,
+       to_json(list(json_object(
+         'lineage_id', lineage_id, 'name', name, 'kind', kind, 'first_msl', first_msl, 'last_msl', last_msl,
+         'current_name', current_name) ORDER BY kind = 'species' DESC, last_msl DESC, lineage_id))::VARCHAR AS doc
+FROM name_index
+GROUP BY name_norm
+ORDER BY name_norm

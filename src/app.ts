@@ -1,0 +1,93 @@
+// createApp: middleware order, routers, 404 and the error handler. It never listens (server.ts does).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import compression from 'compression';
+import express, { type Request } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { pinoHttp } from 'pino-http';
+import type { Logger } from 'pino';
+import swaggerUi from 'swagger-ui-express';
+import { parse as parseYaml } from 'yaml';
+import { projectRoot } from '../build/paths.js';
+import { errorHandler, HttpError, notFound } from './errors.js';
+import { v1Router } from './routes/v1.js';
+import type { Store } from './store.js';
+
+/** Holds the store currently served; server.ts swaps it when a rebuild lands. */
+export interface StoreHolder {
+  current(): Store | null;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    store: Store;
+  }
+}
+
+export interface AppOptions {
+  stores: StoreHolder;
+  logger: Logger;
+  /** Share of requests logged, 0..1. */
+  logSample?: number;
+  /** Check every response against the contract (tests); costs throughput, so off in production. */
+  validateResponses?: boolean;
+}
+
+let cachedSpec: Record<string, unknown> | null = null;
+export function openApiDocument(): Record<string, unknown> {
+  cachedSpec ??= parseYaml(readFileSync(join(projectRoot(), 'src', 'openapi.yaml'), 'utf8')) as Record<string, unknown>;
+  return cachedSpec;
+}
+
+export function createApp(opts: AppOptions): express.Express {
+  const app = express();
+  const spec = openApiDocument();
+  app.disable('x-powered-by');
+  // Express' weak ETag hashes every body; ours are derived from the build id and the resource (respond.ts).
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.locals.validateResponses = opts.validateResponses ?? false;
+
+  const sample = opts.logSample ?? 1;
+  app.use(pinoHttp({
+    logger: opts.logger,
+    autoLogging: sample >= 1 ? true : { ignore: () => Math.random() >= sample },
+    quietReqLogger: true,
+    serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }), res: (res: { statusCode: number }) => ({ status: res.statusCode }) },
+  }));
+  app.use(compression({ threshold: 1024 }));
+
+  app.get('/openapi.json', (_req, res) => { res.json(spec); });
+  app.use('/docs', swaggerUi.serve, swaggerUi.setup(spec, { customSiteTitle: 'Viral Taxonomy Query Service' }));
+  app.get('/health', (_req, res) => {
+    const store = opts.stores.current();
+    res.set('Cache-Control', 'no-store').json({ status: store ? 'ok' : 'starting', build_id: store?.buildId ?? null });
+  });
+
+  // Every request holds on to the store it started with, so a rebuild swapped in meanwhile never pulls
+  // the data out from under it; the old store closes when its last request has finished.
+  app.use((req: Request, res, next) => {
+    const store = opts.stores.current();
+    if (!store) throw new HttpError(503, 'the data set is still loading; retry in a few seconds');
+    req.store = store;
+    store.retain();
+    res.once('close', () => store.release());
+    next();
+  });
+
+  app.use(express.json({ limit: '2mb' }));
+  app.use(express.text({ type: ['text/csv', 'text/plain'], limit: '2mb' }));
+  app.use(OpenApiValidator.middleware({
+    apiSpec: spec as never,
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
+    validateResponses: opts.validateResponses ?? false,
+    validateApiSpec: opts.validateResponses ?? false,
+    ignoreUndocumented: false,
+    ignorePaths: /^\/(docs|openapi\.json|health)(\/|$)/,
+  }));
+
+  app.use('/api/v1', v1Router());
+  app.use(notFound);
+  app.use(errorHandler((err) => opts.logger.error({ err }, 'request failed')));
+  return app;
+}

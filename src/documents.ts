@@ -1,0 +1,22 @@
+// The pre-rendered documents each store holds in memory, by read model. Everything answered by key
+// (a species in a release, a release pair, a lineage, a release) is one of these.
+import { DIFF_LIST } from './routes/v1-history.js';
+import { Store, type DocSpec } from './store.js';
+import { RELEASES_LIST } from './versions.js';
+
+export const DOCUMENTS: DocSpec[] = [
+  { table: 'species_doc', key: ['msl', 'name_key'], doc: 't.doc' },
+  { table: 'history_doc', key: ['lineage_id'], doc: 't.doc' },
+  { table: 'name_lookup', key: ['name_norm'], doc: 't.doc' },
+  { table: 'diversity_stats', key: ['msl'], doc: 'to_json(t)' },
+];
+
+/** Small tables every request may need, held as rows. */
+export const LISTS: Record<string, string> = {
+  releases: RELEASES_LIST,
+  release_diff: DIFF_LIST,
+};
+
+export function openStore(file: string, pool: number): Promise<Store> {
+  return Store.open(file, { pool, docs: DOCUMENTS, lists: LISTS });
+}

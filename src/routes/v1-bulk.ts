@@ -1,0 +1,79 @@
+// GET /api/v1/bulk/species/:version: every species of a release (optionally of one family or realm) as
+// JSON, CSV or Parquet, with the same columns in every format. Streamed: the body is never held whole.
+import { mkdtempSync, rmSync, createReadStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import { notModified } from '../respond.js';
+import { resolveVersion } from '../versions.js';
+
+const Query = z.object({
+  format: z.enum(['json', 'csv', 'parquet']).default('json'),
+  family: z.string().min(1).max(200).optional(),
+  realm: z.string().min(1).max(200).optional(),
+});
+
+/** The download's columns, in order; the same for every format. */
+export const BULK_COLUMNS = [
+  'version', 'sort', 'realm', 'subrealm', 'kingdom', 'subkingdom', 'phylum', 'subphylum', 'class', 'subclass',
+  'order', 'suborder', 'family', 'subfamily', 'genus', 'subgenus', 'species', 'genome_composition', 'host_source',
+  'genome_size_bp', 'ictv_id', 'taxnode_id', 'lineage_id', 'last_change', 'msl_of_last_change', 'proposal',
+] as const;
+
+const SELECT = `
+  SELECT 'MSL' || s.msl AS version, s.sort, s.realm, s.subrealm, s.kingdom, s.subkingdom, s.phylum, s.subphylum,
+         s.class, s.subclass, s."order", s.suborder, s.family, s.subfamily, s.genus, s.subgenus, s.species,
+         coalesce(g.vmr_genome_composition, s.genome_composition) AS genome_composition, g.host_source,
+         g.genome_size_bp, coalesce(s.ictv_id, i.ictv_id) AS ictv_id, s.taxnode_id, i.lineage_id,
+         trim(s.last_change, ', ') AS last_change, s.msl_of_last_change, s.proposal
+  FROM src.species s
+  LEFT JOIN main.species_identity i ON i.msl = s.msl AND i.species = s.species
+  LEFT JOIN main.species_genome g ON g.msl = s.msl AND g.species = s.species
+  WHERE s.msl = $1 AND ($2::VARCHAR IS NULL OR lower(s.family) = lower($2)) AND ($3::VARCHAR IS NULL OR lower(s.realm) = lower($3))
+  ORDER BY s.sort, s.species`;
+
+export async function bulkSpecies(req: Request, res: Response): Promise<void> {
+  const q = Query.parse(req.query);
+  const v = resolveVersion(req.store, req.params.version as string);
+  if (notModified(req, res, v.scope)) return;
+  const values = [v.msl, q.family ?? null, q.realm ?? null];
+  const base = `species_${v.version}${q.family ? `_${q.family}` : ''}${q.realm ? `_${q.realm}` : ''}`.replace(/[^A-Za-z0-9_.-]+/g, '_');
+
+  if (q.format === 'parquet') {
+    // DuckDB writes Parquet to a file; it is streamed from there and removed.
+    const dir = mkdtempSync(join(tmpdir(), 'vtqs-bulk-'));
+    try {
+      const file = join(dir, 'species.parquet');
+      await req.store.query(`COPY (${SELECT}) TO '${file}' (FORMAT parquet, COMPRESSION zstd)`, values);
+      res.type('application/vnd.apache.parquet').attachment(`${base}.parquet`);
+      await pipeline(createReadStream(file), res);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    return;
+  }
+
+  res.attachment(`${base}.${q.format}`);
+  res.type(q.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
+  let first = true;
+  res.write(q.format === 'csv' ? `${BULK_COLUMNS.join(',')}\r\n` : '[');
+  for await (const rows of req.store.stream(SELECT, values)) {
+    if (rows.length === 0) continue;
+    const lines = rows.map((r) => (q.format === 'csv'
+      ? `${BULK_COLUMNS.map((c) => csvField(r[c])).join(',')}\r\n`
+      : JSON.stringify(Object.fromEntries(BULK_COLUMNS.map((c) => [c, r[c] ?? null])))));
+    const text = q.format === 'csv' ? lines.join('') : `${first ? '' : ','}${lines.join(',')}`;
+    first = false;
+    if (!res.write(text)) await new Promise((resolve) => res.once('drain', resolve));
+  }
+  res.end(q.format === 'csv' ? '' : ']');
+}
+
+/** RFC 4180: quote a field holding a comma, quote, CR or LF (or edge spaces), doubling inner quotes. */
+export function csvField(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const s = String(value);
+  return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}

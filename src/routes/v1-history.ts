@@ -1,0 +1,155 @@
+// /api/v1/compare and /api/v1/history: comparisons of any two releases (release_diff, release_diff_detail)
+// and species histories found by any name (name_lookup -> history_doc).
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import { HttpError } from '../errors.js';
+import { sendJson, type Scope } from '../respond.js';
+import type { Store } from '../store.js';
+import { nameParam, normaliseName, resolveVersion, type ResolvedVersion } from '../versions.js';
+
+export interface DiffSummary {
+  from_msl: number;
+  to_msl: number;
+  species_added: number;
+  species_removed: number;
+  species_renamed: number;
+  species_reclassified: number;
+  species_renamed_and_reclassified: number;
+  species_merged: number;
+  species_split: number;
+  species_ended_by_split: number;
+  species_formed_by_merge: number;
+  species_unchanged: number;
+  from_total: number;
+  to_total: number;
+}
+
+export const DIFF_LIST = `SELECT from_msl::INTEGER AS from_msl, to_msl::INTEGER AS to_msl, species_added, species_removed,
+  species_renamed, species_reclassified, species_renamed_and_reclassified, species_merged, species_split,
+  species_ended_by_split, species_formed_by_merge, species_unchanged, from_total, to_total FROM main.release_diff`;
+
+/** Reading a pair backwards exchanges what was added with what was removed, and merges with splits. */
+const REVERSED: Record<string, string> = {
+  added: 'removed', removed: 'added', merged: 'split', split: 'merged',
+  ended_by_split: 'formed_by_merge', formed_by_merge: 'ended_by_split', renamed: 'renamed', reclassified: 'reclassified',
+};
+
+function pair(req: Request): { from: ResolvedVersion; to: ResolvedVersion; scope: Scope } {
+  const from = resolveVersion(req.store, req.params.from_version as string);
+  const to = resolveVersion(req.store, req.params.to_version as string);
+  if (from.msl === to.msl) throw new HttpError(400, `from_version and to_version are both ${from.version}; compare two different releases`);
+  return { from, to, scope: from.scope === 'latest' || to.scope === 'latest' ? 'latest' : 'release' };
+}
+
+/** The summary of a pair in either order, from the forward pair's row (held in memory). */
+export function diffSummary(store: Store, from: ResolvedVersion, to: ResolvedVersion): Record<string, unknown> {
+  const [a, b] = from.msl < to.msl ? [from, to] : [to, from];
+  const row = store.list<DiffSummary>('release_diff').find((d) => d.from_msl === a.msl && d.to_msl === b.msl);
+  if (!row) throw new HttpError(404, `no comparison of ${a.version} and ${b.version} in this data set`);
+  const forward = from.msl < to.msl;
+  const pick = (fwd: keyof DiffSummary, rev: keyof DiffSummary) => row[forward ? fwd : rev];
+  return {
+    from_version: from.version, to_version: to.version,
+    species_added: pick('species_added', 'species_removed'),
+    species_removed: pick('species_removed', 'species_added'),
+    species_renamed: row.species_renamed,
+    species_reclassified: row.species_reclassified,
+    species_renamed_and_reclassified: row.species_renamed_and_reclassified,
+    species_merged: pick('species_merged', 'species_split'),
+    species_split: pick('species_split', 'species_merged'),
+    species_ended_by_split: pick('species_ended_by_split', 'species_formed_by_merge'),
+    species_formed_by_merge: pick('species_formed_by_merge', 'species_ended_by_split'),
+    species_unchanged: row.species_unchanged,
+    from_total: pick('from_total', 'to_total'),
+    to_total: pick('to_total', 'from_total'),
+  };
+}
+
+// GET /compare/:from/:to <- release_diff (in memory)
+export function compare(req: Request, res: Response): void {
+  const { from, to, scope } = pair(req);
+  sendJson(req, res, diffSummary(req.store, from, to), scope);
+}
+
+const DetailsQuery = z.object({
+  change_type: z.enum(['added', 'removed', 'renamed', 'reclassified', 'merged', 'split', 'ended_by_split', 'formed_by_merge']).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(20),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
+
+// GET /compare/:from/:to/details <- release_diff_detail, one query
+export async function compareDetails(req: Request, res: Response): Promise<void> {
+  const { from, to, scope } = pair(req);
+  const q = DetailsQuery.parse(req.query);
+  const forward = from.msl < to.msl;
+  const [a, b] = forward ? [from, to] : [to, from];
+  // A backwards pair reads the forward rows with the two sides exchanged.
+  const stored = q.change_type && !forward ? REVERSED[q.change_type]! : q.change_type ?? null;
+  const [o, n] = forward ? ['old', 'new'] : ['new', 'old'];
+  const rows = await req.store.query<{ total: number; change_type: string; doc: string }>(`
+    SELECT count(*) OVER ()::INTEGER AS total, change_type,
+           json_object('old_name', ${o}_name, 'new_name', ${n}_name, 'old_family', ${o}_family, 'new_family', ${n}_family,
+                       'old_genus', ${o}_genus, 'new_genus', ${n}_genus, 'old_lineage', ${o}_lineage, 'new_lineage', ${n}_lineage,
+                       'lineage_id', lineage_id, 'proposal', proposal)::VARCHAR AS doc
+    FROM main.release_diff_detail
+    WHERE from_msl = $1 AND to_msl = $2 AND ($3::VARCHAR IS NULL OR change_type = $3)
+    ORDER BY change_type, coalesce(old_name, new_name), new_name
+    LIMIT $4 OFFSET $5`, [a.msl, b.msl, stored, q.limit, q.offset]);
+  const total = rows[0]?.total ?? (await countDetails(req.store, a.msl, b.msl, stored));
+  sendJson(req, res, {
+    from_version: from.version, to_version: to.version, change_type: q.change_type ?? null,
+    total, limit: q.limit, offset: q.offset,
+    changes: rows.map((r) => ({ change_type: forward ? r.change_type : REVERSED[r.change_type], ...(JSON.parse(r.doc) as object) })),
+  }, scope);
+}
+
+async function countDetails(store: Store, from: number, to: number, type: string | null): Promise<number> {
+  const [row] = await store.query<{ n: number }>(
+    'SELECT count(*)::INTEGER AS n FROM main.release_diff_detail WHERE from_msl = $1 AND to_msl = $2 AND ($3::VARCHAR IS NULL OR change_type = $3)',
+    [from, to, type]);
+  return row?.n ?? 0;
+}
+
+export interface NameHit {
+  lineage_id: number;
+  name: string;
+  kind: 'species' | 'virus_name' | 'abbreviation';
+  first_msl: number;
+  last_msl: number;
+  current_name: string | null;
+}
+
+/** The lineages a name (any spelling of case, accents, punctuation) leads to, best first. */
+export function lookupName(store: Store, name: string): NameHit[] {
+  const doc = store.doc('name_lookup', normaliseName(name));
+  return doc ? (JSON.parse(doc) as NameHit[]) : [];
+}
+
+interface LineageDoc {
+  lineage_id: number;
+  first_appearance: string;
+  last_appearance: string;
+  current_name: string | null;
+  names: string[];
+}
+
+// GET /history/:name <- name_lookup + history_doc (in memory)
+export function history(req: Request, res: Response): void {
+  const name = nameParam(req.params.species_name as string);
+  const hits = lookupName(req.store, name);
+  if (hits.length === 0) throw new HttpError(404, `no species ever had the name '${name}'`);
+  // A name that was a species name only follows those lineages; a virus name or abbreviation may lead to several.
+  const chosen = hits.some((h) => h.kind === 'species') ? hits.filter((h) => h.kind === 'species') : hits;
+  const lineages = [...new Set(chosen.map((h) => h.lineage_id))]
+    .map((id) => JSON.parse(req.store.doc('history_doc', id)!) as LineageDoc);
+  const versions = lineages.flatMap((l) => [l.first_appearance, l.last_appearance]).sort((x, y) => Number(x.slice(3)) - Number(y.slice(3)));
+  sendJson(req, res, {
+    query: name,
+    matched_name: chosen[0]!.name,
+    first_appearance: versions[0],
+    last_appearance: versions[versions.length - 1],
+    current_name: lineages.find((l) => l.current_name)?.current_name ?? null,
+    names: [...new Set(lineages.flatMap((l) => l.names))],
+    lineages,
+  }, 'latest');
+}

@@ -1,0 +1,88 @@
+// Opens the data set (building it first when there is none), listens, and swaps in a rebuilt database
+// without downtime: on SIGHUP or when the database file is replaced, a new store is opened and swapped in
+// atomically; requests already running finish on the old one, which closes when they are done.
+import { existsSync, watch } from 'node:fs';
+import type { Server } from 'node:http';
+import { basename } from 'node:path';
+import { pino } from 'pino';
+import { build } from '../build/index.js';
+import { defaultPaths } from '../build/paths.js';
+import { consoleProgress } from '../build/progress.js';
+import { createApp } from './app.js';
+import { loadConfig } from './config.js';
+import { openStore } from './documents.js';
+import type { Store } from './store.js';
+
+const config = loadConfig();
+const logger = pino({ level: config.logLevel }, pino.destination({ sync: false }));
+
+let store: Store | null = null;
+let reloading: Promise<void> | null = null;
+
+async function reload(reason: string): Promise<void> {
+  if (reloading) return reloading;
+  reloading = (async () => {
+    try {
+      const next = await openStore(config.dbFile, config.dbPool);
+      if (store && next.buildId === store.buildId) {
+        await next.close();
+        return;
+      }
+      const previous = store;
+      store = next;
+      logger.info({ build_id: next.buildId, reason }, 'data set loaded');
+      if (previous) await previous.close();
+    } catch (err) {
+      logger.error({ err, reason }, 'could not open the data set; still serving the previous one');
+    } finally {
+      reloading = null;
+    }
+  })();
+  return reloading;
+}
+
+async function main(): Promise<void> {
+  const t0 = Date.now();
+  if (!existsSync(config.dbFile)) {
+    logger.info('no data set yet: building it from the raw ICTV files');
+    await build({ ...defaultPaths(), dataDir: config.dataDir, rawDir: `${config.dataDir}/raw`, progress: consoleProgress() });
+  }
+  await reload('start');
+  if (!store) throw new Error(`cannot open ${config.dbFile}`);
+
+  const app = createApp({ stores: { current: () => store }, logger, logSample: config.logSample });
+  const server: Server = app.listen(config.port, config.host, () => {
+    logger.info({ port: config.port, host: config.host, ms: Date.now() - t0 }, 'listening');
+  });
+
+  // The build replaces the file with a rename; watching the folder sees that (a watch on the file itself
+  // would stay on the old inode). Debounced: one rebuild renames several files.
+  let timer: NodeJS.Timeout | null = null;
+  const watcher = watch(config.dataDir, (_event, file) => {
+    if (file !== basename(config.dbFile)) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void reload('database file replaced'), 300);
+  });
+  process.on('SIGHUP', () => void reload('SIGHUP'));
+
+  const stop = (signal: string) => {
+    logger.info({ signal }, 'draining');
+    watcher.close();
+    server.close(() => {
+      void (store?.close() ?? Promise.resolve()).then(() => {
+        logger.flush();
+        process.exit(0);
+      });
+    });
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(1), 10_000).unref();
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((err: Error) => {
+  logger.fatal({ err }, 'failed to start');
+  logger.flush();
+  process.exit(1);
+});

@@ -1,0 +1,56 @@
+// Release identifiers in requests: "MSL40", "msl40", "40" is not accepted; "latest" means the newest release.
+import { HttpError } from './errors.js';
+import type { Store } from './store.js';
+import type { Scope } from './respond.js';
+
+export interface ReleaseRow {
+  version: string;
+  msl: number;
+  year: number;
+  label: string;
+  total_species: number;
+  total_genera: number;
+  total_families: number;
+  total_orders: number;
+  total_realms: number;
+}
+
+export const RELEASES_LIST = `SELECT version, msl::INTEGER AS msl, year, label, total_species, total_genera, total_families,
+  total_orders, total_realms FROM main.releases ORDER BY msl`;
+
+export interface ResolvedVersion extends ReleaseRow {
+  /** 'latest' when the request named no release or the word latest: the answer changes with new releases. */
+  scope: Scope;
+}
+
+export function releases(store: Store): ReleaseRow[] {
+  return store.list<ReleaseRow>('releases');
+}
+
+export function latest(store: Store): ResolvedVersion {
+  const all = releases(store);
+  return { ...all[all.length - 1]!, scope: 'latest' };
+}
+
+/** Resolves a version parameter; unknown versions are a 404 "Version MSL99 not found" (spec, section 7). */
+export function resolveVersion(store: Store, raw: string | undefined): ResolvedVersion {
+  if (raw === undefined || raw.toLowerCase() === 'latest') return latest(store);
+  const m = /^msl(\d{1,4})$/i.exec(raw);
+  if (!m) throw new HttpError(400, `invalid version '${raw}'; expected MSL<number> (MSL23..${latest(store).version}) or latest`);
+  const found = releases(store).find((r) => r.msl === Number(m[1]));
+  if (!found) throw new HttpError(404, `Version MSL${Number(m[1])} not found`);
+  return { ...found, scope: 'release' };
+}
+
+/** The normal form names are matched on: case, accents, punctuation and spaces ignored (as name_index). */
+export function normaliseName(name: string): string {
+  return name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '');
+}
+
+/**
+ * A name taken from a URL path: '+' stands for a space there as in a query string (no ICTV name contains a
+ * '+'), and runs of whitespace count as one.
+ */
+export function nameParam(raw: string): string {
+  return raw.replaceAll('+', ' ').replace(/\s+/g, ' ').trim();
+}
