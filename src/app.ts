@@ -10,6 +10,10 @@ import swaggerUi from 'swagger-ui-express';
 import { parse as parseYaml } from 'yaml';
 import { projectRoot } from '../build/paths.js';
 import { errorHandler, HttpError, notFound } from './errors.js';
+import { aiRouter } from './routes/ai.js';
+import { historicalRouter } from './routes/historical.js';
+import { searchRouter } from './routes/search.js';
+import { taxonomyRouter } from './routes/taxonomy.js';
 import { v1Router } from './routes/v1.js';
 import type { Store } from './store.js';
 
@@ -87,6 +91,10 @@ export function createApp(opts: AppOptions): express.Express {
   }));
 
   app.use('/api/v1', v1Router());
+  app.use('/taxonomy', taxonomyRouter());
+  app.use('/historical', historicalRouter());
+  app.use('/search', searchRouter());
+  app.use('/ai', aiRouter());
   app.use(notFound);
   app.use(errorHandler((err) => opts.logger.error({ err }, 'request failed')));
   return app;

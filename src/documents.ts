@@ -1,5 +1,9 @@
 // The pre-rendered documents each store holds in memory, by read model. Everything answered by key
 // (a species in a release, a release pair, a lineage, a release) is one of these.
+import { documents as aiDocuments } from './routes/ai.js';
+import { documents as historicalDocuments } from './routes/historical.js';
+import { documents as searchDocuments } from './routes/search.js';
+import { documents as taxonomyDocuments } from './routes/taxonomy.js';
 import { DIFF_LIST } from './routes/v1-history.js';
 import { Store, type DocSpec } from './store.js';
 import { RELEASES_LIST } from './versions.js';
@@ -9,6 +13,7 @@ export const DOCUMENTS: DocSpec[] = [
   { table: 'history_doc', key: ['lineage_id'], doc: 't.doc' },
   { table: 'name_lookup', key: ['name_norm'], doc: 't.doc' },
   { table: 'diversity_stats', key: ['msl'], doc: 'to_json(t)' },
+  ...taxonomyDocuments, ...historicalDocuments, ...searchDocuments, ...aiDocuments,
 ];
 
 /** Small tables every request may need, held as rows. */

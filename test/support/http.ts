@@ -1,0 +1,23 @@
+// The app under test: the real data set, every response checked against the contract.
+import type { Express } from 'express';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { DB_FILE } from '../../build/index.js';
+import { defaultPaths } from '../../build/paths.js';
+import { createApp } from '../../src/app.js';
+import { openStore } from '../../src/documents.js';
+import type { Store } from '../../src/store.js';
+import { realBuild } from './data.js';
+
+let shared: Promise<{ app: Express; store: Store }> | null = null;
+
+/** One app and store for the whole test run (opening the store loads ~110k documents). */
+export function testApp(): Promise<{ app: Express; store: Store }> {
+  shared ??= (async () => {
+    await realBuild();
+    const store = await openStore(join(defaultPaths().dataDir, DB_FILE), 2);
+    const app = createApp({ stores: { current: () => store }, logger: pino({ level: 'silent' }), validateResponses: true });
+    return { app, store };
+  })();
+  return shared;
+}
