@@ -83,7 +83,7 @@ export function createApp(opts: AppOptions): express.Express {
   app.use(express.text({ type: ['text/csv', 'text/plain'], limit: '2mb' }));
   app.use(OpenApiValidator.middleware({
     apiSpec: spec as never,
-    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
     validateResponses: opts.validateResponses ?? false,
     validateApiSpec: opts.validateResponses ?? false,
     ignoreUndocumented: false,

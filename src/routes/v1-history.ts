@@ -116,6 +116,9 @@ export interface NameHit {
   kind: 'species' | 'virus_name' | 'abbreviation';
   first_msl: number;
   last_msl: number;
+  /** Releases in which it was the lineage's official species name (null: only ever an isolate name). */
+  species_first_msl: number | null;
+  species_last_msl: number | null;
   current_name: string | null;
 }
 

@@ -88,20 +88,25 @@ export function resolveOne(store: Store, name: string, from: ResolvedVersion | n
   let hits = lookupName(store, name);
   if (hits.length === 0) return { ...base, status: 'unknown', matched_name: null, matched_kind: null, results: [], chain: [] };
   // Prefer what the name meant in the source release, and a species name over a virus name.
-  if (from) {
-    const valid = hits.filter((h) => h.first_msl <= from.msl && h.last_msl >= from.msl);
-    if (valid.length > 0) hits = valid;
-  }
+  // A species name is "in use" in the releases where it was the official name, not where a VMR isolate
+  // still carried it as a virus name (Tobacco mosaic virus in MSL39 is the virus of Tobamovirus tabaci).
+  const inUse = (h: NameHit, v: number) => (h.kind === 'species' && h.species_first_msl !== null
+    ? h.species_first_msl <= v && (h.species_last_msl ?? 0) >= v
+    : h.first_msl <= v && h.last_msl >= v);
+  const validAtFrom = from ? hits.filter((h) => inUse(h, from.msl)) : [];
+  if (validAtFrom.length > 0) hits = validAtFrom;
   if (hits.some((h) => h.kind === 'species')) hits = hits.filter((h) => h.kind === 'species');
   const lineages = [...new Set(hits.map((h) => h.lineage_id))];
   const best = hits[0]!;
   const matched = { matched_name: best.name, matched_kind: best.kind };
 
   if (lineages.length > 1) {
-    const results = [...new Set(lineages.flatMap((id) => follow(store, id, from?.msl ?? best.last_msl, to.msl).names))];
+    const results = [...new Set(lineages.flatMap((id) => follow(store, id, from?.msl ?? (best.species_last_msl ?? best.last_msl), to.msl).names))];
     return { ...base, ...matched, status: 'ambiguous', results, chain: [] };
   }
-  const start = from?.msl ?? Math.min(best.last_msl, to.msl);
+  // The release the name is taken from: the one asked for when the name was in use there, else the last
+  // release in which it was the species' name (an old name given without from_version means that era).
+  const start = validAtFrom.length > 0 ? from!.msl : Math.min(best.species_last_msl ?? best.last_msl, to.msl);
   const walked = follow(store, best.lineage_id, start, to.msl);
   if (walked.ended !== 'present') {
     const status = walked.ended === 'current' ? 'abolished' : walked.ended;
