@@ -28,7 +28,7 @@ export function loadModels(dir: string): Model[] {
   if (!existsSync(dir)) return [];
   const models = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort().map((f) => {
     const sql = readFileSync(join(dir, f), 'utf8');
-    const depends = [...sql.matchAll(/^--\s*depends:\s*(.+)$/gm)].flatMap((m) => m[1]!.split(',').map((s) => s.trim()).filter(Boolean));
+    const depends = [...sql.matchAll(/^--[ \t]*depends:[ \t]*(.*)$/gm)].flatMap((m) => m[1]!.split(',').map((s) => s.trim()).filter(Boolean));
     return { name: basename(f, '.sql'), sql, depends };
   });
   return topoSort(models);

@@ -1,16 +1,216 @@
-// /ai: not built yet. Every operation of the group is in the contract (src/openapi.yaml); until its
-// handlers land they answer 501 in the documented error shape.
-import { Router } from 'express';
+// /ai: questions in plain English (POST /query), classification of an organism by name or by metadata
+// (POST /classify), family stability (GET /stability/:family_name), and what the group can do (features,
+// health, examples). The language layer is deterministic (src/ai/parse.ts); every answer is read from the
+// read models and names them in `sources`.
+import { Router, type Request } from 'express';
+import { z } from 'zod';
 import { HttpError } from '../errors.js';
+import { sendJson } from '../respond.js';
 import type { DocSpec } from '../store.js';
+import { latest, releases } from '../versions.js';
+import { answer, type Answer } from '../ai/answer.js';
+import { AnswerCache } from '../ai/cache.js';
+import { candidates, DEFAULT_PARAMS, evaluationOf, modelOf, type Features } from '../ai/classify.js';
+import { EXAMPLE_QUESTIONS, INTENT_GUIDE } from '../ai/examples.js';
+import { INTENTS, normaliseQuestion, parseQuestion, storeLexicon, type Parsed } from '../ai/parse.js';
+import { identify, suggestNames } from '../ai/identify.js';
+import { stabilityReport, STABILITY_FORMULA } from '../ai/stability.js';
+import { formatGenomeSize, parseGenomeSize, parseGenomeType, parseHost } from '../ai/vocabulary.js';
 
-/** Pre-rendered documents this group reads from memory. */
-export const documents: DocSpec[] = [];
+/** Pre-rendered documents this group reads from memory: every higher taxon's name, for the question parser. */
+export const documents: DocSpec[] = [
+  { table: 'taxon_profile', key: ['name_norm'], doc: 't.doc' },
+];
+
+const QueryBody = z.object({
+  query: z.string().max(1000),
+  use_cache: z.boolean().default(true),
+});
+
+const ClassifyBody = z.object({
+  organism_name: z.string().max(500).optional(),
+  metadata: z.object({
+    genome_type: z.string().max(200).optional(),
+    genome_size: z.union([z.string().max(50), z.number()]).optional(),
+    host: z.string().max(200).optional(),
+  }).optional(),
+});
+
+/** The validator checks bodies against the contract first; this turns what it lets through into typed values. */
+function parseBody<T extends z.ZodTypeAny>(schema: T, body: unknown): z.infer<T> {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new HttpError(422, `${issue.path.join('.') || 'body'}: ${issue.message.toLowerCase()}`);
+  }
+  return parsed.data;
+}
+
+type QueryResult = Answer & { intent: string; entities: Record<string, unknown> };
+
+function entitiesOf(p: Parsed): Record<string, unknown> {
+  return {
+    species: p.species.map((s) => ({ text: s.text, matched_name: s.matched_name, kind: s.kind, current_name: s.current_name, lineage_ids: s.lineage_ids })),
+    taxa: p.taxa.map((t) => ({ text: t.text, rank: t.rank, name: t.name, first_version: `MSL${t.entry.first_msl}`, last_version: `MSL${t.entry.last_msl}` })),
+    releases: p.releases.map((r) => ({ text: r.text, version: r.version, year: r.year, label: r.label, ...(r.note ? { note: r.note } : {}) })),
+    hosts: p.hosts,
+    genome_types: p.genomeTypes,
+    rank: p.targetRank,
+    change: p.change,
+    unknown: [...p.unknownNames, ...p.badReleases],
+  };
+}
 
 export function aiRouter(): Router {
   const router = Router();
-  router.use((req) => {
-    throw new HttpError(501, `${req.method} /ai${req.path} is not implemented yet`);
+  const cache = new AnswerCache<QueryResult>(1000);
+  const started = Date.now();
+
+  // POST /query <- parse.ts, then one answer function per intent (answer.ts) over in-memory documents
+  router.post('/query', async (req, res) => {
+    const body = parseBody(QueryBody, req.body);
+    const key = normaliseQuestion(body.query);
+    const build = req.store.buildId;
+    let result = body.use_cache ? cache.get(build, key) : undefined;
+    const cached = result !== undefined;
+    if (!result) {
+      const parsed = parseQuestion(body.query, storeLexicon(req.store));
+      const a = await answer(req.store, parsed);
+      result = { response: a.response, intent: parsed.intent, entities: entitiesOf(parsed), data: a.data, sources: a.sources };
+      cache.set(build, key, result);
+    }
+    res.set('Cache-Control', 'no-store').json({ query: body.query, ...result, cached });
   });
+
+  // POST /classify: a known name -> its species' classification; else metadata -> the likeliest families
+  router.post('/classify', async (req, res) => {
+    const body = parseBody(ClassifyBody, req.body);
+    const name = body.organism_name?.trim() ?? '';
+    const meta = body.metadata ?? {};
+    if (name) {
+      const known = identify(req.store, name, latest(req.store));
+      if (known) {
+        res.set('Cache-Control', 'no-store').json({ method: 'name', organism_name: name, ...known, metadata_check: metadataCheck(meta, known) });
+        return;
+      }
+    }
+    const features = readMetadata(meta);
+    const given = features.compositions.length > 0 || features.hosts.length > 0 || features.sizeBp !== null;
+    if (!given) {
+      if (!name) throw new HttpError(422, 'give organism_name, or metadata with at least one of genome_type, genome_size and host');
+      const suggestions = await suggestNames(req.store, name);
+      throw new HttpError(404, `'${name}' is not a species, virus name or abbreviation of any release, and no metadata was given to classify it by${suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : ''}`, 'NotFound', { suggestions });
+    }
+    const model = await modelOf(req.store);
+    const top = candidates(model, features, 5);
+    const suggestions = name ? await suggestNames(req.store, name) : [];
+    res.set('Cache-Control', 'no-store').json({
+      method: 'metadata',
+      organism_name: name || null,
+      name_note: name ? `'${name}' is not a known species, virus name or abbreviation, so the metadata was used` : null,
+      suggestions,
+      version: latest(req.store).version,
+      features: {
+        genome_type: meta.genome_type === undefined ? null : { given: meta.genome_type, compositions: features.compositions },
+        host: meta.host === undefined ? null : { given: meta.host, categories: features.hosts },
+        genome_size: meta.genome_size === undefined ? null : { given: String(meta.genome_size), bp: features.sizeBp, text: features.sizeBp ? formatGenomeSize(features.sizeBp) : null },
+      },
+      candidates: top,
+      note: `Metadata narrows the candidates to families of ${latest(req.store).version}; many species share the same genome type, host and length, so it cannot identify a species. Scores are the model's probabilities over all ${model.families.length} families.`,
+    });
+  });
+
+  // GET /stability/:family_name <- family_stability, one query
+  router.get('/stability/:family_name', async (req, res) => {
+    const name = String(req.params.family_name).replaceAll('+', ' ').trim();
+    sendJson(req, res, await stabilityReport(req.store, name), 'latest');
+  });
+
+  router.get('/features', async (req, res) => {
+    const evaluation = await evaluationOf(req.store);
+    sendJson(req, res, features(req, evaluation), 'latest');
+  });
+
+  router.get('/health', async (req, res) => {
+    const all = releases(req.store);
+    res.set('Cache-Control', 'no-store').json({
+      status: 'ok',
+      build_id: req.store.buildId,
+      releases_loaded: all.length,
+      first_release: all[0]?.version ?? null,
+      latest_release: all[all.length - 1]?.version ?? null,
+      taxon_names_loaded: req.store.docCount('taxon_profile'),
+      intents: INTENTS,
+      cache: cache.stats(),
+      uptime_s: Math.round((Date.now() - started) / 1000),
+    });
+  });
+
+  router.get('/examples', (req, res) => {
+    sendJson(req, res, { count: EXAMPLE_QUESTIONS.length, examples: EXAMPLE_QUESTIONS }, 'latest');
+  });
+
   return router;
 }
+
+type Metadata = z.infer<typeof ClassifyBody>['metadata'] & object;
+
+/** The metadata as model features; a value given but not understood is a 422 naming it, not silently dropped. */
+function readMetadata(meta: Metadata): Features {
+  const compositions = meta.genome_type ? parseGenomeType(meta.genome_type) : [];
+  if (meta.genome_type && compositions.length === 0) {
+    throw new HttpError(422, `metadata.genome_type '${meta.genome_type}' is not a genome type; use e.g. dsDNA, ssDNA, dsRNA, ssRNA(+), ssRNA(-), ssRNA-RT, dsDNA-RT or words such as 'positive-sense RNA'`);
+  }
+  const hosts = meta.host ? parseHost(meta.host) : [];
+  if (meta.host && hosts.length === 0) {
+    throw new HttpError(422, `metadata.host '${meta.host}' names no host group; use e.g. bacteria, archaea, plants, fungi, invertebrates, vertebrates, protists or words such as 'human' or 'mosquito'`);
+  }
+  const sizeBp = meta.genome_size === undefined ? null : typeof meta.genome_size === 'number' ? parseGenomeSize(String(meta.genome_size)) : parseGenomeSize(meta.genome_size);
+  if (meta.genome_size !== undefined && sizeBp === null) {
+    throw new HttpError(422, `metadata.genome_size '${meta.genome_size}' is not a genome length; use e.g. '48.5 kb', '48500' or '1.2 Mb' (100 bp to 10 Mb)`);
+  }
+  return { compositions, hosts, sizeBp };
+}
+
+/** For a known name given with metadata: does the metadata agree with the species' own record? */
+function metadataCheck(meta: Metadata, known: NonNullable<ReturnType<typeof identify>>): Record<string, unknown> | null {
+  if (!meta.genome_type && !meta.host && meta.genome_size === undefined) return null;
+  const out: Record<string, unknown> = {};
+  if (meta.genome_type) {
+    const wanted = parseGenomeType(meta.genome_type);
+    out.genome_type = { given: meta.genome_type, species: known.genome.type, agrees: known.genome.type ? wanted.includes(known.genome.type) : null };
+  }
+  if (meta.host) {
+    const wanted = parseHost(meta.host);
+    out.host = { given: meta.host, species: known.hosts, agrees: known.hosts.length ? known.hosts.some((h) => wanted.includes(h)) : null };
+  }
+  if (meta.genome_size !== undefined) {
+    const bp = parseGenomeSize(String(meta.genome_size));
+    const own = known.genome.size_bp;
+    // within a quarter of the exemplar's length: a partial or segmented genome is often reported a bit differently
+    out.genome_size = { given: String(meta.genome_size), species: known.genome.size, agrees: bp && own ? Math.abs(bp - own) / own <= 0.25 : null };
+  }
+  return out;
+}
+
+function features(req: Request, evaluation: Awaited<ReturnType<typeof evaluationOf>>) {
+  const all = releases(req.store);
+  return {
+    query: {
+      method: 'deterministic parsing: release patterns, name lookup over every species name, VMR virus name and abbreviation ever used, higher-taxon lookup, host and genome vocabularies, then ordered intent rules; no generative model',
+      intents: Object.entries(INTENT_GUIDE).map(([intent, g]) => ({ intent, ...g })),
+      releases: `${all[0]?.version}..${all[all.length - 1]?.version}, written MSL39, msl 39, release 39, a year (2019) or label (2018b), latest/current`,
+      cache: 'LRU of 1,000 answers keyed by build id and normalised question; use_cache: false recomputes',
+    },
+    classify: {
+      by_name: 'a species name of any release, a VMR virus name or abbreviation gives the species and its full classification in the latest release (method "name")',
+      by_metadata: 'otherwise genome_type, host and genome_size rank the families of the latest release with a naive Bayes model fitted on family_profile (method "metadata")',
+      features: ['genome composition (exact, or the same Baltimore group at a lower weight)', 'host source category', 'genome length against each family\'s exemplar lengths (log-normal)'],
+      params: DEFAULT_PARAMS,
+      leave_one_out: { species: evaluation.evaluated, families: evaluation.families, top1_accuracy: Number(evaluation.top1.toFixed(4)), top5_accuracy: Number(evaluation.top5.toFixed(4)) },
+    },
+    stability: { formula: STABILITY_FORMULA },
+    endpoints: ['POST /ai/query', 'POST /ai/classify', 'GET /ai/stability/{family_name}', 'GET /ai/features', 'GET /ai/health', 'GET /ai/examples'],
+  };
+}
+

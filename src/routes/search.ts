@@ -1,16 +1,245 @@
-// /search: not built yet. Every operation of the group is in the contract (src/openapi.yaml); until its
-// handlers land they answer 501 in the documented error shape.
-import { Router } from 'express';
+// /search: name search over every name a species ever had, faceted and advanced species search, facet counts,
+// family summaries and release statistics. Searches are one bound DuckDB query each over search_species and
+// name_index; facets, statistics and family summaries are pre-rendered documents read from memory.
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
 import { HttpError } from '../errors.js';
+import { sendJson } from '../respond.js';
 import type { DocSpec } from '../store.js';
+import { latest, nameParam, normaliseName, resolveVersion } from '../versions.js';
+import { familyNotFound } from './taxonomy.js';
 
 /** Pre-rendered documents this group reads from memory. */
-export const documents: DocSpec[] = [];
+export const documents: DocSpec[] = [
+  { table: 'search_facets', key: ['msl'], doc: 't.doc' },
+  { table: 'search_statistics', key: ['msl'], doc: 't.doc' },
+  { table: 'search_family_summary', key: ['name_key'], doc: 't.doc' },
+];
+
+/**
+ * Eras of the taxonomy, by release year (src.releases), so a new release falls into one by its year:
+ * 2018 is the first release using ranks above order (MSL33) and realms (MSL34); 2021 (MSL37) the first
+ * renaming wave to binomial "Genus epithet" names and the abolition of Caudovirales (projections/timeline.sql).
+ * The releases before 2018 are split at ICTV's 9th Report (2012).
+ */
+export const ERAS = {
+  '2005-2011': { from: 2005, to: 2011 },
+  '2012-2017': { from: 2012, to: 2017 },
+  '2018-2020': { from: 2018, to: 2020 },
+  '2021-2024': { from: 2021, to: 2024 },
+} as const;
+
+/** The normal form of a search text (as name_index.name_norm); a text without letters or digits matches nothing. */
+function queryKey(query: string): string {
+  const key = normaliseName(query);
+  if (key === '') throw new HttpError(422, `query '${query}' has no letters or digits to match`);
+  return key;
+}
+
+const lower = (s: string | null | undefined): string | null => (s ? s.trim().toLowerCase() : null);
+
+// How a name matched, best first: the whole name, its start, inside it, or a typo of it (Jaro-Winkler >= 0.92
+// over names of about the same length, for queries of 5+ characters: shorter ones match too much by chance).
+// $1 = the normalised query, $2 = exact matches only.
+const MATCH = `
+  SELECT n.lineage_id, n.name, n.name_norm, n.kind, n.current_name,
+         CASE WHEN n.name_norm = $1 THEN 1 WHEN starts_with(n.name_norm, $1) THEN 2
+              WHEN contains(n.name_norm, $1) THEN 3 ELSE 4 END AS tier,
+         jaro_winkler_similarity(n.name_norm, $1) AS similarity
+  FROM main.name_index n
+  WHERE n.name_norm = $1
+     OR (NOT $2 AND (contains(n.name_norm, $1)
+         OR (length($1) >= 5 AND n.name_len BETWEEN length($1) - 2 AND length($1) + 2
+             AND jaro_winkler_similarity(n.name_norm, $1) >= 0.92)))`;
+
+// The match as the results show it: which name (current, former, virus name, abbreviation) and how.
+const MATCH_JSON = (h: string, current: string) => `json_object(
+    'name', ${h}.name,
+    'kind', CASE WHEN ${h}.kind = 'species' AND lower(${h}.name) = lower(${current}) THEN 'current'
+                 WHEN ${h}.kind = 'species' THEN 'former' ELSE ${h}.kind END,
+    'type', (['exact', 'prefix', 'substring', 'typo'])[${h}.tier],
+    'similarity', round(${h}.similarity, 3))`;
+
+const SpeciesBody = z.object({
+  query: z.string().min(1).max(200),
+  family_filter: z.string().max(200).nullish(),
+  genus_filter: z.string().max(200).nullish(),
+  exact_match: z.boolean().default(false),
+  limit: z.number().int().min(1).max(500).default(20),
+});
+
+// POST /species <- name_index + search_species, one query
+async function searchSpecies(req: Request, res: Response): Promise<void> {
+  const body = SpeciesBody.parse(req.body);
+  const v = latest(req.store);
+  const rows = await req.store.query<{ total: number; result: string }>(`
+    WITH hit AS (${MATCH}),
+    best AS (  -- each species of the latest release once, by its best-matching name
+      SELECT s.species, s.family, s.genus, s.realm, s.sort, h.name, h.kind, h.tier, h.similarity
+      FROM hit h
+      JOIN main.search_species s ON s.msl = $3 AND s.species = h.current_name
+      WHERE ($4::VARCHAR IS NULL OR s.family_key = $4) AND ($5::VARCHAR IS NULL OR s.genus_key = $5)
+      QUALIFY row_number() OVER (PARTITION BY s.species ORDER BY h.tier, h.similarity DESC, h.name) = 1
+    )
+    SELECT count(*) OVER ()::INTEGER AS total,
+           json_object('scientific_name', b.species, 'family', b.family, 'genus', b.genus, 'realm', b.realm,
+                       'match', ${MATCH_JSON('b', 'b.species')})::VARCHAR AS result
+    FROM best b
+    ORDER BY b.tier, b.similarity DESC, b.species
+    LIMIT $6`, [queryKey(body.query), body.exact_match, v.msl, lower(body.family_filter), lower(body.genus_filter), body.limit]);
+  res.set('Cache-Control', 'no-store').json({
+    query: body.query, exact_match: body.exact_match, family_filter: body.family_filter ?? null, genus_filter: body.genus_filter ?? null,
+    msl_version: v.version, total_matches: rows[0]?.total ?? 0, limit: body.limit,
+    results: rows.map((r) => JSON.parse(r.result) as unknown),
+  });
+}
+
+const VersionQuery = z.object({ version: z.string().optional() });
+
+// GET /facets?version= <- search_facets (in memory)
+function facets(req: Request, res: Response): void {
+  const v = resolveVersion(req.store, VersionQuery.parse(req.query).version);
+  sendJson(req, res, req.store.doc('search_facets', v.msl)!, v.scope);
+}
+
+// GET /statistics?version= <- search_statistics (in memory)
+function statistics(req: Request, res: Response): void {
+  const v = resolveVersion(req.store, VersionQuery.parse(req.query).version);
+  sendJson(req, res, req.store.doc('search_statistics', v.msl)!, v.scope);
+}
+
+// GET /family/:family_name/summary <- search_family_summary (in memory)
+async function familySummary(req: Request, res: Response): Promise<void> {
+  const name = nameParam(req.params.family_name as string);
+  const doc = req.store.doc('search_family_summary', name.toLowerCase());
+  if (!doc) throw await familyNotFound(req.store, name, latest(req.store));
+  sendJson(req, res, doc, 'latest');
+}
+
+const FacetedBody = z.object({
+  family: z.string().min(1).max(200),
+  msl_version: z.string(),
+  realm: z.string().max(200).nullish(),
+  genus: z.string().max(200).nullish(),
+  genome_composition: z.string().max(100).nullish(),
+  host_source: z.string().max(200).nullish(),
+  limit: z.number().int().min(1).max(1000).default(50),
+  offset: z.number().int().min(0).max(1_000_000).default(0),
+});
+
+// POST /faceted <- search_species, one query: the page of species, the total and the facet counts of the
+// species that pass the filters
+async function faceted(req: Request, res: Response): Promise<void> {
+  const body = FacetedBody.parse(req.body);
+  const v = resolveVersion(req.store, body.msl_version);
+  const [row] = await req.store.query<{ family: string | null; total: number; results: string; facets: string | null }>(`
+    WITH m AS (
+      SELECT * FROM main.search_species
+      WHERE msl = $1 AND family_key = $2
+        AND ($3::VARCHAR IS NULL OR realm_key = $3) AND ($4::VARCHAR IS NULL OR genus_key = $4)
+        AND ($5::VARCHAR IS NULL OR genome_composition_key = $5) AND ($6::VARCHAR IS NULL OR host_source_key = $6)
+    ),
+    facet AS (
+      SELECT 'subfamily' AS facet, subfamily AS value, count(*) AS n FROM m GROUP BY ALL
+      UNION ALL SELECT 'genus', genus, count(*) FROM m GROUP BY ALL
+      UNION ALL SELECT 'genome_composition', genome_composition, count(*) FROM m GROUP BY ALL
+      UNION ALL SELECT 'host_source', host_source, count(*) FROM m GROUP BY ALL
+    )
+    SELECT (SELECT any_value(name) FROM src.taxa WHERE msl = $1 AND rank = 'family' AND lower(name) = $2) AS family,
+           (SELECT count(*) FROM m)::INTEGER AS total,
+           (SELECT to_json(coalesce(list(json_object(
+                     'scientific_name', species, 'realm', realm, 'family', family, 'subfamily', subfamily, 'genus', genus,
+                     'subgenus', subgenus, 'genome_composition', genome_composition, 'host_source', host_source)
+                     ORDER BY sort, species), []))
+            FROM (SELECT * FROM m ORDER BY sort, species LIMIT $7 OFFSET $8))::VARCHAR AS results,
+           (SELECT json_group_object(facet, items) FROM (
+              SELECT facet, to_json(list(json_object('value', value, 'count', n) ORDER BY n DESC, value NULLS LAST)) AS items
+              FROM facet GROUP BY facet))::VARCHAR AS facets`,
+  [v.msl, lower(body.family), lower(body.realm), lower(body.genus), lower(body.genome_composition), lower(body.host_source), body.limit, body.offset]);
+  if (!row?.family) throw await familyNotFound(req.store, body.family, v);
+  const none = { subfamily: [], genus: [], genome_composition: [], host_source: [] };
+  // a POST: its URL does not name the answer, so no URL-derived ETag (respond.ts) and no caching
+  res.set('Cache-Control', 'no-store').json({
+    msl_version: v.version, family: row.family,
+    filters: { realm: body.realm ?? null, genus: body.genus ?? null, genome_composition: body.genome_composition ?? null, host_source: body.host_source ?? null },
+    total: row.total, limit: body.limit, offset: body.offset,
+    results: JSON.parse(row.results) as unknown,
+    facets: { ...none, ...(row.facets ? JSON.parse(row.facets) as object : {}) },
+  });
+}
+
+const SORTS = {
+  relevance: 'h.tier NULLS LAST, h.similarity DESC NULLS LAST, r.species',
+  alphabetical: 'r.species',
+  first_appearance: 'r.lineage_first_msl, r.species',
+  recently_changed: 'r.last_change_msl DESC, r.species',
+} as const;
+
+const AdvancedBody = z.object({
+  query: z.string().max(200).nullish(),
+  filters: z.object({
+    family: z.string().max(200).nullish(),
+    era: z.enum(Object.keys(ERAS) as [keyof typeof ERAS]).nullish(),
+    realm: z.string().max(200).nullish(),
+    genome_composition: z.string().max(100).nullish(),
+    host: z.string().max(200).nullish(),
+  }).default({}),
+  sort_by: z.enum(Object.keys(SORTS) as [keyof typeof SORTS]).optional(),
+  limit: z.number().int().min(1).max(500).default(20),
+});
+
+// POST /advanced <- search_species + name_index, one query. Without an era: the species of the latest release.
+// With one: every species present in some release of the era (since abolished, merged or split ones too),
+// each lineage once, as listed in the latest release of the era that has it; filters apply to that listing.
+async function advanced(req: Request, res: Response): Promise<void> {
+  const body = AdvancedBody.parse(req.body);
+  const f = body.filters;
+  const q = body.query && body.query.trim() !== '' ? queryKey(body.query) : null;
+  const era = f.era ? ERAS[f.era] : null;
+  const sort = body.sort_by ?? (q ? 'relevance' : 'alphabetical');
+  const v = latest(req.store);
+  const rows = await req.store.query<{ total: number; result: string }>(`
+    WITH r AS (
+      SELECT * FROM main.search_species s
+      WHERE (CASE WHEN $3::INTEGER IS NULL THEN s.msl = $9
+                  ELSE s.msl IN (SELECT msl FROM src.releases WHERE year BETWEEN $3 AND $4) END)
+        AND ($5::VARCHAR IS NULL OR s.family_key = $5) AND ($6::VARCHAR IS NULL OR s.realm_key = $6)
+        AND ($7::VARCHAR IS NULL OR s.genome_composition_key = $7) AND ($8::VARCHAR IS NULL OR list_contains(s.host_keys, $8))
+      QUALIFY row_number() OVER (PARTITION BY s.lineage_id ORDER BY s.msl DESC) = 1
+    ),
+    h AS (  -- each lineage's best-matching name
+      SELECT * FROM (${MATCH}) x
+      WHERE $1::VARCHAR IS NOT NULL
+      QUALIFY row_number() OVER (PARTITION BY x.lineage_id ORDER BY x.tier, x.similarity DESC, x.name) = 1
+    )
+    SELECT count(*) OVER ()::INTEGER AS total,
+           json_object('scientific_name', r.species, 'msl_version', r.version, 'realm', r.realm, 'family', r.family,
+                       'genus', r.genus, 'genome_composition', r.genome_composition, 'hosts', r.hosts,
+                       'status', r.lineage_ended, 'current_name', r.current_name,
+                       'first_appearance', 'MSL' || r.lineage_first_msl,
+                       'last_change', json_object('version', 'MSL' || r.last_change_msl, 'change', r.last_change),
+                       'match', CASE WHEN h.lineage_id IS NOT NULL THEN ${MATCH_JSON('h', 'r.current_name')} END)::VARCHAR AS result
+    FROM r LEFT JOIN h ON h.lineage_id = r.lineage_id
+    WHERE $1::VARCHAR IS NULL OR h.lineage_id IS NOT NULL
+    ORDER BY ${SORTS[sort]}
+    LIMIT $10`,
+  [q, false, era?.from ?? null, era?.to ?? null, lower(f.family), lower(f.realm), lower(f.genome_composition), lower(f.host), v.msl, body.limit]);
+  res.set('Cache-Control', 'no-store').json({
+    query: body.query ?? null,
+    filters: { family: f.family ?? null, era: f.era ?? null, realm: f.realm ?? null, genome_composition: f.genome_composition ?? null, host: f.host ?? null },
+    era: f.era ? { name: f.era, from_year: era!.from, to_year: era!.to } : null,
+    sort_by: sort, total: rows[0]?.total ?? 0, limit: body.limit,
+    results: rows.map((r) => JSON.parse(r.result) as unknown),
+  });
+}
 
 export function searchRouter(): Router {
   const router = Router();
-  router.use((req) => {
-    throw new HttpError(501, `${req.method} /search${req.path} is not implemented yet`);
-  });
+  router.post('/species', searchSpecies);
+  router.get('/facets', facets);
+  router.post('/faceted', faceted);
+  router.get('/family/:family_name/summary', familySummary);
+  router.post('/advanced', advanced);
+  router.get('/statistics', statistics);
   return router;
 }

@@ -1,0 +1,116 @@
+// npm run bench: throughput of the service against a ceiling, in one run, on this machine.
+// The ceiling is plain Express 5 answering a fixed ~300-byte res.json; the service runs as shipped
+// (server.js, default middleware and logging, logs to /dev/null). Rounds alternate ceiling and service so
+// both see the same machine state; each figure is autocannon with 50 connections over loopback.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { projectRoot } from '../build/paths.js';
+
+const ROOT = projectRoot();
+const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Run { rps: number; p50: number; p99: number; errors: number; non2xx: number }
+
+function start(script: string, port: number, probe: string, env: Record<string, string> = {}): { child: ChildProcess; ready: Promise<number> } {
+  const t0 = Date.now();
+  const child = spawn(process.execPath, [script], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const ready = (async () => {
+    for (;;) {
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}${probe}`);
+        if (res.ok) return Date.now() - t0;
+      } catch {
+        // not yet listening
+      }
+      if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
+      await sleep(20);
+    }
+  })();
+  return { child, ready };
+}
+
+async function load(port: number, paths: () => string, method = 'GET', body?: string): Promise<Run> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: 50,
+    duration: DURATION,
+    requests: [{
+      method: method as 'GET',
+      ...(body ? { body, headers: { 'content-type': 'application/json' } } : {}),
+      setupRequest: (req) => ({ ...req, path: paths() }),
+    }],
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
+}
+
+function rss(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+async function speciesKeys(): Promise<string[]> {
+  const instance = await DuckDBInstance.create(join(ROOT, 'data', 'taxonomy.duckdb'), { access_mode: 'READ_ONLY' });
+  const conn = await instance.connect();
+  const rows = (await conn.runAndReadAll('SELECT msl, species FROM src.species USING SAMPLE 20000 ROWS')).getRows();
+  conn.closeSync();
+  instance.closeSync();
+  return rows.map(([msl, species]) => `/api/v1/species/MSL${msl}/${encodeURIComponent(String(species))}`);
+}
+
+async function main(): Promise<void> {
+  const keys = await speciesKeys();
+  const pick = <T>(xs: T[]) => () => xs[Math.floor(Math.random() * xs.length)]!;
+  const scenarios: Array<{ name: string; paths: () => string }> = [
+    { name: 'species lookup, random (release, species)', paths: pick(keys) },
+    { name: 'compare two releases', paths: pick(['/api/v1/compare/MSL35/MSL40', '/api/v1/compare/MSL23/MSL40', '/api/v1/compare/MSL40/MSL36']) },
+    { name: 'history by name', paths: pick(['/api/v1/history/Tobacco%20mosaic%20virus', '/api/v1/history/SARS-CoV-2', '/api/v1/history/Zika%20virus']) },
+    { name: 'search (DuckDB)', paths: pick(['/api/v1/search?q=tobamo', '/api/v1/search?q=corona&field=all', '/api/v1/search?q=phage&limit=50']) },
+  ];
+
+  const ceiling = start(join(ROOT, 'dist', 'bench', 'ceiling.js'), 18_701, '/');
+  const service = start(join(ROOT, 'dist', 'src', 'server.js'), 18_702, '/api/v1/versions', { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' });
+  // Never leave a server behind, whatever happens below.
+  process.once('exit', () => { ceiling.child.kill('SIGKILL'); service.child.kill('SIGKILL'); });
+  await ceiling.ready;
+  const startup = await service.ready;
+
+  const results = new Map<string, { ceiling: Run[]; service: Run[] }>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const s of scenarios) {
+      const entry = results.get(s.name) ?? { ceiling: [], service: [] };
+      entry.ceiling.push(await load(18_701, () => '/'));
+      entry.service.push(await load(18_702, s.paths));
+      results.set(s.name, entry);
+    }
+  }
+  const memory = rss(service.child.pid!);
+  ceiling.child.kill('SIGTERM');
+  service.child.kill('SIGTERM');
+
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const lines = [
+    `autocannon, 50 connections, ${DURATION} s per run, ${ROUNDS} interleaved rounds`,
+    '| scenario | ceiling req/s | service req/s | ratio | service p50 ms | service p99 ms | errors |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const [name, r] of results) {
+    const c = mean(r.ceiling.map((x) => x.rps));
+    const s = mean(r.service.map((x) => x.rps));
+    lines.push(`| ${name} | ${c.toFixed(0)} | ${s.toFixed(0)} | ${(s / c).toFixed(2)}x | ${mean(r.service.map((x) => x.p50)).toFixed(1)} | ${Math.max(...r.service.map((x) => x.p99)).toFixed(1)} | ${r.service.reduce((a, x) => a + x.errors + x.non2xx, 0)} |`);
+  }
+  lines.push('', `start-up to first answer: ${startup} ms; service RSS after the runs: ${memory.toFixed(0)} MB`);
+  console.log(lines.join('\n'));
+}
+
+main().catch((err: Error) => {
+  console.error(err);
+  process.exit(1);
+});

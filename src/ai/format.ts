@@ -1,0 +1,45 @@
+// Writing numbers and lists into answer sentences, the same way everywhere (the tests look for "16,213").
+
+/** 16213 -> "16,213". */
+export function num(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** 0.90976 -> "0.91". */
+export function dec(n: number, digits = 2): string {
+  return n.toFixed(digits);
+}
+
+/** 1523 -> "+1,523", -12 -> "-12". */
+export function signed(n: number): string {
+  return `${n >= 0 ? '+' : '-'}${num(Math.abs(n))}`;
+}
+
+/** ["a", "b", "c"] -> "a, b and c". */
+export function and(items: readonly string[]): string {
+  if (items.length <= 1) return items[0] ?? '';
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** ["a", "b", "c"] -> "a, b or c". */
+export function or(items: readonly string[]): string {
+  if (items.length <= 1) return items[0] ?? '';
+  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
+
+/** (1, "species", "species") -> "1 species"; (2, "genus", "genera") -> "2 genera". */
+export function count(n: number, one: string, many: string): string {
+  return `${num(n)} ${n === 1 ? one : many}`;
+}
+
+/** "MSL36 (2020)". */
+export function release(r: { version: string; label: string }): string {
+  return `${r.version} (${r.label})`;
+}
+
+/** Plural of a rank name as used in counts. */
+export const RANK_PLURAL: Record<string, string> = {
+  realm: 'realms', subrealm: 'subrealms', kingdom: 'kingdoms', subkingdom: 'subkingdoms', phylum: 'phyla',
+  subphylum: 'subphyla', class: 'classes', subclass: 'subclasses', order: 'orders', suborder: 'suborders',
+  family: 'families', subfamily: 'subfamilies', genus: 'genera', subgenus: 'subgenera', species: 'species',
+};

@@ -1,0 +1,138 @@
+// The controlled vocabularies a user's words are mapped onto: ICTV genome compositions (the MSL column), VMR host
+// sources and genome lengths. Shared by the question parser (parse.ts: "which families infect archaea?") and the
+// classifier's metadata (classify.ts: {genome_type: "positive-sense RNA", host: "mosquito", genome_size: "11 kb"}).
+// Each table maps phrasings to the values the data uses; nothing here is a fact about a taxon.
+
+/** The genome compositions of the MSL's "Genome Composition" column (src.vocab_molecule abbreviations). */
+export const COMPOSITIONS = [
+  'dsDNA', 'ssDNA', 'ssDNA(+)', 'ssDNA(-)', 'ssDNA(+/-)', 'dsDNA; ssDNA', 'dsRNA', 'ssRNA', 'ssRNA(+)', 'ssRNA(-)',
+  'ssRNA(+/-)', 'ssRNA-RT', 'dsDNA-RT',
+] as const;
+
+/** What each composition means, as src.vocab_molecule names it (used in answers). */
+export const COMPOSITION_NAMES: Record<string, string> = {
+  dsDNA: 'double-stranded DNA', ssDNA: 'single-stranded DNA', 'ssDNA(+)': 'positive-sense single-stranded DNA',
+  'ssDNA(-)': 'negative-sense single-stranded DNA', 'ssDNA(+/-)': 'ambisense single-stranded DNA',
+  'dsDNA; ssDNA': 'DNA, double-stranded in some taxa and single-stranded in others', dsRNA: 'double-stranded RNA',
+  ssRNA: 'single-stranded RNA', 'ssRNA(+)': 'positive-sense single-stranded RNA',
+  'ssRNA(-)': 'negative-sense single-stranded RNA', 'ssRNA(+/-)': 'ambisense single-stranded RNA',
+  'ssRNA-RT': 'single-stranded RNA replicating through a DNA intermediate',
+  'dsDNA-RT': 'double-stranded DNA replicating through an RNA intermediate',
+};
+
+// Phrasings, most specific first: the first pattern that matches a stretch of text claims it, so "ssRNA(+)" is
+// never read as "ssRNA" too. Input is lower-case with runs of spaces collapsed.
+// (the bare signs are matched only next to "ss": "single-stranded" must not read as "-stranded", i.e. negative)
+const SENSE_POS = String.raw`(?:positive|plus)[\s-]*(?:sense|strand(?:ed)?|polarity)?`;
+const SENSE_NEG = String.raw`(?:negative|minus)[\s-]*(?:sense|strand(?:ed)?|polarity)?`;
+const SS = String.raw`(?:ss|single[\s-]*strand(?:ed)?)`;
+const DS = String.raw`(?:ds|double[\s-]*strand(?:ed)?)`;
+const GENOME_PATTERNS: Array<[RegExp, string[]]> = [
+  [new RegExp(String.raw`\bds\s*dna\s*[-\s]?\s*rt\b|\bpararetro\w*|\b${DS}\s*dna\b[^.?!]*\breverse[\s-]*transcri\w*`, 'g'), ['dsDNA-RT']],
+  [new RegExp(String.raw`\bss\s*rna\s*[-\s]?\s*rt\b|\bretrovir\w*|\b${SS}\s*rna\b[^.?!]*\breverse[\s-]*transcri\w*|\breverse[\s-]*transcrib\w*\s+rna`, 'g'), ['ssRNA-RT']],
+  [/\bdsdna\s*;\s*ssdna\b/g, ['dsDNA; ssDNA']],
+  [new RegExp(String.raw`\bss\s*dna\s*\(\s*\+\s*/\s*-\s*\)|\bambi[\s-]*sense\s+(?:${SS}\s*)?dna\b`, 'g'), ['ssDNA(+/-)']],
+  [new RegExp(String.raw`\bss\s*rna\s*\(\s*\+\s*/\s*-\s*\)|\bambi[\s-]*sense\s+(?:${SS}\s*)?rna\b`, 'g'), ['ssRNA(+/-)']],
+  [new RegExp(String.raw`\bss\s*dna\s*\(\s*\+\s*\)|\(\s*\+\s*\)\s*ss\s*dna\b|\+\s*ss\s*dna\b|\b${SENSE_POS}\s+(?:${SS}\s*)?dna\b`, 'g'), ['ssDNA(+)']],
+  [new RegExp(String.raw`\bss\s*dna\s*\(\s*[-−]\s*\)|\(\s*[-−]\s*\)\s*ss\s*dna\b|\b${SENSE_NEG}\s+(?:${SS}\s*)?dna\b`, 'g'), ['ssDNA(-)']],
+  [new RegExp(String.raw`\bss\s*rna\s*\(\s*\+\s*\)|\(\s*\+\s*\)\s*ss\s*rna\b|\+\s*ss\s*rna\b|\bss\s*\+\s*rna\b|\b${SENSE_POS}\s+(?:${SS}\s*)?rna\b|\b(?:${SS}\s*)?rna\s*\+`, 'g'), ['ssRNA(+)']],
+  [new RegExp(String.raw`\bss\s*rna\s*\(\s*[-−]\s*\)|\(\s*[-−]\s*\)\s*ss\s*rna\b|(?:^|\s)[-−]\s*ss\s*rna\b|\b${SENSE_NEG}\s+(?:${SS}\s*)?rna\b`, 'g'), ['ssRNA(-)']],
+  [new RegExp(String.raw`\b${DS}[\s-]*dna\b`, 'g'), ['dsDNA']],
+  [new RegExp(String.raw`\b${DS}[\s-]*rna\b`, 'g'), ['dsRNA']],
+  // an unspecified single strand means any of its senses
+  [new RegExp(String.raw`\b${SS}[\s-]*dna\b`, 'g'), ['ssDNA', 'ssDNA(+)', 'ssDNA(-)', 'ssDNA(+/-)']],
+  [new RegExp(String.raw`\b${SS}[\s-]*rna\b`, 'g'), ['ssRNA', 'ssRNA(+)', 'ssRNA(-)', 'ssRNA(+/-)']],
+  [/\bviroids?\b/g, ['ssRNA']],
+  // "DNA virus", "RNA genome": any composition of that nucleic acid
+  [/\bdna\b/g, ['dsDNA', 'ssDNA', 'ssDNA(+)', 'ssDNA(-)', 'ssDNA(+/-)', 'dsDNA; ssDNA', 'dsDNA-RT']],
+  [/\brna\b/g, ['dsRNA', 'ssRNA', 'ssRNA(+)', 'ssRNA(-)', 'ssRNA(+/-)', 'ssRNA-RT']],
+];
+
+export interface VocabularyMatch {
+  values: string[];
+  /** The text matched, for entities and for masking it from later parsing. */
+  text: string;
+  index: number;
+}
+
+function matchAll(text: string, patterns: Array<[RegExp, string[]]>): VocabularyMatch[] {
+  const taken: Array<[number, number]> = [];
+  const out: VocabularyMatch[] = [];
+  for (const [re, values] of patterns) {
+    for (const m of text.matchAll(re)) {
+      const start = m.index, end = m.index + m[0].length;
+      if (taken.some(([a, b]) => start < b && end > a)) continue;
+      taken.push([start, end]);
+      out.push({ values, text: m[0].trim(), index: start });
+    }
+  }
+  return out.sort((a, b) => a.index - b.index);
+}
+
+/** Genome compositions named in a lower-case text ("positive-sense RNA", "ssRNA(+)", "dsDNA"). */
+export function findGenomeTypes(text: string): VocabularyMatch[] {
+  return matchAll(text, GENOME_PATTERNS);
+}
+
+/** A genome_type value given on its own (classifier metadata): the compositions it means, or [] if none. */
+export function parseGenomeType(raw: string): string[] {
+  const exact = COMPOSITIONS.find((c) => c.toLowerCase() === raw.trim().toLowerCase());
+  if (exact) return [exact];
+  return [...new Set(findGenomeTypes(raw.toLowerCase().replace(/\s+/g, ' ')).flatMap((m) => m.values))];
+}
+
+/**
+ * The VMR's host source categories (src.vocab_host_source without the "(S)" marker, split at commas), with the
+ * words people use for them. Environmental sources (soil, marine, ...) are where a sequence was found.
+ */
+export const HOST_CATEGORIES = [
+  'archaea', 'bacteria', 'algae', 'fungi', 'oomycetes', 'plants', 'protists', 'invertebrates', 'vertebrates',
+  'soil', 'marine', 'freshwater', 'sewage', 'air', 'phytobiome',
+] as const;
+
+const HOST_PATTERNS: Array<[RegExp, string[]]> = [
+  [/\bprokaryot\w*/g, ['bacteria', 'archaea']],
+  [/\barchae\w*/g, ['archaea']],
+  [/\b(?:bacteri\w*|(?:bacterio)?phages?|prophages?|escherichia|e\.\s*coli|salmonella|streptococc\w*|staphylococc\w*|mycobacteri\w*|pseudomonas|bacillus|cyanobacteri\w*|vibrio|klebsiella|enterobacter\w*)\b/g, ['bacteria']],
+  [/\b(?:oomycetes?|water moulds?|water molds?|phytophthora)\b/g, ['oomycetes']],
+  [/\b(?:fung(?:i|us|al)|yeasts?|mushrooms?|moulds?|molds?)\b/g, ['fungi']],
+  [/\b(?:alga[el]?|seaweeds?|diatoms?)\b/g, ['algae']],
+  [/\b(?:protists?|protozoa\w*|amoeba\w*|acanthamoeba|ciliates?|flagellates?|trypanosom\w*|plasmodium)\b/g, ['protists']],
+  [/\b(?:plants?|crops?|trees?|vegetables?|fruits?|cereals?|grass(?:es)?|flowers?|angiosperms?|rice|wheat|maize|corn|tomato(?:es)?|potato(?:es)?|tobacco|cassava|citrus|grapevines?|beans?)\b/g, ['plants']],
+  [/\b(?:invertebrates?|insects?|arthropods?|mosquito(?:e?s)?|ticks?|mites?|flies|fly|bees?|moths?|butterfl\w*|lepidoptera\w*|beetles?|aphids?|crustaceans?|shrimps?|crabs?|molluscs?|mollusks?|oysters?|snails?|nematodes?|worms?|spiders?)\b/g, ['invertebrates']],
+  [/\b(?:vertebrates?|mammals?|mammalian|humans?|people|man|primates?|monkeys?|apes?|bats?|rodents?|mice|mouse|rats?|pigs?|swine|cattle|cows?|sheep|goats?|horses?|dogs?|cats?|birds?|avian|poultry|chickens?|ducks?|fish(?:es)?|reptiles?|snakes?|amphibians?|frogs?)\b/g, ['vertebrates']],
+  [/\banimals?\b/g, ['vertebrates', 'invertebrates']],
+  [/\bsoil\b/g, ['soil']],
+  [/\b(?:marine|seawater|sea|ocean\w*)\b/g, ['marine']],
+  [/\b(?:freshwater|lakes?|rivers?|ponds?)\b/g, ['freshwater']],
+  [/\b(?:sewage|wastewater)\b/g, ['sewage']],
+  [/\bphytobiome\b/g, ['phytobiome']],
+];
+
+/** Host categories named in a lower-case text. */
+export function findHosts(text: string): VocabularyMatch[] {
+  return matchAll(text, HOST_PATTERNS);
+}
+
+/** A host value given on its own (classifier metadata): its categories, or [] if none is recognised. */
+export function parseHost(raw: string): string[] {
+  return [...new Set(findHosts(raw.toLowerCase()).flatMap((m) => m.values))];
+}
+
+const UNIT: Record<string, number> = { bp: 1, b: 1, nt: 1, kb: 1e3, kbp: 1e3, k: 1e3, mb: 1e6, mbp: 1e6, m: 1e6 };
+
+/** A genome length as text ("48.5 kb", "48500", "48,500 bp", "1.2 Mb") in base pairs, or null if unreadable. */
+export function parseGenomeSize(raw: string): number | null {
+  const m = /^\s*(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(bp|b|nt|kbp|kb|k|mbp|mb|m)?\s*$/i.exec(raw);
+  if (!m) return null;
+  const value = Number(m[1]!.replaceAll(',', '')) * UNIT[(m[2] ?? 'bp').toLowerCase()]!;
+  // a genome is longer than the smallest viroid (~250 nt) and shorter than any giant virus' 10 Mb
+  return value >= 100 && value <= 1e7 ? Math.round(value) : null;
+}
+
+/** 48500 -> "48.5 kb", as species_genome writes lengths. */
+export function formatGenomeSize(bp: number): string {
+  if (bp >= 1e6) return `${(bp / 1e6).toFixed(2).replace(/\.?0+$/, '')} Mb`;
+  if (bp >= 1e3) return `${(bp / 1e3).toFixed(1).replace(/\.0$/, '')} kb`;
+  return `${bp} bp`;
+}

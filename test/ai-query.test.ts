@@ -1,0 +1,253 @@
+// POST /ai/query and the other read operations of /ai, on the real data set with response validation on. The
+// question set (ai-questions.ts) is scored against expectations computed from the raw source tables: at least 90%
+// of the questions must be answered with every expected fact.
+import { expect } from 'chai';
+import type { Express } from 'express';
+import request from 'supertest';
+import { AnswerCache } from '../src/ai/cache.js';
+import { QUESTIONS, type QuestionCase } from './ai-questions.js';
+import { realDb, type Db } from './support/data.js';
+import { testApp } from './support/http.js';
+
+const PASS_RATE = 0.9;
+
+/** A fact appears in a response: numbers with or without thousands separators, names in any letter case. */
+export function mentions(response: string, value: unknown): boolean {
+  const text = String(value);
+  const haystack = response.toLowerCase();
+  if (/^-?\d+$/.test(text)) {
+    const n = Number(text);
+    return new RegExp(`(^|[^\\d,.])(${text}|${n.toLocaleString('en-US').replaceAll(',', '\\,')})(?![\\d]|,\\d)`).test(response);
+  }
+  return haystack.includes(text.toLowerCase());
+}
+
+async function expectedFacts(db: Db, c: QuestionCase): Promise<string[]> {
+  if (c.text) return c.text;
+  const rows = await db.all<Record<string, unknown>>(c.sql!);
+  if (rows.length === 0) throw new Error(`expectation of '${c.question}' returned no rows: ${c.sql}`);
+  return rows.flatMap((r) => Object.values(r).map(String));
+}
+
+describe('POST /ai/query', () => {
+  let app: Express;
+  let db: Db;
+  before(async () => {
+    ({ app } = await testApp());
+    db = await realDb();
+  });
+  after(() => db.close());
+
+  const ask = (query: string, extra: Record<string, unknown> = {}) =>
+    request(app).post('/ai/query').send({ query, use_cache: false, ...extra });
+
+  describe('the question set', () => {
+    it(`answers at least ${PASS_RATE * 100}% of ${QUESTIONS.length} questions with the facts of the source tables`, async function () {
+      expect(QUESTIONS.length).to.be.at.least(150);
+      const failures: string[] = [];
+      const byKind = new Map<string, { asked: number; passed: number }>();
+      for (const c of QUESTIONS) {
+        const facts = await expectedFacts(db, c);
+        const res = await ask(c.question);
+        expect(res.status, c.question).to.equal(200);
+        const response = res.body.response as string;
+        const missing = facts.filter((f) => !mentions(response, f));
+        const k = byKind.get(c.kind) ?? { asked: 0, passed: 0 };
+        k.asked += 1;
+        if (missing.length === 0) k.passed += 1;
+        else failures.push(`  [${c.kind} -> ${res.body.intent}] ${c.question}\n      missing ${missing.join(', ')}\n      got: ${response}`);
+        byKind.set(c.kind, k);
+      }
+      const passed = QUESTIONS.length - failures.length;
+      const rate = passed / QUESTIONS.length;
+      console.log(`      question set: ${passed}/${QUESTIONS.length} answered correctly (${(rate * 100).toFixed(1)}%)`);
+      console.log(`      by kind: ${[...byKind].map(([k, v]) => `${k} ${v.passed}/${v.asked}`).join(', ')}`);
+      if (failures.length) console.log(`      failed:\n${failures.join('\n')}`);
+      expect(rate).to.be.at.least(PASS_RATE);
+    });
+  });
+
+  describe('with a species known by a virus name', () => {
+    it('names its family, species and sources, and the entities it resolved', async () => {
+      const [row] = await db.all<{ family: string; species: string }>(`SELECT s.family, s.species FROM src.isolates i
+        JOIN src.species s ON s.msl = i.msl AND s.species = i.species WHERE i.msl = 40 AND i.exemplar = 'E' AND i.abbreviations = 'ZIKV'`);
+      const res = await ask('What family does Zika virus belong to?');
+      expect(res.status).to.equal(200);
+      expect(res.headers['content-type']).to.match(/application\/json/);
+      expect(res.body.intent).to.equal('classification');
+      expect(res.body.response).to.contain(row!.family).and.to.contain(row!.species);
+      expect(res.body.entities.species[0]).to.include({ text: 'Zika virus', matched_name: 'Zika virus', current_name: row!.species });
+      expect(res.body.data).to.include({ species: row!.species, version: 'MSL40' });
+      expect(res.body.sources).to.deep.include({ model: 'species_doc', version: 'MSL40' });
+      expect(res.body.cached).to.equal(false);
+    });
+  });
+
+  describe('with releases written in different ways', () => {
+    it('resolves MSL39, 39, 2023 and msl-39 to the same release', async () => {
+      for (const q of ['How many species in MSL39?', 'how many species in 39', 'How many species in 2023?', 'species count of msl-39']) {
+        const res = await ask(q);
+        expect(res.body.entities.releases.map((r: { version: string }) => r.version), q).to.deep.equal(['MSL39']);
+      }
+    });
+
+    it('says which release it used for a year with two releases', async () => {
+      const res = await ask('How many species were there in 2018?');
+      expect(res.body.entities.releases[0]).to.include({ version: 'MSL34' });
+      expect(res.body.response).to.contain('2018 had 2 releases');
+    });
+  });
+
+  describe('with something it does not know', () => {
+    it('says so, suggests close names and offers at least 3 example questions', async () => {
+      const res = await ask('What family does Zika viruss belong to?');
+      expect(res.status).to.equal(200);
+      expect(res.body.intent).to.equal('unknown');
+      expect(res.body.response).to.contain('do not know').and.to.contain('Zika viruss');
+      expect(res.body.data.suggestions).to.include('Zika virus');
+      expect(res.body.data.examples).to.have.length.of.at.least(3);
+      expect((res.body.response as string).match(/\?"/g)).to.have.length.of.at.least(3);
+    });
+
+    it('does not answer a question about an unknown release with another release', async () => {
+      const res = await ask('How many species were in MSL99?');
+      expect(res.body.intent).to.equal('unknown');
+      expect(res.body.response).to.match(/^MSL99 is not a release/);
+      expect(res.body.entities.unknown[0]).to.match(/MSL99/);
+    });
+  });
+
+  describe('with use_cache', () => {
+    it('answers a repeated question, in other letter case and punctuation, from the cache', async () => {
+      const first = await request(app).post('/ai/query').send({ query: 'How many genera were in MSL31?' });
+      const second = await request(app).post('/ai/query').send({ query: 'how many genera were in msl31' });
+      expect(first.body.cached).to.equal(false);
+      expect(second.body.cached).to.equal(true);
+      expect(second.body.response).to.equal(first.body.response);
+      expect(second.body.query).to.equal('how many genera were in msl31');
+      const fresh = await request(app).post('/ai/query').send({ query: 'How many genera were in MSL31?', use_cache: false });
+      expect(fresh.body.cached).to.equal(false);
+    });
+  });
+
+  describe('with a bad body', () => {
+    it('answers 422 {error, detail, type} without query', async () => {
+      const res = await request(app).post('/ai/query').send({ use_cache: true });
+      expect(res.status).to.equal(422);
+      expect(res.body).to.have.keys('error', 'detail', 'type');
+      expect(res.body.type).to.equal('ValidationError');
+      expect(res.body.detail).to.contain('query');
+    });
+
+    it('answers 422 for a query that is not a string', async () => {
+      const res = await request(app).post('/ai/query').send({ query: 42 });
+      expect(res.status).to.equal(422);
+      expect(res.body.type).to.equal('ValidationError');
+    });
+
+    it('answers 422 for use_cache that is not a boolean', async () => {
+      const res = await request(app).post('/ai/query').send({ query: 'help', use_cache: 'sometimes' });
+      expect(res.status).to.equal(422);
+    });
+  });
+});
+
+describe('GET /ai/examples', () => {
+  it('lists example questions whose answers contain their snippets', async () => {
+    const { app } = await testApp();
+    const res = await request(app).get('/ai/examples');
+    expect(res.status).to.equal(200);
+    expect(res.body.count).to.be.at.least(10);
+    for (const e of res.body.examples as Array<{ question: string; intent: string; expect: string }>) {
+      const a = await request(app).post('/ai/query').send({ query: e.question, use_cache: false });
+      expect(a.body.intent, e.question).to.equal(e.intent);
+      expect(a.body.response, e.question).to.contain(e.expect);
+    }
+  });
+});
+
+describe('GET /ai/health', () => {
+  it('reports the build, the releases, the intents and the cache', async () => {
+    const { app, store } = await testApp();
+    await request(app).post('/ai/query').send({ query: 'What is the latest release?' });
+    const res = await request(app).get('/ai/health');
+    expect(res.status).to.equal(200);
+    expect(res.body).to.include({ status: 'ok', build_id: store.buildId, releases_loaded: 18, first_release: 'MSL23', latest_release: 'MSL40' });
+    expect(res.body.intents).to.include('classification').and.to.include('unknown');
+    expect(res.body.cache.size).to.be.at.least(1);
+    expect(res.body.taxon_names_loaded).to.be.greaterThan(1000);
+  });
+});
+
+describe('GET /ai/features', () => {
+  it('describes every intent and the classifier with its leave-one-out accuracy', async () => {
+    const { app } = await testApp();
+    const res = await request(app).get('/ai/features');
+    expect(res.status).to.equal(200);
+    expect(res.body.query.intents.map((i: { intent: string }) => i.intent)).to.include('compare_releases');
+    expect(res.body.classify.leave_one_out.top5_accuracy).to.be.within(0, 1);
+    expect(res.body.endpoints).to.include('POST /ai/classify');
+  });
+});
+
+describe('GET /ai/stability/:family_name', () => {
+  let db: Db;
+  before(async () => { db = await realDb(); });
+  after(() => db.close());
+
+  it('scores Coronaviridae in [0,1] against the median, with its span from the source tables', async () => {
+    const { app } = await testApp();
+    const [span] = await db.all<{ first: string; last: string }>(
+      "SELECT 'MSL' || min(msl) AS first, 'MSL' || max(msl) AS last FROM src.taxa WHERE rank = 'family' AND name = 'Coronaviridae'");
+    const res = await request(app).get('/ai/stability/coronaviridae');
+    expect(res.status).to.equal(200);
+    expect(res.headers.etag).to.be.a('string');
+    expect(res.body).to.include({ family: 'Coronaviridae', status: 'current', first_version: span!.first, last_version: span!.last });
+    expect(res.body.stability).to.be.within(0, 1);
+    expect(res.body.compared_to_median).to.equal(res.body.stability > res.body.median_stability ? 'above' : res.body.stability < res.body.median_stability ? 'below' : 'equal');
+    expect(res.body.formula).to.contain('species_steps');
+    expect(res.body.churn[0].msl_version).to.equal('MSL24');
+  });
+
+  it('analyses an abolished family, Myoviridae, with its MSL37 abolition', async () => {
+    const { app } = await testApp();
+    const res = await request(app).get('/ai/stability/Myoviridae');
+    expect(res.status).to.equal(200);
+    expect(res.body.status).to.equal('abolished');
+    expect(res.body.last_version).to.equal('MSL36');
+    expect(res.body.events.map((e: { kind: string; msl_version: string }) => `${e.kind} ${e.msl_version}`)).to.include('abolished MSL37');
+  });
+
+  it('gives no score, and says why, for a family new in the latest release', async () => {
+    const { app } = await testApp();
+    const [row] = await db.all<{ name: string }>(`SELECT name FROM src.taxa WHERE rank = 'family' GROUP BY name
+      HAVING min(msl) = (SELECT max(msl) FROM src.releases) ORDER BY name LIMIT 1`);
+    const res = await request(app).get(`/ai/stability/${row!.name}`);
+    expect(res.status).to.equal(200);
+    expect(res.body).to.include({ family: row!.name, stability: null, stability_rank: null, compared_to_median: null, species_steps: 0 });
+    expect(res.body.summary).to.contain('no stability score');
+  });
+
+  it('answers 404 {error, detail, type, suggestions} for an unknown family', async () => {
+    const { app } = await testApp();
+    const res = await request(app).get('/ai/stability/Coronaviridea');
+    expect(res.status).to.equal(404);
+    expect(res.body).to.include({ error: 'Not found', type: 'NotFound' });
+    expect(res.body.detail).to.contain("'Coronaviridea'");
+    expect(res.body.suggestions).to.include('Coronaviridae');
+  });
+});
+
+describe('AnswerCache', () => {
+  it('evicts the least recently used answer, and keys answers by build', () => {
+    const cache = new AnswerCache<string>(2);
+    cache.set('b1', 'q1', 'a1');
+    cache.set('b1', 'q2', 'a2');
+    expect(cache.get('b1', 'q1')).to.equal('a1'); // q1 is now the most recently used
+    cache.set('b1', 'q3', 'a3');
+    expect(cache.get('b1', 'q2')).to.equal(undefined);
+    expect(cache.get('b1', 'q1')).to.equal('a1');
+    expect(cache.get('b2', 'q1')).to.equal(undefined);
+    expect(cache.stats()).to.deep.equal({ size: 2, max: 2, hits: 2, misses: 2, hit_rate: 0.5 });
+  });
+});
