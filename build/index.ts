@@ -61,6 +61,8 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
   const ingestKey = hash([
     ...inputs.map((f) => f.sha256),
     ...codeFiles(join(root, 'build')).map((f) => `${relative(root, f)}:${hashFile(f)}`),
+    // The readers' and DuckDB's versions shape the output too.
+    `package-lock.json:${hashFile(join(root, 'package-lock.json'))}`,
   ]);
   const projectKey = hash([ingestKey, ...codeFiles(opts.projectionsDir).map((f) => `${relative(root, f)}:${hashFile(f)}`)]);
   const buildId = projectKey.slice(0, 16);
