@@ -37,15 +37,15 @@ function start(script: string, port: number, probe: string, env: Record<string, 
   return { child, ready };
 }
 
-async function load(port: number, paths: () => string, method = 'GET', body?: string): Promise<Run> {
+async function load(port: number, paths: () => string, method = 'GET', body?: () => string): Promise<Run> {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: 50,
     duration: DURATION,
     requests: [{
       method: method as 'GET',
-      ...(body ? { body, headers: { 'content-type': 'application/json' } } : {}),
-      setupRequest: (req) => ({ ...req, path: paths() }),
+      ...(body ? { headers: { 'content-type': 'application/json' } } : {}),
+      setupRequest: (req) => ({ ...req, path: paths(), ...(body ? { body: body() } : {}) }),
     }],
   });
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
@@ -73,6 +73,13 @@ async function main(): Promise<void> {
     { name: 'compare two releases', paths: pick(['/api/v1/compare/MSL35/MSL40', '/api/v1/compare/MSL23/MSL40', '/api/v1/compare/MSL40/MSL36']) },
     { name: 'history by name', paths: pick(['/api/v1/history/Tobacco%20mosaic%20virus', '/api/v1/history/SARS-CoV-2', '/api/v1/history/Zika%20virus']) },
     { name: 'search (DuckDB)', paths: pick(['/api/v1/search?q=tobamo', '/api/v1/search?q=corona&field=all', '/api/v1/search?q=phage&limit=50']) },
+    { name: '/taxonomy/species (latest, any name)', paths: pick(keys.map((k) => `/taxonomy/species/${k.split('/').pop()}`)) },
+    { name: '/historical/releases/:version', paths: pick(Array.from({ length: 18 }, (_, i) => `/historical/releases/MSL${23 + i}`)) },
+  ];
+  // POST /ai/query: a question in plain words, answered from the read models (cache off: every request parses).
+  const questions = [
+    'what is tobacco mosaic virus called now?', 'how many species were added in 2023?', 'what kind of genome does Zika virus have',
+    'which families infect archaea', 'when was Caudovirales abolished?', 'how many genera are in Coronaviridae in MSL40?',
   ];
 
   const ceiling = start(join(ROOT, 'dist', 'bench', 'ceiling.js'), 18_701, '/');
@@ -90,6 +97,10 @@ async function main(): Promise<void> {
       entry.service.push(await load(18_702, s.paths));
       results.set(s.name, entry);
     }
+    const ai = results.get('/ai/query (POST, no cache)') ?? { ceiling: [], service: [] };
+    ai.ceiling.push(await load(18_701, () => '/'));
+    ai.service.push(await load(18_702, () => '/ai/query', 'POST', () => JSON.stringify({ query: questions[Math.floor(Math.random() * questions.length)], use_cache: false })));
+    results.set('/ai/query (POST, no cache)', ai);
   }
   const memory = rss(service.child.pid!);
   ceiling.child.kill('SIGTERM');

@@ -41,7 +41,7 @@ export class Store {
   /** docs: keyed documents; lists: small query results every request may need (the releases). */
   static async open(file: string, opts: { pool: number; docs: DocSpec[]; lists?: Record<string, string> }): Promise<Store> {
     // threads=1: requests run side by side on the pool, so one query never takes both cores from the rest.
-    const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY', threads: '1', memory_limit: '512MB' });
+    const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY', threads: '1', memory_limit: '256MB' });
     const connections: DuckDBConnection[] = [];
     try {
       for (let i = 0; i < opts.pool; i++) connections.push(await instance.connect());
