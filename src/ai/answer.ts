@@ -3,7 +3,7 @@
 // is missing from the data gets a sentence saying so, never a made-up value.
 import type { Store } from '../store.js';
 import { releases as releaseRows, type ReleaseRow, type ResolvedVersion } from '../versions.js';
-import { diffSummary } from '../routes/v1-history.js';
+import { diffSummary, type CompareCounts } from '../routes/v1-history.js';
 import { resolveOne } from '../routes/v1-resolve.js';
 import { modelOf, type FamilyProfile, type Member } from './classify.js';
 import { and, count, dec, num, or, RANK_PLURAL, release, signed } from './format.js';
@@ -524,7 +524,7 @@ function countRelease(ctx: Ctx, p: Parsed): Answer {
   };
 }
 
-const CHANGE_FIELD: Record<ChangeKind, string> = {
+const CHANGE_FIELD: Record<ChangeKind, keyof CompareCounts> = {
   added: 'species_added', removed: 'species_removed', renamed: 'species_renamed', reclassified: 'species_reclassified',
   merged: 'species_merged', split: 'species_split',
 };
@@ -535,8 +535,8 @@ const CHANGE_WORD: Record<ChangeKind, string> = {
 
 /** "2,562 added, 30 abolished (removed) and 211 renamed": the non-zero changes (added and removed always), the
  *  lead first, `skip` left out (it was said already). */
-function diffSentence(s: Record<string, unknown>, lead: ChangeKind | null, skip?: ChangeKind): string {
-  const n = (k: string) => s[k] as number;
+function diffSentence(s: CompareCounts, lead: ChangeKind | null, skip?: ChangeKind): string {
+  const n = (k: keyof CompareCounts) => Number(s[k]);
   const parts: Array<[ChangeKind, string]> = (['added', 'removed', 'renamed', 'reclassified', 'merged', 'split'] as ChangeKind[])
     .filter((k) => k !== skip)
     .map((k) => [k, `${num(n(CHANGE_FIELD[k]))} ${CHANGE_WORD[k]}`]);

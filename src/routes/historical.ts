@@ -19,22 +19,6 @@ export const documents: DocSpec[] = [
   { table: 'timeline_doc', key: ['key'], doc: 't.doc' },
 ];
 
-/** The counts diffSummary reads from release_diff (it returns them untyped). */
-interface ChangeCounts {
-  species_added: number;
-  species_removed: number;
-  species_renamed: number;
-  species_reclassified: number;
-  species_renamed_and_reclassified: number;
-  species_merged: number;
-  species_split: number;
-  species_ended_by_split: number;
-  species_formed_by_merge: number;
-  species_unchanged: number;
-  from_total: number;
-  to_total: number;
-}
-
 export function historicalRouter(): Router {
   const router = Router();
 
@@ -54,7 +38,7 @@ export function historicalRouter(): Router {
     const from = resolveVersion(req.store, req.params.from_version);
     const to = resolveVersion(req.store, req.params.to_version);
     if (from.msl === to.msl) throw new HttpError(400, `from_version and to_version are both ${from.version}; compare two different releases`);
-    const s = diffSummary(req.store, from, to) as unknown as ChangeCounts;
+    const s = diffSummary(req.store, from, to);
     const byType = {
       added: s.species_added, removed: s.species_removed, renamed: s.species_renamed, reclassified: s.species_reclassified,
       merged: s.species_merged, split: s.species_split, ended_by_split: s.species_ended_by_split, formed_by_merge: s.species_formed_by_merge,

@@ -41,8 +41,10 @@ function pair(req: Request): { from: ResolvedVersion; to: ResolvedVersion; scope
   return { from, to, scope: from.scope === 'latest' || to.scope === 'latest' ? 'latest' : 'release' };
 }
 
+export type CompareCounts = Omit<DiffSummary, 'from_msl' | 'to_msl'> & { from_version: string; to_version: string };
+
 /** The summary of a pair in either order, from the forward pair's row (held in memory). */
-export function diffSummary(store: Store, from: ResolvedVersion, to: ResolvedVersion): Record<string, unknown> {
+export function diffSummary(store: Store, from: ResolvedVersion, to: ResolvedVersion): CompareCounts {
   const [a, b] = from.msl < to.msl ? [from, to] : [to, from];
   const row = store.list<DiffSummary>('release_diff').find((d) => d.from_msl === a.msl && d.to_msl === b.msl);
   if (!row) throw new HttpError(404, `no comparison of ${a.version} and ${b.version} in this data set`);
