@@ -4,45 +4,16 @@
 -- deeper is the whole tree, so it is stored once).
 -- Cut in SQL ahead rather than in the handler: pruning the parsed MSL40 tree (1.15 MB) takes 5-8 ms of the
 -- event loop per request, while the 132 documents cost ~32 MB of memory in all and are a key read.
--- The tree is built as hierarchy.sql builds it (read that file for the one-pass technique): every taxon of
--- src.taxa is a node {rank, name, species_count, children}, species are leaves {rank: 'species', name}, ranks a
--- lineage does not use are skipped and children are ordered by rank, then name. A node at the cut keeps its
+-- The tree is rendered as hierarchy.sql renders it (read that file for the one-pass technique) from the nodes
+-- of taxon_tree_node: taxa {rank, name, species_count, children}, species leaves {rank: 'species', name},
+-- children ordered by rank, then name. A node at the cut keeps its
 -- species_count but has no `children` key; depth counts levels below the root (realms are level 1 from MSL34,
 -- the highest rank used before). statistics: species (of the release), taxa per rank (releases.counts), nodes
 -- in this document (root excluded) and max_depth (levels of the whole tree).
--- depends: releases
-WITH path AS (
-  SELECT t.msl, t.rank = 'species' AS is_species,
-         list_filter([
-           struct_pack(level := 1, rank := 'realm', name := t.realm),
-           struct_pack(level := 2, rank := 'subrealm', name := t.subrealm),
-           struct_pack(level := 3, rank := 'kingdom', name := t.kingdom),
-           struct_pack(level := 4, rank := 'subkingdom', name := t.subkingdom),
-           struct_pack(level := 5, rank := 'phylum', name := t.phylum),
-           struct_pack(level := 6, rank := 'subphylum', name := t.subphylum),
-           struct_pack(level := 7, rank := 'class', name := t.class),
-           struct_pack(level := 8, rank := 'subclass', name := t.subclass),
-           struct_pack(level := 9, rank := 'order', name := t."order"),
-           struct_pack(level := 10, rank := 'suborder', name := t.suborder),
-           struct_pack(level := 11, rank := 'family', name := t.family),
-           struct_pack(level := 12, rank := 'subfamily', name := t.subfamily),
-           struct_pack(level := 13, rank := 'genus', name := t.genus),
-           struct_pack(level := 14, rank := 'subgenus', name := t.subgenus),
-           struct_pack(level := 15, rank := 'species', name := t.species)], x -> x.name IS NOT NULL) AS path
-  FROM src.taxa t
-),
-step AS (
-  SELECT msl, is_species, i AS depth, path[i] AS taxon,
-         array_to_string(list_transform(path[1:i], x -> chr(64 + x.level) || x.name), chr(1)) AS key
-  FROM (SELECT *, unnest(range(1, len(path) + 1)) AS i FROM path)
-),
-node AS (
-  SELECT msl, key, depth, any_value(taxon) AS taxon, count(*) FILTER (is_species) AS species_count
-  FROM step
-  GROUP BY msl, key, depth
-),
+-- depends: releases, taxon_tree_node
+WITH node AS (SELECT * FROM taxon_tree_node),
 release AS (
-  SELECT r.msl, r.version, r.year, max(n.depth) AS max_depth, count(*) FILTER (n.taxon.rank = 'species') AS species
+  SELECT r.msl, r.version, r.year, max(n.depth) AS max_depth, count(*) FILTER (n.rank = 'species') AS species
   FROM src.releases r JOIN node n ON n.msl = r.msl
   GROUP BY ALL
 ),
@@ -51,11 +22,11 @@ cut AS (  -- the depths stored per release: 1 .. max_depth - 1, and max_depth fo
 ),
 fragment AS (
   SELECT c.msl, c.depth AS cut, n.key, n.depth,
-         n.taxon.rank = 'species' OR n.depth = c.depth AS leaf,
-         CASE WHEN n.taxon.rank = 'species' THEN '{"rank":"species","name":' || to_json(n.taxon.name) || '}'
-              WHEN n.depth = c.depth THEN '{"rank":' || to_json(n.taxon.rank) || ',"name":' || to_json(n.taxon.name)
+         n.rank = 'species' OR n.depth = c.depth AS leaf,
+         CASE WHEN n.rank = 'species' THEN '{"rank":"species","name":' || to_json(n.name) || '}'
+              WHEN n.depth = c.depth THEN '{"rank":' || to_json(n.rank) || ',"name":' || to_json(n.name)
                    || ',"species_count":' || n.species_count || '}'
-              ELSE '{"rank":' || to_json(n.taxon.rank) || ',"name":' || to_json(n.taxon.name)
+              ELSE '{"rank":' || to_json(n.rank) || ',"name":' || to_json(n.name)
                    || ',"species_count":' || n.species_count || ',"children":['
          END AS opening
   FROM cut c JOIN node n ON n.msl = c.msl AND n.depth <= c.depth
