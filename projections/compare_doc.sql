@@ -23,7 +23,7 @@
 -- source_files: the files each release was read from (src.inputs), compared by role (msl, tree, ontology, vmr):
 -- added = a role only to_version has, deleted = only from_version has, modified = both, with
 -- different contents (sha256). The specification asks the comparison to cover "added, deleted and modified files".
--- depends: release_diff, release_diff_detail
+-- depends: release_diff, release_diff_detail, taxon_rename
 WITH RECURSIVE rel AS (
   SELECT msl, version, lag(msl) OVER (ORDER BY msl) AS prev_msl, lead(msl) OVER (ORDER BY msl) AS next_msl
   FROM src.releases
@@ -37,13 +37,7 @@ taxon AS (
   SELECT DISTINCT msl, rank, name FROM src.taxa WHERE rank <> 'species'
 ),
 taxon_rename AS (  -- higher taxa renamed between n-1 and n (msl = n), as family_evolution reads them
-  SELECT DISTINCT a.msl + 1 AS msl, a.name AS old_name, b.name AS new_name
-  FROM src.taxon_nodes a JOIN src.taxon_nodes b ON b.msl = a.msl + 1 AND b.ictv_id = a.ictv_id
-  WHERE a.name <> b.name AND coalesce(a.rank, '') <> 'species' AND coalesce(b.rank, '') <> 'species'
-  UNION
-  SELECT msl, list_last(string_split(old_name, ';')), list_last(string_split(new_name, ';'))
-  FROM src.renames
-  WHERE new_name IS NOT NULL AND rank <> 'species'
+  SELECT msl, old_name, new_name FROM taxon_rename
 ),
 link AS (  -- a taxon of n-1 carried on into n at the same rank: by its name, or renamed
   SELECT a.msl AS from_msl, a.rank, a.name AS from_name, b.name AS to_name

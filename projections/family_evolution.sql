@@ -34,7 +34,7 @@
 --   moved_in / moved_out  a large move: >= 20 species, or >= 5 species that are >= 25% of the family (of its
 --              species in n for moved_in, in n-1 for moved_out); not repeated when created/merged or
 --              abolished/split already tell it
--- depends: species_transition
+-- depends: species_transition, taxon_rename
 WITH rel AS (
   SELECT msl, version, year, lag(msl) OVER (ORDER BY msl) AS prev_msl FROM src.releases
 ),
@@ -43,13 +43,7 @@ fam AS (
 ),
 -- higher taxa renamed between n-1 and n, whatever their rank on either side
 taxon_rename AS (
-  SELECT DISTINCT a.msl + 1 AS msl, a.name AS old_name, b.name AS new_name
-  FROM src.taxon_nodes a JOIN src.taxon_nodes b ON b.msl = a.msl + 1 AND b.ictv_id = a.ictv_id
-  WHERE a.name <> b.name AND coalesce(a.rank, '') <> 'species' AND coalesce(b.rank, '') <> 'species'
-  UNION
-  SELECT msl, list_last(string_split(old_name, ';')), list_last(string_split(new_name, ';'))
-  FROM src.renames
-  WHERE new_name IS NOT NULL AND rank <> 'species'
+  SELECT msl, old_name, new_name FROM taxon_rename
 ),
 -- those with a family on either side, with the ranks the names have in src.taxa; a rename only counts when
 -- the old name is gone in n and the new one did not exist in n-1

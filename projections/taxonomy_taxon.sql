@@ -11,7 +11,7 @@
 --                        in MSL36)"), detail a longer one (for families family_evolution's own event text,
 --                        "Myoviridae abolished in MSL37: of its 625 species, 278 moved to 6 families, ...")
 -- A name used at two ranks over time (Mandarivirus: genus, later subgenus) keeps its latest use.
--- depends: family_stability
+-- depends: family_stability, taxon_rename
 WITH latest AS (
   SELECT max(msl) AS msl FROM src.releases
 ),
@@ -32,13 +32,7 @@ species_count AS (  -- species under each taxon in each release, whatever its ra
 -- higher taxa renamed between n-1 and n: ICTV ids in src.taxon_nodes up to MSL38, the "Taxa Renamed" sheets
 -- (src.renames) for MSL38-40 (as in family_evolution)
 taxon_rename AS (
-  SELECT DISTINCT a.msl + 1 AS msl, a.name AS old_name, b.name AS new_name
-  FROM src.taxon_nodes a JOIN src.taxon_nodes b ON b.msl = a.msl + 1 AND b.ictv_id = a.ictv_id
-  WHERE a.name <> b.name AND coalesce(a.rank, '') <> 'species' AND coalesce(b.rank, '') <> 'species'
-  UNION
-  SELECT msl, list_last(string_split(old_name, ';')), list_last(string_split(new_name, ';'))
-  FROM src.renames
-  WHERE new_name IS NOT NULL AND rank <> 'species'
+  SELECT msl, old_name, new_name FROM taxon_rename
 ),
 renamed AS (  -- the rename out of a taxon's last release, when the new name exists in the next one
   SELECT u.name_key, any_value(r.new_name ORDER BY r.new_name) AS new_name
