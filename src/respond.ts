@@ -12,7 +12,7 @@ const CACHE_CONTROL: Record<Scope, string> = {
   latest: 'public, max-age=300',
 };
 
-export function etagFor(req: Request): string {
+function etagFor(req: Request): string {
   const h = createHash('sha1').update(`${req.method} ${req.originalUrl}`).digest('base64url').slice(0, 16);
   return `"${req.store.buildId}-${h}"`;
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
+import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import { z } from 'zod';
 import { notModified } from '../respond.js';
 import { resolveVersion } from '../versions.js';
@@ -16,7 +17,7 @@ const Query = z.object({
 });
 
 /** The download's columns, in order; the same for every format. */
-export const BULK_COLUMNS = [
+const BULK_COLUMNS = [
   'version', 'sort', 'realm', 'subrealm', 'kingdom', 'subkingdom', 'phylum', 'subphylum', 'class', 'subclass',
   'order', 'suborder', 'family', 'subfamily', 'genus', 'subgenus', 'species', 'genome_composition', 'host_source',
   'genome_size_bp', 'ictv_id', 'taxnode_id', 'lineage_id', 'last_change', 'msl_of_last_change', 'proposal',
@@ -61,19 +62,11 @@ export async function bulkSpecies(req: Request, res: Response): Promise<void> {
   res.write(q.format === 'csv' ? `${BULK_COLUMNS.join(',')}\r\n` : '[');
   for await (const rows of req.store.stream(SELECT, values)) {
     if (rows.length === 0) continue;
-    const lines = rows.map((r) => (q.format === 'csv'
-      ? `${BULK_COLUMNS.map((c) => csvField(r[c])).join(',')}\r\n`
-      : JSON.stringify(Object.fromEntries(BULK_COLUMNS.map((c) => [c, r[c] ?? null])))));
-    const text = q.format === 'csv' ? lines.join('') : `${first ? '' : ','}${lines.join(',')}`;
+    const text = q.format === 'csv'
+      ? stringifyCsv(rows.map((r) => BULK_COLUMNS.map((c) => r[c] ?? null)), { record_delimiter: 'windows' })
+      : `${first ? '' : ','}${rows.map((r) => JSON.stringify(Object.fromEntries(BULK_COLUMNS.map((c) => [c, r[c] ?? null])))).join(',')}`;
     first = false;
     if (!res.write(text)) await new Promise((resolve) => res.once('drain', resolve));
   }
   res.end(q.format === 'csv' ? '' : ']');
-}
-
-/** RFC 4180: quote a field holding a comma, quote, CR or LF (or edge spaces), doubling inner quotes. */
-export function csvField(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  const s = String(value);
-  return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }

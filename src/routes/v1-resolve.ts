@@ -176,10 +176,10 @@ export async function resolvePost(req: Request, res: Response): Promise<void> {
   const from = body.from_version ? resolveVersion(req.store, body.from_version) : null;
   const to = resolveVersion(req.store, body.to_version);
   const results = await resolveMany(req.store, body.names, from, to);
+  const summary: Record<string, number> = {};
+  for (const r of results) summary[r.status] = (summary[r.status] ?? 0) + 1;
   res.set('Cache-Control', 'no-store').json({
-    from_version: from?.version ?? null, to_version: to.version, count: results.length,
-    summary: results.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {}),
-    results,
+    from_version: from?.version ?? null, to_version: to.version, count: results.length, summary, results,
   });
 }
 

@@ -1,7 +1,7 @@
 // /api/v1: per-release lookups, search, group listings, comparisons, histories, citations, bulk
 // downloads, diversity statistics and batch name resolution. Point lookups read in-memory documents;
 // searches and listings are one bound DuckDB query each.
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { HttpError } from '../errors.js';
 import { sendJson } from '../respond.js';
@@ -147,4 +147,3 @@ async function speciesNotFound(req: Request, name: string, v: ResolvedVersion): 
   return new HttpError(404, `species '${name}' not found in ${v.version}`);
 }
 
-export type Handler = (req: Request, res: Response) => Promise<void> | void;
