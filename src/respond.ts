@@ -31,13 +31,13 @@ export function notModified(req: Request, res: Response, scope: Scope): boolean 
 }
 
 /**
- * Sends a JSON body that may already be serialised (pre-rendered documents are sent as they are stored).
- * With response validation on (tests), the body goes through res.json so the validator sees it.
+ * Sends a JSON body that may already be serialised: pre-rendered documents are sent as the bytes they are
+ * stored as. With response validation on (tests), the body goes through res.json so the validator sees it.
  */
 export function sendJson(req: Request, res: Response, body: unknown, scope: Scope): void {
   if (notModified(req, res, scope)) return;
-  if (typeof body === 'string') {
-    if (req.app.locals.validateResponses) res.json(JSON.parse(body));
+  if (typeof body === 'string' || Buffer.isBuffer(body)) {
+    if (req.app.locals.validateResponses) res.json(JSON.parse(body.toString()));
     else res.type('application/json').send(body);
   } else {
     res.json(body);

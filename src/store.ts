@@ -2,7 +2,8 @@
 // JSON documents held in memory (a Map read is ~100x cheaper than a DuckDB point query, which re-plans
 // on every execution); searches, filters and bulk downloads go to a small pool of read-only connections.
 // This is the only module that imports @duckdb/node-api.
-import { DuckDBConnection, DuckDBInstance, listValue, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBBlobVector, DuckDBConnection, DuckDBInstance, listValue, type DuckDBValue } from '@duckdb/node-api';
+import { PackedDocs } from './packed-docs.js';
 
 export type Row = Record<string, unknown>;
 
@@ -16,6 +17,9 @@ export interface DocSpec {
 
 /** A value bound to a query parameter; arrays become DuckDB lists. */
 export type Param = DuckDBValue | readonly string[] | readonly number[];
+
+/** DuckDB's buffer pool for searches and bulk downloads; documents are held outside it. */
+const MEMORY_LIMIT = '256MB';
 
 const bind = (values: readonly Param[]): DuckDBValue[] =>
   values.map((v) => (Array.isArray(v) ? listValue(v as DuckDBValue[]) : (v as DuckDBValue)));
@@ -32,7 +36,7 @@ export class Store {
     connections: DuckDBConnection[],
     readonly file: string,
     readonly buildId: string,
-    private readonly docs: Map<string, Map<string, string>>,
+    private readonly docs: Map<string, PackedDocs>,
     private readonly lists: Map<string, Row[]>,
   ) {
     this.idle.push(...connections);
@@ -41,16 +45,25 @@ export class Store {
   /** docs: keyed documents; lists: small query results every request may need (the releases). */
   static async open(file: string, opts: { pool: number; docs: DocSpec[]; lists?: Record<string, string> }): Promise<Store> {
     // threads=1: requests run side by side on the pool, so one query never takes both cores from the rest.
-    const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY', threads: '1', memory_limit: '256MB' });
+    const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY', threads: '1', memory_limit: MEMORY_LIMIT });
     const connections: DuckDBConnection[] = [];
     try {
       for (let i = 0; i < opts.pool; i++) connections.push(await instance.connect());
       const conn = connections[0]!;
       const build = (await conn.runAndReadAll('SELECT build_id FROM src.build_info')).getRows()[0]?.[0];
-      const docs = new Map<string, Map<string, string>>();
-      for (const spec of opts.docs) docs.set(spec.table, await loadDocs(conn, spec));
+      // Each query runs on its own libuv thread, so loading tables on every connection at once overlaps
+      // DuckDB's scanning with the copying done here.
+      const docs = new Map<string, PackedDocs>();
+      const queue = [...opts.docs];
+      await Promise.all(connections.map(async (c) => {
+        for (let spec = queue.shift(); spec; spec = queue.shift()) docs.set(spec.table, await loadDocs(c, spec));
+      }));
       const lists = new Map<string, Row[]>();
       for (const [name, sql] of Object.entries(opts.lists ?? {})) lists.set(name, (await conn.runAndReadAll(sql)).getRowObjectsJson() as Row[]);
+      // Loading read every document table once; DuckDB keeps those blocks cached (~160 MB) although no
+      // request reads them again. Lowering the limit for a moment evicts them; searches re-read what they need.
+      await conn.run("SET memory_limit = '16MB'");
+      await conn.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
       return new Store(instance, connections, file, String(build), docs, lists);
     } catch (err) {
       for (const c of connections) c.closeSync();
@@ -59,9 +72,15 @@ export class Store {
     }
   }
 
-  /** A pre-rendered document, or undefined. Keys are the DocSpec key values joined with '|'. */
-  doc(table: string, ...key: Array<string | number>): string | undefined {
+  /** A pre-rendered document as JSON bytes, ready to send. Keys are the DocSpec key values joined with '|'. */
+  doc(table: string, ...key: Array<string | number>): Buffer | undefined {
     return this.docs.get(table)?.get(key.join('|'));
+  }
+
+  /** A pre-rendered document parsed, for handlers that read fields of it. */
+  docJson<T>(table: string, ...key: Array<string | number>): T | undefined {
+    const bytes = this.doc(table, ...key);
+    return bytes === undefined ? undefined : (JSON.parse(bytes.toString('utf8')) as T);
   }
 
   list<T = Row>(name: string): T[] {
@@ -132,16 +151,18 @@ export class Store {
   }
 }
 
-async function loadDocs(conn: DuckDBConnection, spec: DocSpec): Promise<Map<string, string>> {
-  const map = new Map<string, string>();
+async function loadDocs(conn: DuckDBConnection, spec: DocSpec): Promise<PackedDocs> {
+  const docs = new PackedDocs();
   const key = spec.key.map((k) => `CAST(t."${k}" AS VARCHAR)`).join(" || '|' || ");
-  const result = await conn.stream(`SELECT ${key} AS k, CAST(${spec.doc} AS VARCHAR) AS d FROM main."${spec.table}" AS t`);
+  // encode(): the document as UTF-8 bytes (a BLOB), copied straight into the packed buffers, never
+  // decoded into a JS string.
+  const result = await conn.stream(`SELECT ${key} AS k, encode(CAST(${spec.doc} AS VARCHAR)) AS d FROM main."${spec.table}" AS t`);
   for (;;) {
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) break;
     const keys = chunk.getColumnVector(0);
-    const docs = chunk.getColumnVector(1);
-    for (let i = 0; i < chunk.rowCount; i++) map.set(String(keys.getItem(i)), String(docs.getItem(i)));
+    const bytes = chunk.getColumnVector(1) as DuckDBBlobVector;
+    for (let i = 0; i < chunk.rowCount; i++) docs.add(String(keys.getItem(i)), bytes.getItemBytes(i)!);
   }
-  return map;
+  return docs.seal();
 }

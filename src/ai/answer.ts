@@ -452,8 +452,7 @@ interface DiversityDoc {
 }
 
 function diversity(ctx: Ctx): DiversityDoc | null {
-  const doc = ctx.store.doc('diversity_stats', ctx.latest.msl);
-  return doc ? (JSON.parse(doc) as DiversityDoc) : null;
+  return ctx.store.docJson<DiversityDoc>('diversity_stats', ctx.latest.msl) ?? null;
 }
 
 async function familiesBy(ctx: Ctx, p: Parsed, what: 'host' | 'genome'): Promise<Answer> {
@@ -500,8 +499,7 @@ function rankTotal(ctx: Ctx, r: ReleaseRow, rank: Rank): number | null {
     case 'order': return r.total_orders;
     case 'realm': return r.total_realms;
     default: {
-      const doc = ctx.store.doc('diversity_stats', r.msl);
-      return doc ? (JSON.parse(doc) as TaxaCounts).taxa[rank] ?? null : null;
+      return ctx.store.docJson<TaxaCounts>('diversity_stats', r.msl)?.taxa[rank] ?? null;
     }
   }
 }

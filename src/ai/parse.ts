@@ -102,8 +102,7 @@ export function storeLexicon(store: Store): Lexicon {
   return {
     names: (norm) => lookupName(store, norm),
     taxa: (norm) => {
-      const doc = store.doc('taxon_profile', norm);
-      return doc ? (JSON.parse(doc) as TaxonEntry[]) : [];
+      return store.docJson<TaxonEntry[]>('taxon_profile', norm) ?? [];
     },
     releases: releaseRows(store),
   };

@@ -50,14 +50,13 @@ export interface LineageDoc {
 export const mslOf = (version: string): number => Number(version.slice(3));
 
 export function lineageDoc(store: Store, id: number): LineageDoc {
-  const doc = store.doc('history_doc', id);
+  const doc = store.docJson<LineageDoc>('history_doc', id);
   if (!doc) throw new Error(`history_doc has no lineage ${id}`);
-  return JSON.parse(doc) as LineageDoc;
+  return doc;
 }
 
 export function speciesDoc(store: Store, msl: number, name: string): SpeciesDoc | null {
-  const doc = store.doc('species_doc', msl, name.toLowerCase());
-  return doc ? (JSON.parse(doc) as SpeciesDoc) : null;
+  return store.docJson<SpeciesDoc>('species_doc', msl, name.toLowerCase()) ?? null;
 }
 
 /** "realm Riboviria > ... > genus Orthoflavivirus", the ranks the species has. */

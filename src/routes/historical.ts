@@ -46,7 +46,7 @@ export function historicalRouter(): Router {
     // One per row of /api/v1/compare/.../details: a species both renamed and reclassified counts twice.
     const total = byType.added + byType.removed + byType.renamed + byType.reclassified + byType.merged + byType.split
       + byType.ended_by_split + byType.formed_by_merge;
-    const rest = JSON.parse(required(req.store, 'compare_doc', from.msl, to.msl)) as object;
+    const rest = JSON.parse(required(req.store, 'compare_doc', from.msl, to.msl).toString()) as object;
     sendJson(req, res, {
       from_version: from.version, to_version: to.version, from_total: s.from_total, to_total: s.to_total,
       changes: { total_changes: total, by_type: byType, renamed_and_reclassified: s.species_renamed_and_reclassified, unchanged: s.species_unchanged },
@@ -63,7 +63,7 @@ export function historicalRouter(): Router {
     // abbreviation may lead to several.
     const chosen = hits.some((h) => h.kind === 'species') ? hits.filter((h) => h.kind === 'species') : hits;
     const lineages = [...new Set(chosen.map((h) => h.lineage_id))]
-      .map((id) => JSON.parse(required(req.store, 'species_history_doc', id)) as unknown);
+      .map((id) => JSON.parse(required(req.store, 'species_history_doc', id).toString()) as unknown);
     sendJson(req, res, { query: name, matched_name: chosen[0]!.name, matched_kind: chosen[0]!.kind, lineages }, 'latest');
   });
 
@@ -89,7 +89,7 @@ export function historicalRouter(): Router {
 }
 
 /** A document every build has; its absence is a broken build (500), not a missing resource. */
-function required(store: Store, table: string, ...key: Array<string | number>): string {
+function required(store: Store, table: string, ...key: Array<string | number>): Buffer {
   const doc = store.doc(table, ...key);
   if (doc === undefined) throw new Error(`read model ${table} has no document ${key.join('|')}`);
   return doc;

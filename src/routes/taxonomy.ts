@@ -48,10 +48,8 @@ interface SpeciesA {
   [field: string]: unknown;
 }
 
-const parse = <T>(doc: string | undefined): T | undefined => (doc === undefined ? undefined : (JSON.parse(doc) as T));
-
 function lookupTaxon(store: Store, name: string): TaxonDoc | undefined {
-  return parse<TaxonDoc>(store.doc('taxonomy_taxon', name.trim().toLowerCase()));
+  return store.docJson<TaxonDoc>('taxonomy_taxon', name.trim().toLowerCase());
 }
 
 /** The normal form of a name given by a client; one without letters or digits can match nothing. */
@@ -111,10 +109,10 @@ interface Resolved {
 /** A name as the latest release knows it: its species, how it is gone, or a 404 with suggestions. */
 async function resolveSpecies(store: Store, name: string, keyStatus = 400): Promise<Resolved | { gone: Extract<NameDoc, { found: false }> } | { unknown: string[] }> {
   const key = nameKey(name, 'species name', keyStatus);
-  const match = parse<NameDoc>(store.doc('taxonomy_name', key));
+  const match = store.docJson<NameDoc>('taxonomy_name', key);
   if (!match) return { unknown: await suggestNames(store, key) };
   if (!match.found) return { gone: match };
-  return { match, species: parse<SpeciesA>(store.doc('taxonomy_species', match.species_key))! };
+  return { match, species: store.docJson<SpeciesA>('taxonomy_species', match.species_key)! };
 }
 
 // GET /species/:scientific_name <- taxonomy_name + taxonomy_species (in memory)

@@ -48,9 +48,9 @@ export async function citation(req: Request, res: Response): Promise<void> {
   const v = resolveVersion(req.store, body.version);
   let subject: { type: 'species' | 'taxonomic_group'; rank: string; name: string };
   if (body.species_name !== undefined) {
-    const doc = req.store.doc('species_doc', v.msl, body.species_name.toLowerCase());
+    const doc = req.store.docJson<{ scientific_name: string }>('species_doc', v.msl, body.species_name.toLowerCase());
     if (!doc) throw new HttpError(404, `species '${body.species_name}' not found in ${v.version}`);
-    subject = { type: 'species', rank: 'species', name: (JSON.parse(doc) as { scientific_name: string }).scientific_name };
+    subject = { type: 'species', rank: 'species', name: doc.scientific_name };
   } else {
     const g = body.taxonomic_group!;
     const [row] = await req.store.query<{ name: string }>(

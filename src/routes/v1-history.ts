@@ -126,8 +126,7 @@ export interface NameHit {
 
 /** The lineages a name (any spelling of case, accents, punctuation) leads to, best first. */
 export function lookupName(store: Store, name: string): NameHit[] {
-  const doc = store.doc('name_lookup', normaliseName(name));
-  return doc ? (JSON.parse(doc) as NameHit[]) : [];
+  return store.docJson<NameHit[]>('name_lookup', normaliseName(name)) ?? [];
 }
 
 interface LineageDoc {
@@ -146,7 +145,7 @@ export function history(req: Request, res: Response): void {
   // A name that was a species name only follows those lineages; a virus name or abbreviation may lead to several.
   const chosen = hits.some((h) => h.kind === 'species') ? hits.filter((h) => h.kind === 'species') : hits;
   const lineages = [...new Set(chosen.map((h) => h.lineage_id))]
-    .map((id) => JSON.parse(req.store.doc('history_doc', id)!) as LineageDoc);
+    .map((id) => req.store.docJson<LineageDoc>('history_doc', id)!);
   const versions = lineages.flatMap((l) => [l.first_appearance, l.last_appearance]).sort((x, y) => Number(x.slice(3)) - Number(y.slice(3)));
   sendJson(req, res, {
     query: name,

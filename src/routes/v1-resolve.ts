@@ -47,7 +47,7 @@ const msl = (version: string) => Number(version.slice(3));
 const above = (lineage: string) => lineage.split(';').slice(0, -1).join(';');
 
 function lineageDoc(store: Store, id: number): LineageDoc {
-  return JSON.parse(store.doc('history_doc', id)!) as LineageDoc;
+  return store.docJson<LineageDoc>('history_doc', id)!;
 }
 
 /** Follows a lineage to the target release: its species there, or where it went when it ended. */
