@@ -1,13 +1,10 @@
 // createApp: middleware order, routers, 404 and the error handler. It never listens (server.ts does).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import compression from 'compression';
 import express, { type Request } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
 import swaggerUi from 'swagger-ui-express';
-import { parse as parseYaml } from 'yaml';
-import { projectRoot } from '../build/paths.js';
+import { openApiDocument } from './contract.js';
 import { errorHandler, HttpError, notFound } from './errors.js';
 import { aiRouter } from './routes/ai.js';
 import { historicalRouter } from './routes/historical.js';
@@ -34,12 +31,6 @@ export interface AppOptions {
   logSample?: number;
   /** Check every response against the contract (tests); costs throughput, so off in production. */
   validateResponses?: boolean;
-}
-
-let cachedSpec: Record<string, unknown> | null = null;
-export function openApiDocument(): Record<string, unknown> {
-  cachedSpec ??= parseYaml(readFileSync(join(projectRoot(), 'src', 'openapi.yaml'), 'utf8')) as Record<string, unknown>;
-  return cachedSpec;
 }
 
 export function createApp(opts: AppOptions): express.Express {

@@ -5,9 +5,6 @@ import { existsSync, watch } from 'node:fs';
 import type { Server } from 'node:http';
 import { basename } from 'node:path';
 import { pino } from 'pino';
-import { build } from '../build/index.js';
-import { defaultPaths } from '../build/paths.js';
-import { consoleProgress } from '../build/progress.js';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
 import { openStore } from './documents.js';
@@ -45,12 +42,17 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   if (!existsSync(config.dbFile)) {
     logger.info('no data set yet: building it from the raw ICTV files');
+    // Imported only here: the pipeline's readers (xlsx, RDF) are a good part of start-up otherwise.
+    const [{ build }, { defaultPaths }, { consoleProgress }] = await Promise.all([
+      import('../build/index.js'), import('../build/paths.js'), import('../build/progress.js'),
+    ]);
     await build({ ...defaultPaths(), dataDir: config.dataDir, rawDir: `${config.dataDir}/raw`, progress: consoleProgress() });
   }
+  // The app first: the request validator prepares the contract asynchronously, in the gaps while DuckDB
+  // scans the document tables.
+  const app = createApp({ stores: { current: () => store }, logger, logSample: config.logSample });
   await reload('start');
   if (!store) throw new Error(`cannot open ${config.dbFile}`);
-
-  const app = createApp({ stores: { current: () => store }, logger, logSample: config.logSample });
   const server: Server = app.listen(config.port, config.host, () => {
     logger.info({ port: config.port, host: config.host, ms: Date.now() - t0 }, 'listening');
   });
