@@ -1,9 +1,11 @@
 // Opens the data set (building it first when there is none), listens, and swaps in a rebuilt database
 // without downtime: on SIGHUP or when the database file is replaced, a new store is opened and swapped in
 // atomically; requests already running finish on the old one, which closes when they are done.
+import { spawnSync } from 'node:child_process';
 import { existsSync, watch } from 'node:fs';
 import type { Server } from 'node:http';
 import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
@@ -42,11 +44,10 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   if (!existsSync(config.dbFile)) {
     logger.info('no data set yet: building it from the raw ICTV files');
-    // Imported only here: the pipeline's readers (xlsx, RDF) are a good part of start-up otherwise.
-    const [{ build }, { defaultPaths }, { consoleProgress }] = await Promise.all([
-      import('../build/index.js'), import('../build/paths.js'), import('../build/progress.js'),
-    ]);
-    await build({ ...defaultPaths(), dataDir: config.dataDir, rawDir: `${config.dataDir}/raw`, progress: consoleProgress() });
+    // In a process of its own: the build parses spreadsheets in JS and needs far more heap than serving,
+    // which `npm start` caps (README, Configuration).
+    const built = spawnSync(process.execPath, [fileURLToPath(new URL('../build/index.js', import.meta.url))], { stdio: 'inherit' });
+    if (built.status !== 0) throw new Error(`the data build failed (exit status ${built.status ?? built.signal})`);
   }
   // The app first: the request validator prepares the contract asynchronously, in the gaps while DuckDB
   // scans the document tables.
