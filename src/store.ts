@@ -154,15 +154,21 @@ export class Store {
 async function loadDocs(conn: DuckDBConnection, spec: DocSpec): Promise<PackedDocs> {
   const docs = new PackedDocs();
   const key = spec.key.map((k) => `CAST(t."${k}" AS VARCHAR)`).join(" || '|' || ");
-  // encode(): the document as UTF-8 bytes (a BLOB), copied straight into the packed buffers, never
-  // decoded into a JS string.
-  const result = await conn.stream(`SELECT ${key} AS k, encode(CAST(${spec.doc} AS VARCHAR)) AS d FROM main."${spec.table}" AS t`);
+  // Key and document come as one BLOB of UTF-8 bytes, "key NUL document": reading a value out of DuckDB
+  // costs a native call each, and this halves them (~270k documents). The document part is copied
+  // straight into the packed buffers, never decoded into a JS string.
+  const result = await conn.stream(`SELECT encode(${key} || chr(0) || CAST(${spec.doc} AS VARCHAR)) FROM main."${spec.table}" AS t`);
   for (;;) {
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) break;
-    const keys = chunk.getColumnVector(0);
-    const bytes = chunk.getColumnVector(1) as DuckDBBlobVector;
-    for (let i = 0; i < chunk.rowCount; i++) docs.add(String(keys.getItem(i)), bytes.getItemBytes(i)!);
+    const column = chunk.getColumnVector(0) as DuckDBBlobVector;
+    for (let i = 0; i < chunk.rowCount; i++) {
+      const bytes = column.getItemBytes(i)!;
+      const end = bytes.indexOf(0);
+      docs.add(decoder.decode(bytes.subarray(0, end)), bytes.subarray(end + 1));
+    }
   }
   return docs.seal();
 }
+
+const decoder = new TextDecoder();
