@@ -2,12 +2,10 @@
 // classification; metadata ranks families with the model fitted on family_profile, whose leave-one-out accuracy
 // must stay at what was measured when it was tuned.
 import { expect } from 'chai';
-import type { Express } from 'express';
 import request from 'supertest';
 import { evaluationOf } from '../src/ai/classify.js';
 import { parseGenomeSize, parseGenomeType, parseHost } from '../src/ai/vocabulary.js';
-import { realDb, type Db } from './support/data.js';
-import { testApp } from './support/http.js';
+import { onRealApp, testApp } from './support/http.js';
 
 // measured with DEFAULT_PARAMS on the MSL40 build (scratch/ai-bench.mjs): 6,806 species, top-1 0.635, top-5 0.932
 const MEASURED_TOP1 = 0.635;
@@ -15,19 +13,13 @@ const MEASURED_TOP5 = 0.932;
 const MARGIN = 0.02;
 
 describe('POST /ai/classify', () => {
-  let app: Express;
-  let db: Db;
-  before(async () => {
-    ({ app } = await testApp());
-    db = await realDb();
-  });
-  after(() => db.close());
+  const real = onRealApp();
 
-  const classify = (body: unknown) => request(app).post('/ai/classify').send(body as object);
+  const classify = (body: unknown) => request(real.app).post('/ai/classify').send(body as object);
 
   describe('with a known name', () => {
     it('gives the species of a VMR virus name and its full classification in the latest release', async () => {
-      const [row] = await db.all<{ species: string; realm: string; family: string; genus: string }>(`SELECT s.species, s.realm, s.family, s.genus
+      const [row] = await real.db.all<{ species: string; realm: string; family: string; genus: string }>(`SELECT s.species, s.realm, s.family, s.genus
         FROM src.isolates i JOIN src.species s ON s.msl = i.msl AND s.species = i.species
         WHERE i.msl = 40 AND i.exemplar = 'E' AND i.virus_names = 'Zika virus'`);
       const res = await classify({ organism_name: 'zika virus' });
@@ -39,7 +31,7 @@ describe('POST /ai/classify', () => {
     });
 
     it('follows an old species name to its current species', async () => {
-      const [row] = await db.all<{ species: string }>(`SELECT n.species FROM src.species o JOIN src.species n ON n.ictv_id = o.ictv_id AND n.msl = 40
+      const [row] = await real.db.all<{ species: string }>(`SELECT n.species FROM src.species o JOIN src.species n ON n.ictv_id = o.ictv_id AND n.msl = 40
         WHERE o.species = 'Tobacco mosaic virus' AND o.msl = 38`);
       const res = await classify({ organism_name: 'Tobacco mosaic virus' });
       expect(res.body).to.include({ method: 'name', species: row!.species, status: 'renamed' });
@@ -47,7 +39,7 @@ describe('POST /ai/classify', () => {
     });
 
     it('knows an abbreviation, and checks metadata given with it against the species record', async () => {
-      const [row] = await db.all<{ family: string; genome_composition: string }>(`SELECT s.family, s.genome_composition
+      const [row] = await real.db.all<{ family: string; genome_composition: string }>(`SELECT s.family, s.genome_composition
         FROM src.isolates i JOIN src.species s ON s.msl = i.msl AND s.species = i.species WHERE i.msl = 40 AND i.abbreviations = 'SARS-CoV-2'`);
       const res = await classify({ organism_name: 'SARS-CoV-2', metadata: { genome_type: 'dsDNA', host: 'human' } });
       expect(res.body.method).to.equal('name');

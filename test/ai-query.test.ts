@@ -2,12 +2,11 @@
 // question set (ai-questions.ts) is scored against expectations computed from the raw source tables: at least 90%
 // of the questions must be answered with every expected fact.
 import { expect } from 'chai';
-import type { Express } from 'express';
 import request from 'supertest';
 import { AnswerCache } from '../src/ai/cache.js';
 import { QUESTIONS, type QuestionCase } from './ai-questions.js';
 import { realDb, type Db } from './support/data.js';
-import { testApp } from './support/http.js';
+import { onRealApp, testApp } from './support/http.js';
 
 const PASS_RATE = 0.9;
 
@@ -30,16 +29,10 @@ async function expectedFacts(db: Db, c: QuestionCase): Promise<string[]> {
 }
 
 describe('POST /ai/query', () => {
-  let app: Express;
-  let db: Db;
-  before(async () => {
-    ({ app } = await testApp());
-    db = await realDb();
-  });
-  after(() => db.close());
+  const real = onRealApp();
 
   const ask = (query: string, extra: Record<string, unknown> = {}) =>
-    request(app).post('/ai/query').send({ query, use_cache: false, ...extra });
+    request(real.app).post('/ai/query').send({ query, use_cache: false, ...extra });
 
   describe('the question set', () => {
     it(`answers at least ${PASS_RATE * 100}% of ${QUESTIONS.length} questions with the facts of the source tables`, async function () {
@@ -47,7 +40,7 @@ describe('POST /ai/query', () => {
       const failures: string[] = [];
       const byKind = new Map<string, { asked: number; passed: number }>();
       for (const c of QUESTIONS) {
-        const facts = await expectedFacts(db, c);
+        const facts = await expectedFacts(real.db, c);
         const res = await ask(c.question);
         expect(res.status, c.question).to.equal(200);
         const response = res.body.response as string;
@@ -69,7 +62,7 @@ describe('POST /ai/query', () => {
 
   describe('with a species known by a virus name', () => {
     it('names its family, species and sources, and the entities it resolved', async () => {
-      const [row] = await db.all<{ family: string; species: string }>(`SELECT s.family, s.species FROM src.isolates i
+      const [row] = await real.db.all<{ family: string; species: string }>(`SELECT s.family, s.species FROM src.isolates i
         JOIN src.species s ON s.msl = i.msl AND s.species = i.species WHERE i.msl = 40 AND i.exemplar = 'E' AND i.abbreviations = 'ZIKV'`);
       const res = await ask('What family does Zika virus belong to?');
       expect(res.status).to.equal(200);
@@ -119,20 +112,20 @@ describe('POST /ai/query', () => {
 
   describe('with use_cache', () => {
     it('answers a repeated question, in other letter case and punctuation, from the cache', async () => {
-      const first = await request(app).post('/ai/query').send({ query: 'How many genera were in MSL31?' });
-      const second = await request(app).post('/ai/query').send({ query: 'how many genera were in msl31' });
+      const first = await request(real.app).post('/ai/query').send({ query: 'How many genera were in MSL31?' });
+      const second = await request(real.app).post('/ai/query').send({ query: 'how many genera were in msl31' });
       expect(first.body.cached).to.equal(false);
       expect(second.body.cached).to.equal(true);
       expect(second.body.response).to.equal(first.body.response);
       expect(second.body.query).to.equal('how many genera were in msl31');
-      const fresh = await request(app).post('/ai/query').send({ query: 'How many genera were in MSL31?', use_cache: false });
+      const fresh = await request(real.app).post('/ai/query').send({ query: 'How many genera were in MSL31?', use_cache: false });
       expect(fresh.body.cached).to.equal(false);
     });
   });
 
   describe('with a bad body', () => {
     it('answers 422 {error, detail, type} without query', async () => {
-      const res = await request(app).post('/ai/query').send({ use_cache: true });
+      const res = await request(real.app).post('/ai/query').send({ use_cache: true });
       expect(res.status).to.equal(422);
       expect(res.body).to.have.keys('error', 'detail', 'type');
       expect(res.body.type).to.equal('ValidationError');
@@ -140,13 +133,13 @@ describe('POST /ai/query', () => {
     });
 
     it('answers 422 for a query that is not a string', async () => {
-      const res = await request(app).post('/ai/query').send({ query: 42 });
+      const res = await request(real.app).post('/ai/query').send({ query: 42 });
       expect(res.status).to.equal(422);
       expect(res.body.type).to.equal('ValidationError');
     });
 
     it('answers 422 for use_cache that is not a boolean', async () => {
-      const res = await request(app).post('/ai/query').send({ query: 'help', use_cache: 'sometimes' });
+      const res = await request(real.app).post('/ai/query').send({ query: 'help', use_cache: 'sometimes' });
       expect(res.status).to.equal(422);
     });
   });

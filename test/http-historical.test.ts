@@ -2,25 +2,16 @@
 // from the source tables (src.*), or from another endpoint that must agree, not from the read model an
 // endpoint answers from.
 import { expect } from 'chai';
-import type { Express } from 'express';
 import request from 'supertest';
-import { realDb, type Db } from './support/data.js';
-import { testApp } from './support/http.js';
+import { onRealApp } from './support/http.js';
 
 interface RankRow { rank: string; from_count: number; to_count: number; added: number; removed: number; renamed: number }
 interface FamilyRow { family: string; species_changed: number; added: number; removed: number; renamed: number; reclassified: number }
 
 describe('/historical', function () {
   this.timeout(600_000);
-  let app: Express;
-  let db: Db;
-  before(async () => {
-    ({ app } = await testApp());
-    db = await realDb();
-  });
-  after(() => db.close());
+  const real = onRealApp();
 
-  const count = async (sql: string, values: unknown[] = []) => Number((await db.all<{ n: number }>(sql, values))[0]!.n);
   const expectError = (body: Record<string, unknown>, type: string) => {
     expect(body).to.include.keys('error', 'detail', 'type');
     expect(body.type).to.equal(type);
@@ -29,51 +20,51 @@ describe('/historical', function () {
 
   describe('GET /historical/releases', () => {
     it('lists the 18 releases, oldest first, each with its species counted from src.species', async () => {
-      const res = await request(app).get('/historical/releases').expect(200).expect('Content-Type', /json/);
+      const res = await request(real.app).get('/historical/releases').expect(200).expect('Content-Type', /json/);
       expect(res.body).to.include({ total_releases: 18, first_version: 'MSL23', latest_version: 'MSL40' });
       expect(res.body.releases.map((r: { version: string }) => r.version)).to.deep.equal(
         Array.from({ length: 18 }, (_, i) => `MSL${23 + i}`));
       for (const r of res.body.releases as Array<{ release_number: number; total_species: number; counts: { species: number; genus: number } }>) {
-        const species = await count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = $1', [r.release_number]);
+        const species = await real.db.count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = $1', [r.release_number]);
         expect(r.total_species, `MSL${r.release_number}`).to.equal(species);
         expect(r.counts.species).to.equal(species);
-        expect(r.counts.genus).to.equal(await count("SELECT count(DISTINCT name)::INTEGER AS n FROM src.taxa WHERE msl = $1 AND rank = 'genus'", [r.release_number]));
+        expect(r.counts.genus).to.equal(await real.db.count("SELECT count(DISTINCT name)::INTEGER AS n FROM src.taxa WHERE msl = $1 AND rank = 'genus'", [r.release_number]));
       }
     });
 
     it('lists the cross-release source files once', async () => {
-      const res = await request(app).get('/historical/releases').expect(200);
-      expect(res.body.cross_release_sources).to.have.length(await count('SELECT count(*)::INTEGER AS n FROM src.inputs WHERE msl IS NULL'));
+      const res = await request(real.app).get('/historical/releases').expect(200);
+      expect(res.body.cross_release_sources).to.have.length(await real.db.count('SELECT count(*)::INTEGER AS n FROM src.inputs WHERE msl IS NULL'));
     });
 
     it('answers 304 to a request carrying its ETag', async () => {
-      const first = await request(app).get('/historical/releases').expect(200);
+      const first = await request(real.app).get('/historical/releases').expect(200);
       const etag = first.headers.etag as string;
       expect(etag).to.match(/^"[^"]+"$/);
       expect(first.headers['cache-control']).to.equal('public, max-age=300');
-      const again = await request(app).get('/historical/releases').set('If-None-Match', etag).expect(304);
+      const again = await request(real.app).get('/historical/releases').set('If-None-Match', etag).expect(304);
       expect(again.text).to.equal('');
     });
   });
 
   describe('GET /historical/releases/:msl_version', () => {
     it('answers MSL40 (the spec example) with counts, growth, changes from MSL39 and source files', async () => {
-      const res = await request(app).get('/historical/releases/MSL40').expect(200);
-      const species40 = await count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40');
-      const species39 = await count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 39');
+      const res = await request(real.app).get('/historical/releases/MSL40').expect(200);
+      const species40 = await real.db.count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40');
+      const species39 = await real.db.count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 39');
       expect(res.body).to.include({ version: 'MSL40', release_number: 40, year: 2024, label: '2024', previous_version: 'MSL39', next_version: null });
       expect(res.body.total_species).to.equal(species40);
-      expect(res.body.counts.family).to.equal(await count("SELECT count(DISTINCT name)::INTEGER AS n FROM src.taxa WHERE msl = 40 AND rank = 'family'"));
+      expect(res.body.counts.family).to.equal(await real.db.count("SELECT count(DISTINCT name)::INTEGER AS n FROM src.taxa WHERE msl = 40 AND rank = 'family'"));
       expect(res.body.growth).to.deep.equal({
         previous_version: 'MSL39', previous_species: species39, species_delta: species40 - species39,
         species_growth_pct: Math.round((10000 * (species40 - species39)) / species39) / 100,
       });
-      const v1 = (await request(app).get('/api/v1/compare/MSL39/MSL40').expect(200)).body;
+      const v1 = (await request(real.app).get('/api/v1/compare/MSL39/MSL40').expect(200)).body;
       expect(res.body.changes).to.include({
         from_version: 'MSL39', added: v1.species_added, removed: v1.species_removed, renamed: v1.species_renamed,
         reclassified: v1.species_reclassified, merged: v1.species_merged, split: v1.species_split,
       });
-      const inputs = await db.all<{ role: string; file: string; sha256: string; bytes: string }>(
+      const inputs = await real.db.all<{ role: string; file: string; sha256: string; bytes: string }>(
         'SELECT role, file, sha256, bytes FROM src.inputs WHERE msl = 40 ORDER BY role, file');
       expect(res.body.sources.map((s: { role: string; file: string; sha256: string; bytes: number }) => [s.role, s.file, s.sha256, s.bytes]))
         .to.deep.equal(inputs.map((i) => [i.role, i.file, i.sha256, Number(i.bytes)]));
@@ -81,18 +72,18 @@ describe('/historical', function () {
     });
 
     it('answers MSL23, the first release, without growth or changes', async () => {
-      const res = await request(app).get('/historical/releases/msl23').expect(200);
+      const res = await request(real.app).get('/historical/releases/msl23').expect(200);
       expect(res.body).to.include({ version: 'MSL23', previous_version: null, growth: null, changes: null, year: 2005 });
     });
 
     it('answers an unknown version with 404 in the {error, detail, type} shape', async () => {
-      const res = await request(app).get('/historical/releases/MSL99').expect(404);
+      const res = await request(real.app).get('/historical/releases/MSL99').expect(404);
       expectError(res.body, 'NotFound');
       expect(res.body.detail).to.equal('Version MSL99 not found');
     });
 
     it('answers a malformed version with 400 naming it', async () => {
-      const res = await request(app).get('/historical/releases/forty').expect(400);
+      const res = await request(real.app).get('/historical/releases/forty').expect(400);
       expectError(res.body, 'BadRequest');
       expect(res.body.detail).to.contain("'forty'");
     });
@@ -100,8 +91,8 @@ describe('/historical', function () {
 
   describe('GET /historical/compare/:from_version/:to_version', () => {
     it('answers MSL35 -> MSL40 (the spec example) with the numbers of /api/v1/compare', async () => {
-      const res = await request(app).get('/historical/compare/MSL35/MSL40').expect(200);
-      const v1 = (await request(app).get('/api/v1/compare/MSL35/MSL40').expect(200)).body;
+      const res = await request(real.app).get('/historical/compare/MSL35/MSL40').expect(200);
+      const v1 = (await request(real.app).get('/api/v1/compare/MSL35/MSL40').expect(200)).body;
       const t = res.body.changes.by_type;
       expect(t).to.deep.equal({
         added: v1.species_added, removed: v1.species_removed, renamed: v1.species_renamed, reclassified: v1.species_reclassified,
@@ -110,44 +101,44 @@ describe('/historical', function () {
       const sum = t.added + t.removed + t.renamed + t.reclassified + t.merged + t.split + t.ended_by_split + t.formed_by_merge;
       expect(res.body.changes.total_changes).to.equal(sum).and.be.greaterThan(0);
       // one change per row of the details listing
-      const details = (await request(app).get('/api/v1/compare/MSL35/MSL40/details?limit=1').expect(200)).body;
+      const details = (await request(real.app).get('/api/v1/compare/MSL35/MSL40/details?limit=1').expect(200)).body;
       expect(details.total).to.equal(sum);
       expect(res.body).to.include({ from_version: 'MSL35', to_version: 'MSL40',
-        from_total: await count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 35'),
-        to_total: await count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40') });
+        from_total: await real.db.count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 35'),
+        to_total: await real.db.count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40') });
     });
 
     it('counts taxa per rank so that from_count - removed + added = to_count, with counts from src.taxa', async () => {
-      const res = await request(app).get('/historical/compare/MSL35/MSL40').expect(200);
+      const res = await request(real.app).get('/historical/compare/MSL35/MSL40').expect(200);
       const byRank = res.body.by_rank as RankRow[];
       expect(byRank.map((r) => r.rank)).to.include.members(['realm', 'order', 'family', 'genus', 'species']);
       expect(byRank[byRank.length - 1]!.rank).to.equal('species');
       for (const r of byRank) {
         expect(r.from_count - r.removed + r.added, r.rank).to.equal(r.to_count);
-        expect(r.from_count, r.rank).to.equal(await count('SELECT count(DISTINCT name)::INTEGER AS n FROM src.taxa WHERE msl = 35 AND rank = $1', [r.rank]));
-        expect(r.to_count, r.rank).to.equal(await count('SELECT count(DISTINCT name)::INTEGER AS n FROM src.taxa WHERE msl = 40 AND rank = $1', [r.rank]));
+        expect(r.from_count, r.rank).to.equal(await real.db.count('SELECT count(DISTINCT name)::INTEGER AS n FROM src.taxa WHERE msl = 35 AND rank = $1', [r.rank]));
+        expect(r.to_count, r.rank).to.equal(await real.db.count('SELECT count(DISTINCT name)::INTEGER AS n FROM src.taxa WHERE msl = 40 AND rank = $1', [r.rank]));
       }
       // realms are never renamed or abolished: the new ones are the MSL40 names MSL35 lacks
       const realms = byRank.find((r) => r.rank === 'realm')!;
-      const newRealms = await count(`SELECT count(*)::INTEGER AS n FROM src.taxa b WHERE b.msl = 40 AND b.rank = 'realm'
+      const newRealms = await real.db.count(`SELECT count(*)::INTEGER AS n FROM src.taxa b WHERE b.msl = 40 AND b.rank = 'realm'
         AND NOT EXISTS (SELECT 1 FROM src.taxa a WHERE a.msl = 35 AND a.rank = 'realm' AND a.name = b.name)`);
       expect(realms).to.include({ added: newRealms, removed: 0, renamed: 0 });
     });
 
     it('names the 10 families with the most changed species, counted from the details of /api/v1/compare', async () => {
-      const res = await request(app).get('/historical/compare/MSL36/MSL37').expect(200);
+      const res = await request(real.app).get('/historical/compare/MSL36/MSL37').expect(200);
       const top = res.body.largest_families_affected as FamilyRow[];
       expect(top).to.have.length(10);
       const changed = top.map((f) => f.species_changed);
       expect(changed).to.deep.equal([...changed].sort((a, b) => b - a));
       // Siphoviridae, abolished in MSL37: every one of its MSL36 species changed (renamed or placed elsewhere)
-      expect(top[0]).to.include({ family: 'Siphoviridae', species_changed: await count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 36 AND family = 'Siphoviridae'") });
+      expect(top[0]).to.include({ family: 'Siphoviridae', species_changed: await real.db.count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 36 AND family = 'Siphoviridae'") });
     });
 
     it('answers the pair in reverse order with added and removed exchanged', async () => {
-      const fwd = (await request(app).get('/historical/compare/MSL35/MSL40').expect(200)).body;
-      const rev = (await request(app).get('/historical/compare/MSL40/MSL35').expect(200)).body;
-      const v1 = (await request(app).get('/api/v1/compare/MSL40/MSL35').expect(200)).body;
+      const fwd = (await request(real.app).get('/historical/compare/MSL35/MSL40').expect(200)).body;
+      const rev = (await request(real.app).get('/historical/compare/MSL40/MSL35').expect(200)).body;
+      const v1 = (await request(real.app).get('/api/v1/compare/MSL40/MSL35').expect(200)).body;
       expect(rev).to.include({ from_version: 'MSL40', to_version: 'MSL35', from_total: fwd.to_total, to_total: fwd.from_total });
       expect(rev.changes.total_changes).to.equal(fwd.changes.total_changes);
       expect(rev.changes.by_type).to.include({
@@ -162,8 +153,8 @@ describe('/historical', function () {
     });
 
     it('lists the source files added, deleted and modified between the two releases, from src.inputs', async () => {
-      const res = await request(app).get('/historical/compare/MSL35/MSL40').expect(200);
-      const roles = async (msl: number) => (await db.all<{ role: string }>('SELECT role FROM src.inputs WHERE msl = $1 ORDER BY role', [msl])).map((r) => r.role);
+      const res = await request(real.app).get('/historical/compare/MSL35/MSL40').expect(200);
+      const roles = async (msl: number) => (await real.db.all<{ role: string }>('SELECT role FROM src.inputs WHERE msl = $1 ORDER BY role', [msl])).map((r) => r.role);
       const [from, to] = [await roles(35), await roles(40)];
       const files = res.body.source_files as Record<'added' | 'deleted' | 'modified', Array<{ role: string }>>;
       expect(files.added.map((f) => f.role)).to.deep.equal(to.filter((r) => !from.includes(r)));
@@ -173,25 +164,25 @@ describe('/historical', function () {
     });
 
     it('answers the same release twice with 400', async () => {
-      const res = await request(app).get('/historical/compare/MSL40/MSL40').expect(400);
+      const res = await request(real.app).get('/historical/compare/MSL40/MSL40').expect(400);
       expectError(res.body, 'BadRequest');
     });
 
     it('answers an unknown version with 404 and a malformed one with 400, in the {error, detail, type} shape', async () => {
-      expectError((await request(app).get('/historical/compare/MSL35/MSL99').expect(404)).body, 'NotFound');
-      expectError((await request(app).get('/historical/compare/35/MSL40').expect(400)).body, 'BadRequest');
+      expectError((await request(real.app).get('/historical/compare/MSL35/MSL99').expect(404)).body, 'NotFound');
+      expectError((await request(real.app).get('/historical/compare/35/MSL40').expect(400)).body, 'BadRequest');
     });
   });
 
   describe('GET /historical/species/:scientific_name/history', () => {
     it('follows Tobacco mosaic virus through all 18 releases to Tobamovirus tabaci', async () => {
-      const res = await request(app).get('/historical/species/Tobacco%20mosaic%20virus/history').expect(200);
+      const res = await request(real.app).get('/historical/species/Tobacco%20mosaic%20virus/history').expect(200);
       expect(res.body).to.include({ query: 'Tobacco mosaic virus', matched_name: 'Tobacco mosaic virus', matched_kind: 'species' });
       expect(res.body.lineages).to.have.length(1);
       const lineage = res.body.lineages[0];
       expect(lineage).to.include({ current_name: 'Tobamovirus tabaci', first_appearance: 'MSL23', last_appearance: 'MSL40', releases_present: 18 });
       expect(lineage.releases).to.have.length(18);
-      const names = await db.all<{ msl: number; species: string }>(`
+      const names = await real.db.all<{ msl: number; species: string }>(`
         SELECT s.msl::INTEGER AS msl, s.species FROM src.species s
         WHERE s.ictv_id = (SELECT ictv_id FROM src.species WHERE msl = 40 AND species = 'Tobamovirus tabaci') ORDER BY s.msl`);
       // ICTV's id links MSL38 and MSL40; MSL39's name comes from the ontology links, so compare where src has it
@@ -203,23 +194,23 @@ describe('/historical', function () {
     });
 
     it('answers the same history for the current name, in any letter case', async () => {
-      const old = (await request(app).get('/historical/species/Tobacco%20mosaic%20virus/history').expect(200)).body;
-      const cur = (await request(app).get('/historical/species/tobamovirus%20TABACI/history').expect(200)).body;
+      const old = (await request(real.app).get('/historical/species/Tobacco%20mosaic%20virus/history').expect(200)).body;
+      const cur = (await request(real.app).get('/historical/species/tobamovirus%20TABACI/history').expect(200)).body;
       expect(cur.lineages).to.deep.equal(old.lineages);
     });
 
     it('marks the releases a species is absent from', async () => {
       // a species ICTV lists as new in MSL40 (MSL39 has no ICTV ids of its own, so the ids cannot tell)
-      const [row] = await db.all<{ species: string }>(`SELECT species FROM src.species WHERE msl = 40 AND msl_of_last_change = 40
+      const [row] = await real.db.all<{ species: string }>(`SELECT species FROM src.species WHERE msl = 40 AND msl_of_last_change = 40
         AND last_change LIKE 'New%' ORDER BY species LIMIT 1`);
-      const res = await request(app).get(`/historical/species/${encodeURIComponent(row!.species)}/history`).expect(200);
+      const res = await request(real.app).get(`/historical/species/${encodeURIComponent(row!.species)}/history`).expect(200);
       const releases = res.body.lineages[0].releases as Array<{ version: string; present: boolean; name: string | null; change: string | null }>;
       expect(releases.filter((r) => r.present).map((r) => r.version)).to.deep.equal(['MSL40']);
       expect(releases[0]).to.deep.include({ version: 'MSL23', present: false, name: null, change: null });
     });
 
     it('answers a name no species ever had with 404 and close names', async () => {
-      const res = await request(app).get('/historical/species/Tobaco%20mosaic%20virus/history').expect(404);
+      const res = await request(real.app).get('/historical/species/Tobaco%20mosaic%20virus/history').expect(404);
       expectError(res.body, 'NotFound');
       expect(res.body.detail).to.contain("'Tobaco mosaic virus'");
       expect(res.body.suggestions).to.include('Tobacco mosaic virus');
@@ -228,8 +219,8 @@ describe('/historical', function () {
 
   describe('GET /historical/family/:family_name/evolution', () => {
     it('answers Myoviridae, abolished in MSL37, with its size in each release and its abolition', async () => {
-      const res = await request(app).get('/historical/family/Myoviridae/evolution').expect(200);
-      const releases = await db.all<{ msl: number; n: number }>(`SELECT msl::INTEGER AS msl, count(*)::INTEGER AS n FROM src.species
+      const res = await request(real.app).get('/historical/family/Myoviridae/evolution').expect(200);
+      const releases = await real.db.all<{ msl: number; n: number }>(`SELECT msl::INTEGER AS msl, count(*)::INTEGER AS n FROM src.species
         WHERE family = 'Myoviridae' GROUP BY msl ORDER BY msl`);
       const last = releases[releases.length - 1]!.msl;
       expect(last).to.equal(36);
@@ -242,21 +233,21 @@ describe('/historical', function () {
     });
 
     it('matches the name in any letter case', async () => {
-      const res = await request(app).get('/historical/family/MYOVIRIDAE/evolution').expect(200);
+      const res = await request(real.app).get('/historical/family/MYOVIRIDAE/evolution').expect(200);
       expect(res.body.family).to.equal('Myoviridae');
     });
 
     it('answers a renamed family under its old and its new name with the same history', async () => {
-      const [rename] = await db.all<{ old_name: string; new_name: string; msl: number }>(`
+      const [rename] = await real.db.all<{ old_name: string; new_name: string; msl: number }>(`
         SELECT list_last(string_split(old_name, ';')) AS old_name, list_last(string_split(new_name, ';')) AS new_name, msl::INTEGER AS msl
         FROM src.renames WHERE rank = 'family' AND list_last(string_split(new_name, ';')) = 'Orthoherpesviridae'`);
       expect(rename).to.include({ old_name: 'Herpesviridae', msl: 38 });
-      const old = (await request(app).get('/historical/family/Herpesviridae/evolution').expect(200)).body;
-      const cur = (await request(app).get('/historical/family/Orthoherpesviridae/evolution').expect(200)).body;
+      const old = (await request(real.app).get('/historical/family/Herpesviridae/evolution').expect(200)).body;
+      const cur = (await request(real.app).get('/historical/family/Orthoherpesviridae/evolution').expect(200)).body;
       expect(old).to.deep.equal(cur);
       expect(cur).to.include({ family: 'Orthoherpesviridae', status: 'current' });
       expect(cur.names).to.deep.equal(['Herpesviridae', 'Orthoherpesviridae']);
-      const species = await count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 38 AND family = 'Orthoherpesviridae'");
+      const species = await real.db.count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 38 AND family = 'Orthoherpesviridae'");
       expect(cur.major_events).to.deep.include.members([{ msl_version: 'MSL38', kind: 'renamed',
         description: `Herpesviridae renamed Orthoherpesviridae in MSL38 (${species} species)`, species, related: ['Herpesviridae'] }]);
       const names = cur.evolution.map((e: { msl_version: string; name: string }) => `${e.msl_version} ${e.name}`);
@@ -264,14 +255,14 @@ describe('/historical', function () {
     });
 
     it('answers a misspelt family with 404 and suggestions', async () => {
-      const res = await request(app).get('/historical/family/Myovirdae/evolution').expect(404);
+      const res = await request(real.app).get('/historical/family/Myovirdae/evolution').expect(404);
       expectError(res.body, 'NotFound');
       expect(res.body.suggestions[0]).to.equal('Myoviridae');
       expect(res.body.detail).to.contain("no family was ever named 'Myovirdae'; did you mean 'Myoviridae'");
     });
 
     it('answers the name of an order with 404 saying so', async () => {
-      const res = await request(app).get('/historical/family/Caudovirales/evolution').expect(404);
+      const res = await request(real.app).get('/historical/family/Caudovirales/evolution').expect(404);
       expectError(res.body, 'NotFound');
       expect(res.body.detail).to.contain("'Caudovirales' is an order name, not a family");
     });
@@ -279,27 +270,27 @@ describe('/historical', function () {
 
   describe('GET /historical/caudovirales-dissolution', () => {
     it('dates the abolition from src.taxa: last listed in MSL36, gone in MSL37', async () => {
-      const res = await request(app).get('/historical/caudovirales-dissolution').expect(200);
-      const last = await count("SELECT max(msl)::INTEGER AS n FROM src.taxa WHERE rank = 'order' AND name = 'Caudovirales'");
+      const res = await request(real.app).get('/historical/caudovirales-dissolution').expect(200);
+      const last = await real.db.count("SELECT max(msl)::INTEGER AS n FROM src.taxa WHERE rank = 'order' AND name = 'Caudovirales'");
       expect(last).to.equal(36);
       expect(res.body).to.include({ order: 'Caudovirales', last_version: 'MSL36', last_year: 2020, abolished_in: 'MSL37', abolished_year: 2021 });
       expect(res.body.note).to.contain('2019').and.contain('MSL37');
     });
 
     it('says what the order held in MSL36, counted from src.taxa and src.species', async () => {
-      const res = await request(app).get('/historical/caudovirales-dissolution').expect(200);
-      const taxa = (rank: string) => count("SELECT count(*)::INTEGER AS n FROM src.taxa WHERE msl = 36 AND \"order\" = 'Caudovirales' AND rank = $1", [rank]);
-      const species = await count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 36 AND \"order\" = 'Caudovirales'");
+      const res = await request(real.app).get('/historical/caudovirales-dissolution').expect(200);
+      const taxa = (rank: string) => real.db.count("SELECT count(*)::INTEGER AS n FROM src.taxa WHERE msl = 36 AND \"order\" = 'Caudovirales' AND rank = $1", [rank]);
+      const species = await real.db.count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 36 AND \"order\" = 'Caudovirales'");
       expect(res.body.last_release).to.include({ version: 'MSL36', families: await taxa('family'), genera: await taxa('genus'), species });
       expect(res.body.last_release.family_list).to.have.length(await taxa('family'));
-      const abolished = await db.all<{ name: string }>(`SELECT name FROM src.taxa a WHERE msl = 36 AND rank = 'family' AND "order" = 'Caudovirales'
+      const abolished = await real.db.all<{ name: string }>(`SELECT name FROM src.taxa a WHERE msl = 36 AND rank = 'family' AND "order" = 'Caudovirales'
         AND NOT EXISTS (SELECT 1 FROM src.taxa b WHERE b.msl = 37 AND b.name = a.name) ORDER BY name`);
       expect(res.body.families_abolished.map((f: { family: string }) => f.family)).to.deep.equal(abolished.map((a) => a.name));
       expect(abolished.map((a) => a.name)).to.deep.equal(['Myoviridae', 'Podoviridae', 'Siphoviridae']);
     });
 
     it('accounts for every species of the order in MSL37, and names the new families', async () => {
-      const res = await request(app).get('/historical/caudovirales-dissolution').expect(200);
+      const res = await request(real.app).get('/historical/caudovirales-dissolution').expect(200);
       const d = res.body.destinations;
       const total = res.body.last_release.species;
       expect(d.species_continued + d.species_abolished + d.species_merged).to.equal(total);
@@ -308,35 +299,35 @@ describe('/historical', function () {
       expect(sum(d.by_order)).to.equal(d.species_continued);
       expect(sum(d.by_class)).to.equal(d.species_continued);
       // the MSL36 species whose name is still listed unchanged in MSL37 sit where src.species says
-      const kept = await count(`SELECT count(*)::INTEGER AS n FROM src.species a JOIN src.species b ON b.msl = 37 AND b.species = a.species
+      const kept = await real.db.count(`SELECT count(*)::INTEGER AS n FROM src.species a JOIN src.species b ON b.msl = 37 AND b.species = a.species
         WHERE a.msl = 36 AND a."order" = 'Caudovirales' AND b.family = 'Autographiviridae'`);
       const autographi = d.by_family.find((f: { family: string | null }) => f.family === 'Autographiviridae');
       expect(autographi.species).to.be.at.least(kept);
       expect(autographi.new).to.equal(false);
       const strabo = d.by_family.find((f: { family: string | null }) => f.family === 'Straboviridae');
       expect(strabo.new).to.equal(true);
-      expect(await count("SELECT count(*)::INTEGER AS n FROM src.taxa WHERE msl = 36 AND name = 'Straboviridae'")).to.equal(0);
+      expect(await real.db.count("SELECT count(*)::INTEGER AS n FROM src.taxa WHERE msl = 36 AND name = 'Straboviridae'")).to.equal(0);
     });
 
     it('counts the renames of that step, with examples that are real MSL36 -> MSL37 names', async () => {
-      const res = await request(app).get('/historical/caudovirales-dissolution').expect(200);
+      const res = await request(real.app).get('/historical/caudovirales-dissolution').expect(200);
       const r = res.body.renames;
       expect(r.version).to.equal('MSL37');
       expect(r.species_renamed).to.be.greaterThan(0).and.at.most(res.body.last_release.species);
       expect(r.to_binomial).to.be.at.most(r.species_renamed);
       expect(r.examples.length).to.be.within(1, 10);
       for (const e of r.examples as Array<{ old_name: string; new_name: string }>) {
-        expect(await count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 36 AND species = $1 AND \"order\" = 'Caudovirales'", [e.old_name])).to.equal(1);
-        expect(await count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 37 AND species = $1', [e.new_name])).to.equal(1);
+        expect(await real.db.count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 36 AND species = $1 AND \"order\" = 'Caudovirales'", [e.old_name])).to.equal(1);
+        expect(await real.db.count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 37 AND species = $1', [e.new_name])).to.equal(1);
       }
     });
   });
 
   describe('GET /historical/timeline', () => {
     it('covers 2005 to 2024 with milestones and the size of every release', async () => {
-      const res = await request(app).get('/historical/timeline').expect(200);
+      const res = await request(real.app).get('/historical/timeline').expect(200);
       expect(res.body).to.include({ first_version: 'MSL23', last_version: 'MSL40', first_year: 2005, last_year: 2024, years_covered: 20, releases: 18 });
-      const sizes = await db.all<{ msl: number; n: number }>('SELECT msl::INTEGER AS msl, count(*)::INTEGER AS n FROM src.species GROUP BY msl ORDER BY msl');
+      const sizes = await real.db.all<{ msl: number; n: number }>('SELECT msl::INTEGER AS msl, count(*)::INTEGER AS n FROM src.species GROUP BY msl ORDER BY msl');
       expect(res.body.species_per_release.map((r: { version: string; species: number }) => [r.version, r.species]))
         .to.deep.equal(sizes.map((s) => [`MSL${s.msl}`, s.n]));
       const kinds = new Set((res.body.milestones as Array<{ kind: string }>).map((m) => m.kind));
@@ -363,7 +354,7 @@ describe('/historical', function () {
     ];
     for (const path of paths) {
       it(`answers ${path.slice(0, 70)} with a 4xx in the {error, detail, type} shape, never 500`, async () => {
-        const res = await request(app).get(path);
+        const res = await request(real.app).get(path);
         expect(res.status, `${res.status} ${JSON.stringify(res.body)}`).to.be.within(400, 499);
         expect(res.body).to.include.keys('error', 'detail', 'type');
       });

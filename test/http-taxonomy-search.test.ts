@@ -2,27 +2,18 @@
 // are read from the source tables (src.species, src.taxa, src.isolates), not from the read models the
 // endpoints answer from.
 import { expect } from 'chai';
-import type { Express } from 'express';
 import request from 'supertest';
-import { realDb, type Db } from './support/data.js';
-import { testApp } from './support/http.js';
+import { onRealApp } from './support/http.js';
 
 interface Count { value: string | null; count: number }
 interface TreeNode { rank: string; name: string; species_count?: number; children?: TreeNode[] }
 
 describe('/taxonomy and /search', function () {
   this.timeout(600_000);
-  let app: Express;
-  let db: Db;
-  before(async () => {
-    ({ app } = await testApp());
-    db = await realDb();
-  });
-  after(() => db.close());
+  const real = onRealApp();
 
-  const count = async (sql: string, values: unknown[] = []) => Number((await db.all<{ n: number }>(sql, values))[0]!.n);
   /** The MSL40 name of the species that had `name` in release `msl`, by ICTV's stable id. */
-  const nameIn40 = async (name: string, msl: number) => (await db.all<{ species: string }>(
+  const nameIn40 = async (name: string, msl: number) => (await real.db.all<{ species: string }>(
     'SELECT b.species FROM src.species a JOIN src.species b ON b.msl = 40 AND b.ictv_id = a.ictv_id WHERE a.msl = $1 AND a.species = $2',
     [msl, name]))[0]?.species;
   const expectError = (res: request.Response, status: number, type: string) => {
@@ -37,12 +28,12 @@ describe('/taxonomy and /search', function () {
 
   describe('GET /taxonomy/species/:scientific_name', () => {
     it('answers Tobacco Mosaic Virus (the spec example, any case) with Tobamovirus tabaci, a former name renamed in MSL39', async () => {
-      const res = await request(app).get('/taxonomy/species/Tobacco%20Mosaic%20Virus').expect(200).expect('Content-Type', /json/);
-      const s40 = await db.all<{ species: string; family: string; genus: string; realm: string; ictv_id: string }>(
+      const res = await request(real.app).get('/taxonomy/species/Tobacco%20Mosaic%20Virus').expect(200).expect('Content-Type', /json/);
+      const s40 = await real.db.all<{ species: string; family: string; genus: string; realm: string; ictv_id: string }>(
         "SELECT species, family, genus, realm, ictv_id FROM src.species WHERE msl = 40 AND species = 'Tobamovirus tabaci'");
       expect(await nameIn40('Tobacco mosaic virus', 38)).to.equal('Tobamovirus tabaci');
       // the last release that called it Tobacco mosaic virus, plus one
-      const lastOld = await count("SELECT max(msl)::INTEGER AS n FROM src.species WHERE species = 'Tobacco mosaic virus'");
+      const lastOld = await real.db.count("SELECT max(msl)::INTEGER AS n FROM src.species WHERE species = 'Tobacco mosaic virus'");
       expect(res.body).to.include({
         scientific_name: 'Tobamovirus tabaci', query: 'Tobacco Mosaic Virus', matched_name: 'Tobacco mosaic virus',
         name_status: 'former', renamed_in: `MSL${lastOld + 1}`, ictv_id: Number(s40[0]!.ictv_id),
@@ -57,26 +48,26 @@ describe('/taxonomy and /search', function () {
     });
 
     it('answers the current name with name_status current and no rename', async () => {
-      const res = await request(app).get('/taxonomy/species/tobamovirus+tabaci').expect(200);
+      const res = await request(real.app).get('/taxonomy/species/tobamovirus+tabaci').expect(200);
       expect(res.body).to.include({ scientific_name: 'Tobamovirus tabaci', name_status: 'current', renamed_in: null, matched_name: 'Tobamovirus tabaci' });
     });
 
     it('finds SARS-CoV-2 by its VMR abbreviation', async () => {
-      const res = await request(app).get('/taxonomy/species/SARS-CoV-2').expect(200);
-      const [row] = await db.all<{ species: string }>(
+      const res = await request(real.app).get('/taxonomy/species/SARS-CoV-2').expect(200);
+      const [row] = await real.db.all<{ species: string }>(
         "SELECT species FROM src.isolates WHERE msl = 40 AND abbreviations = 'SARS-CoV-2'");  // an additional isolate
       expect(res.body).to.include({ scientific_name: row!.species, name_status: 'abbreviation', matched_name: 'SARS-CoV-2' });
     });
 
     it('answers 304 to a request carrying its ETag', async () => {
-      const first = await request(app).get('/taxonomy/species/Zika%20virus').expect(200);
-      await request(app).get('/taxonomy/species/Zika%20virus').set('If-None-Match', first.headers.etag as string).expect(304);
+      const first = await request(real.app).get('/taxonomy/species/Zika%20virus').expect(200);
+      await request(real.app).get('/taxonomy/species/Zika%20virus').set('If-None-Match', first.headers.etag as string).expect(304);
     });
 
     it('answers an abolished species name with 404 saying when it was abolished', async () => {
-      const last = await count("SELECT max(msl)::INTEGER AS n FROM src.species WHERE species = 'Abutilon Brazil virus'");
+      const last = await real.db.count("SELECT max(msl)::INTEGER AS n FROM src.species WHERE species = 'Abutilon Brazil virus'");
       expect(last).to.equal(29);
-      const res = await request(app).get('/taxonomy/species/Abutilon%20Brazil%20virus');
+      const res = await request(real.app).get('/taxonomy/species/Abutilon%20Brazil%20virus');
       expectError(res, 404, 'NotFound');
       expect(res.body.detail).to.equal(
         "'Abutilon Brazil virus' is not a species of MSL40: species 'Abutilon Brazil virus' was abolished in MSL30 (last listed in MSL29)");
@@ -84,16 +75,16 @@ describe('/taxonomy and /search', function () {
     });
 
     it('answers a merged species name with 404 naming the species it went into and its name today', async () => {
-      expect(await count("SELECT max(msl)::INTEGER AS n FROM src.species WHERE species = 'Torque teno virus 11'")).to.equal(35);
+      expect(await real.db.count("SELECT max(msl)::INTEGER AS n FROM src.species WHERE species = 'Torque teno virus 11'")).to.equal(35);
       const today = await nameIn40('Torque teno virus 9', 36);
-      const res = await request(app).get('/taxonomy/species/Torque%20teno%20virus%2011');
+      const res = await request(real.app).get('/taxonomy/species/Torque%20teno%20virus%2011');
       expectError(res, 404, 'NotFound');
       expect(res.body.detail).to.contain("was merged into 'Torque teno virus 9' in MSL36").and.contain(`today '${today}'`);
       expect(res.body.fate).to.deep.include({ change: 'merged', version: 'MSL36', into: ['Torque teno virus 9'], current_names: [today] });
     });
 
     it('answers an unknown name with 404 and up to 3 suggestions', async () => {
-      const res = await request(app).get('/taxonomy/species/Tobaco%20mosaic%20virus');
+      const res = await request(real.app).get('/taxonomy/species/Tobaco%20mosaic%20virus');
       expectError(res, 404, 'NotFound');
       expect(res.body.detail).to.equal("species 'Tobaco mosaic virus' not found in any release (MSL23..MSL40)");
       expect(res.body.suggestions).to.be.an('array').with.length.within(1, 3);
@@ -101,15 +92,15 @@ describe('/taxonomy and /search', function () {
     });
 
     it('answers a name without letters or digits with 400', async () => {
-      expectError(await request(app).get('/taxonomy/species/---'), 400, 'BadRequest');
+      expectError(await request(real.app).get('/taxonomy/species/---'), 400, 'BadRequest');
     });
   });
 
   describe('GET /taxonomy/family/:family_name', () => {
     it('answers Virgaviridae in any case with its lineage, genera and species, counted as in src.species', async () => {
-      const res = await request(app).get('/taxonomy/family/virgaviridae').expect(200);
-      const species = await db.all<{ species: string; genus: string }>("SELECT species, genus FROM src.species WHERE msl = 40 AND family = 'Virgaviridae' ORDER BY species");
-      const genera = await count("SELECT count(*)::INTEGER AS n FROM src.taxa WHERE msl = 40 AND rank = 'genus' AND family = 'Virgaviridae'");
+      const res = await request(real.app).get('/taxonomy/family/virgaviridae').expect(200);
+      const species = await real.db.all<{ species: string; genus: string }>("SELECT species, genus FROM src.species WHERE msl = 40 AND family = 'Virgaviridae' ORDER BY species");
+      const genera = await real.db.count("SELECT count(*)::INTEGER AS n FROM src.taxa WHERE msl = 40 AND rank = 'genus' AND family = 'Virgaviridae'");
       expect(res.body).to.include({ family: 'Virgaviridae', msl_version: 'MSL40' });
       expect(res.body.lineage).to.include({ realm: 'Riboviria', order: 'Martellivirales' });
       expect(res.body.counts).to.deep.equal({ subfamilies: 0, genera, subgenera: 0, species: species.length });
@@ -119,18 +110,18 @@ describe('/taxonomy and /search', function () {
     });
 
     it('says that Myoviridae was abolished in MSL37', async () => {
-      expect(await count("SELECT max(msl)::INTEGER AS n FROM src.taxa WHERE rank = 'family' AND name = 'Myoviridae'")).to.equal(36);
-      const res = await request(app).get('/taxonomy/family/Myoviridae');
+      expect(await real.db.count("SELECT max(msl)::INTEGER AS n FROM src.taxa WHERE rank = 'family' AND name = 'Myoviridae'")).to.equal(36);
+      const res = await request(real.app).get('/taxonomy/family/Myoviridae');
       expectError(res, 404, 'NotFound');
       expect(res.body.detail).to.equal("family 'Myoviridae' is not in MSL40: Myoviridae was abolished in MSL37 (last listed in MSL36)");
       expect(res.body.taxon).to.include({ name: 'Myoviridae', rank: 'family', current: false, last_version: 'MSL36' });
     });
 
     it('says what a genus given as a family is, and suggests families for a typo', async () => {
-      const genus = await request(app).get('/taxonomy/family/Tobamovirus');
+      const genus = await request(real.app).get('/taxonomy/family/Tobamovirus');
       expectError(genus, 404, 'NotFound');
       expect(genus.body.detail).to.equal("'Tobamovirus' is not a family but a genus of family 'Virgaviridae'");
-      const typo = await request(app).get('/taxonomy/family/Virgaviridea');
+      const typo = await request(real.app).get('/taxonomy/family/Virgaviridea');
       expectError(typo, 404, 'NotFound');
       expect(typo.body.suggestions[0]).to.equal('Virgaviridae');
     });
@@ -138,8 +129,8 @@ describe('/taxonomy and /search', function () {
 
   describe('GET /taxonomy/families', () => {
     it('lists every MSL40 family with species and genus counts equal to src.species and src.taxa', async () => {
-      const res = await request(app).get('/taxonomy/families').expect(200);
-      const expected = await db.all<{ family: string; species: number; genera: number }>(`
+      const res = await request(real.app).get('/taxonomy/families').expect(200);
+      const expected = await real.db.all<{ family: string; species: number; genera: number }>(`
         SELECT t.name AS family,
                (SELECT count(*) FROM src.species s WHERE s.msl = 40 AND s.family = t.name)::INTEGER AS species,
                (SELECT count(*) FROM src.taxa g WHERE g.msl = 40 AND g.rank = 'genus' AND g.family = t.name)::INTEGER AS genera
@@ -148,19 +139,19 @@ describe('/taxonomy and /search', function () {
       const got = (res.body.families as Array<{ family: string; species_count: number; genus_count: number }>)
         .map((f) => ({ family: f.family, species: f.species_count, genera: f.genus_count }));
       expect(got).to.deep.equal(expected);
-      const total = await count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40');
+      const total = await real.db.count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40');
       expect(res.body.species_in_families + res.body.species_without_family).to.equal(total);
     });
 
     it('lists the families of an older release when asked', async () => {
-      const res = await request(app).get('/taxonomy/families?version=MSL23').expect(200);
-      expect(res.body.total_families).to.equal(await count("SELECT count(*)::INTEGER AS n FROM src.taxa WHERE msl = 23 AND rank = 'family'"));
+      const res = await request(real.app).get('/taxonomy/families?version=MSL23').expect(200);
+      expect(res.body.total_families).to.equal(await real.db.count("SELECT count(*)::INTEGER AS n FROM src.taxa WHERE msl = 23 AND rank = 'family'"));
       expect(res.headers['cache-control']).to.equal('public, max-age=86400');
     });
 
     it('answers an unknown release with 404 and a malformed one with 400', async () => {
-      expectError(await request(app).get('/taxonomy/families?version=MSL99'), 404, 'NotFound');
-      expectError(await request(app).get('/taxonomy/families?version=forty'), 400, 'BadRequest');
+      expectError(await request(real.app).get('/taxonomy/families?version=MSL99'), 404, 'NotFound');
+      expectError(await request(real.app).get('/taxonomy/families?version=forty'), 400, 'BadRequest');
     });
   });
 
@@ -169,8 +160,8 @@ describe('/taxonomy and /search', function () {
     const deepest = (n: TreeNode, d = 0): number => Math.max(d, ...(n.children ?? []).map((c) => deepest(c, d + 1)));
 
     it('answers the whole MSL40 tree, every species a leaf', async () => {
-      const res = await request(app).get('/taxonomy/hierarchy').expect(200);
-      const species = await count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40');
+      const res = await request(real.app).get('/taxonomy/hierarchy').expect(200);
+      const species = await real.db.count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40');
       expect(res.body).to.include({ msl_version: 'MSL40', complete: true });
       expect(res.body.statistics.species).to.equal(species);
       expect(res.body.statistics.taxa.family).to.equal(368);
@@ -179,9 +170,9 @@ describe('/taxonomy and /search', function () {
     });
 
     it('cuts the tree after `depth` levels: the realms of MSL40 at depth 1, without children', async () => {
-      const res = await request(app).get('/taxonomy/hierarchy?depth=1').expect(200);
+      const res = await request(real.app).get('/taxonomy/hierarchy?depth=1').expect(200);
       expect(res.body).to.include({ depth: 1, complete: false });
-      const realms = await db.all<{ realm: string; n: number }>(
+      const realms = await real.db.all<{ realm: string; n: number }>(
         'SELECT realm, count(*)::INTEGER AS n FROM src.species WHERE msl = 40 AND realm IS NOT NULL GROUP BY realm ORDER BY realm');
       const top = res.body.tree.children as TreeNode[];
       expect(top.filter((c) => c.rank === 'realm').map((c) => [c.name, c.species_count])).to.deep.equal(realms.map((r) => [r.realm, r.n]));
@@ -190,20 +181,20 @@ describe('/taxonomy and /search', function () {
     });
 
     it('returns an older release whole when the depth is beyond its own', async () => {
-      const res = await request(app).get('/taxonomy/hierarchy?version=MSL30&depth=15').expect(200);
+      const res = await request(real.app).get('/taxonomy/hierarchy?version=MSL30&depth=15').expect(200);
       expect(res.body).to.include({ msl_version: 'MSL30', complete: true });
-      expect(leaves(res.body.tree)).to.equal(await count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 30'));
+      expect(leaves(res.body.tree)).to.equal(await real.db.count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 30'));
     });
 
     it('answers a depth out of 1..15 with 400', async () => {
-      expectError(await request(app).get('/taxonomy/hierarchy?depth=0'), 400, 'BadRequest');
-      expectError(await request(app).get('/taxonomy/hierarchy?depth=16'), 400, 'BadRequest');
-      expectError(await request(app).get('/taxonomy/hierarchy?depth=deep'), 400, 'BadRequest');
+      expectError(await request(real.app).get('/taxonomy/hierarchy?depth=0'), 400, 'BadRequest');
+      expectError(await request(real.app).get('/taxonomy/hierarchy?depth=16'), 400, 'BadRequest');
+      expectError(await request(real.app).get('/taxonomy/hierarchy?depth=deep'), 400, 'BadRequest');
     });
   });
 
   describe('POST /taxonomy/validate', () => {
-    const validate = (body: unknown) => request(app).post('/taxonomy/validate').send(body as object);
+    const validate = (body: unknown) => request(real.app).post('/taxonomy/validate').send(body as object);
 
     it('confirms a correct name and classification', async () => {
       const res = await validate({ scientific_name: 'Tobamovirus tabaci', taxonomy: { family: 'Virgaviridae', genus: 'tobamovirus' } }).expect(200);
@@ -225,7 +216,7 @@ describe('/taxonomy and /search', function () {
     });
 
     it('gives the right family for a wrong one, and says where a wrong genus belongs', async () => {
-      const [cucumo] = await db.all<{ family: string }>("SELECT family FROM src.taxa WHERE msl = 40 AND rank = 'genus' AND name = 'Cucumovirus'");
+      const [cucumo] = await real.db.all<{ family: string }>("SELECT family FROM src.taxa WHERE msl = 40 AND rank = 'genus' AND name = 'Cucumovirus'");
       const res = await validate({ scientific_name: 'Tobamovirus tabaci', taxonomy: { family: 'Bromoviridae', genus: 'Cucumovirus' } }).expect(200);
       expect(res.body.valid).to.equal(false);
       expect(res.body.taxonomy.family).to.deep.include({ valid: false, expected: 'Virgaviridae' });
@@ -254,15 +245,15 @@ describe('/taxonomy and /search', function () {
       expectError(await validate({ scientific_name: { name: 'x' } }), 422, 'ValidationError');
       expectError(await validate({ scientific_name: 'x', taxonomy: 'Virgaviridae' }), 422, 'ValidationError');
       expectError(await validate({ scientific_name: 'x', taxonomy: { tribe: 'x' } }), 422, 'ValidationError');
-      expectError(await request(app).post('/taxonomy/validate').set('Content-Type', 'application/json').send('{"scientific_name": '), 400, 'BadRequest');
+      expectError(await request(real.app).post('/taxonomy/validate').set('Content-Type', 'application/json').send('{"scientific_name": '), 400, 'BadRequest');
     });
   });
 
   describe('POST /search/species', () => {
-    const search = (body: unknown) => request(app).post('/search/species').send(body as object);
+    const search = (body: unknown) => request(real.app).post('/search/species').send(body as object);
 
     it('finds SARS-CoV-2 by its abbreviation, exactly', async () => {
-      const [row] = await db.all<{ species: string }>(
+      const [row] = await real.db.all<{ species: string }>(
         "SELECT species FROM src.isolates WHERE msl = 40 AND abbreviations = 'SARS-CoV-2'");  // an additional isolate
       const res = await search({ query: 'SARS-CoV-2' }).expect(200);
       expect(res.body.total_matches).to.equal(1);
@@ -281,7 +272,7 @@ describe('/taxonomy and /search', function () {
       const order = ['exact', 'prefix', 'substring', 'typo'];
       const types = (res.body.results as Array<{ match: { type: string } }>).map((r) => order.indexOf(r.match.type));
       expect(types).to.deep.equal([...types].sort((a, b) => a - b));
-      expect(res.body.total_matches).to.be.at.least(await count(
+      expect(res.body.total_matches).to.be.at.least(await real.db.count(
         "SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40 AND genus = 'Tobamovirus'"));
     });
 
@@ -292,7 +283,7 @@ describe('/taxonomy and /search', function () {
     });
 
     it('filters by family in any letter case, and exact_match keeps only equal names', async () => {
-      const tobamo = await count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40 AND genus = 'Tobamovirus'");
+      const tobamo = await real.db.count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40 AND genus = 'Tobamovirus'");
       const res = await search({ query: 'tobamovirus', family_filter: 'VIRGAVIRIDAE', genus_filter: 'tobamovirus', limit: 1 }).expect(200);
       expect(res.body.total_matches).to.equal(tobamo);
       expect(res.body.results).to.have.length(1);
@@ -311,33 +302,33 @@ describe('/taxonomy and /search', function () {
 
   describe('GET /search/facets', () => {
     it('counts every MSL40 species once in each facet, family counts as in src.species', async () => {
-      const res = await request(app).get('/search/facets').expect(200);
-      const total = await count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40');
+      const res = await request(real.app).get('/search/facets').expect(200);
+      const total = await real.db.count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40');
       expect(res.body.total_species).to.equal(total);
       for (const facet of ['family', 'genus', 'realm', 'genome_composition', 'host_source']) {
         expect(sum(res.body.facets[facet]), facet).to.equal(total);
       }
-      const families = await db.all<{ family: string | null; n: number }>(
+      const families = await real.db.all<{ family: string | null; n: number }>(
         'SELECT family, count(*)::INTEGER AS n FROM src.species WHERE msl = 40 GROUP BY family ORDER BY n DESC, family NULLS LAST');
       expect((res.body.facets.family as Count[]).map((f) => [f.value, f.count])).to.deep.equal(families.map((f) => [f.family, f.n]));
       const releases = res.body.facets.release as Array<{ value: string; count: number }>;
       expect(releases).to.have.length(18);
-      expect(releases[0]).to.deep.include({ value: 'MSL23', count: await count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 23') });
+      expect(releases[0]).to.deep.include({ value: 'MSL23', count: await real.db.count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 23') });
     });
 
     it('answers another release when asked', async () => {
-      const res = await request(app).get('/search/facets?version=MSL30').expect(200);
-      expect(res.body.total_species).to.equal(await count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 30'));
+      const res = await request(real.app).get('/search/facets?version=MSL30').expect(200);
+      expect(res.body.total_species).to.equal(await real.db.count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 30'));
       expect(res.body.facets.realm).to.deep.equal([{ value: null, count: res.body.total_species }]);
     });
   });
 
   describe('POST /search/faceted', () => {
-    const faceted = (body: unknown) => request(app).post('/search/faceted').send(body as object);
+    const faceted = (body: unknown) => request(real.app).post('/search/faceted').send(body as object);
 
     it('lists a family of a release with facet counts of the filtered species', async () => {
       const res = await faceted({ family: 'virgaviridae', msl_version: 'MSL30', limit: 5 }).expect(200);
-      const members = await db.all<{ genus: string; n: number }>(
+      const members = await real.db.all<{ genus: string; n: number }>(
         "SELECT genus, count(*)::INTEGER AS n FROM src.species WHERE msl = 30 AND family = 'Virgaviridae' GROUP BY genus ORDER BY n DESC, genus");
       const total = members.reduce((a, m) => a + m.n, 0);
       expect(res.body).to.include({ msl_version: 'MSL30', family: 'Virgaviridae', total, limit: 5, offset: 0 });
@@ -346,7 +337,7 @@ describe('/taxonomy and /search', function () {
     });
 
     it('narrows by genus and host source, and says when nothing is left', async () => {
-      const tobamo = await count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40 AND genus = 'Tobamovirus'");
+      const tobamo = await real.db.count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40 AND genus = 'Tobamovirus'");
       const res = await faceted({ family: 'Virgaviridae', msl_version: 'latest', genus: 'TOBAMOVIRUS', host_source: 'plants' }).expect(200);
       expect(res.body.total).to.equal(tobamo);
       const none = await faceted({ family: 'Virgaviridae', msl_version: 'MSL40', host_source: 'bacteria' }).expect(200);
@@ -364,25 +355,25 @@ describe('/taxonomy and /search', function () {
 
   describe('GET /search/family/:family_name/summary', () => {
     it('summarises Virgaviridae with its species list as in src.species', async () => {
-      const res = await request(app).get('/search/family/VIRGAVIRIDAE/summary').expect(200);
-      const species = await db.all<{ species: string }>("SELECT species FROM src.species WHERE msl = 40 AND family = 'Virgaviridae' ORDER BY sort");
+      const res = await request(real.app).get('/search/family/VIRGAVIRIDAE/summary').expect(200);
+      const species = await real.db.all<{ species: string }>("SELECT species FROM src.species WHERE msl = 40 AND family = 'Virgaviridae' ORDER BY sort");
       expect(res.body.family).to.equal('Virgaviridae');
       expect(res.body.statistics.species).to.equal(species.length);
       expect(res.body.species.map((s: { scientific_name: string }) => s.scientific_name)).to.deep.equal(species.map((s) => s.species));
       expect(sum(res.body.statistics.genome_composition)).to.equal(species.length);
       expect(res.body.statistics.history.first_version).to.equal(
-        `MSL${await count("SELECT min(msl)::INTEGER AS n FROM src.taxa WHERE rank = 'family' AND name = 'Virgaviridae'")}`);
+        `MSL${await real.db.count("SELECT min(msl)::INTEGER AS n FROM src.taxa WHERE rank = 'family' AND name = 'Virgaviridae'")}`);
     });
 
     it('answers a former family with 404 saying what became of it', async () => {
-      const res = await request(app).get('/search/family/Herpesviridae/summary');
+      const res = await request(real.app).get('/search/family/Herpesviridae/summary');
       expectError(res, 404, 'NotFound');
       expect(res.body.detail).to.equal("family 'Herpesviridae' is not in MSL40: Herpesviridae was renamed Orthoherpesviridae in MSL38 (last listed in MSL37)");
     });
   });
 
   describe('POST /search/advanced', () => {
-    const advanced = (body: unknown) => request(app).post('/search/advanced').send(body as object);
+    const advanced = (body: unknown) => request(real.app).post('/search/advanced').send(body as object);
 
     it('searches an era: species present in MSL23-26, as listed in the last release of the era that has them', async () => {
       const res = await advanced({ query: 'mosaic', filters: { family: 'virgaviridae', era: '2005-2011' }, sort_by: 'alphabetical', limit: 500 }).expect(200);
@@ -390,12 +381,12 @@ describe('/taxonomy and /search', function () {
       const names = res.body.results.map((r: { scientific_name: string }) => r.scientific_name);
       expect(names).to.deep.equal([...names].sort());
       // every Virgaviridae species of MSL26 (the era's last release) with "mosaic" in its name is there
-      const expected = await db.all<{ species: string }>(
+      const expected = await real.db.all<{ species: string }>(
         "SELECT species FROM src.species WHERE msl = 26 AND family = 'Virgaviridae' AND species ILIKE '%mosaic%'");
       expect(names).to.include.members(expected.map((e) => e.species));
       for (const r of res.body.results as Array<{ msl_version: string; family: string; scientific_name: string }>) {
         expect(Number(r.msl_version.slice(3))).to.be.within(23, 26);
-        expect(await count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = $1 AND species = $2 AND family = $3',
+        expect(await real.db.count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = $1 AND species = $2 AND family = $3',
           [Number(r.msl_version.slice(3)), r.scientific_name, 'Virgaviridae'])).to.equal(1);
       }
     });
@@ -416,16 +407,16 @@ describe('/taxonomy and /search', function () {
 
   describe('GET /search/statistics', () => {
     it('gives MSL40 totals and distributions that add up to the species of src.species', async () => {
-      const res = await request(app).get('/search/statistics').expect(200);
-      const total = await count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40');
+      const res = await request(real.app).get('/search/statistics').expect(200);
+      const total = await real.db.count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40');
       expect(res.body.totals).to.include({ species: total, families: 368 });
       for (const d of ['realm', 'genome_composition', 'host_source']) expect(sum(res.body.distributions[d]), d).to.equal(total);
-      const [largest] = await db.all<{ family: string; n: number }>(
+      const [largest] = await real.db.all<{ family: string; n: number }>(
         'SELECT family, count(*)::INTEGER AS n FROM src.species WHERE msl = 40 AND family IS NOT NULL GROUP BY family ORDER BY n DESC LIMIT 1');
       expect(res.body.distributions.largest_families[0]).to.deep.equal({ name: largest!.family, species: largest!.n });
       const inFamilies = (res.body.distributions.family_size as Array<{ species: number }>).reduce((a, b) => a + b.species, 0);
       expect(inFamilies).to.equal(total - res.body.totals.species_without_family);
-      expect(res.body.change).to.include({ previous_version: 'MSL39', species_delta: total - await count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 39') });
+      expect(res.body.change).to.include({ previous_version: 'MSL39', species_delta: total - await real.db.count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 39') });
     });
   });
 
@@ -433,22 +424,22 @@ describe('/taxonomy and /search', function () {
     it('never answers 500 to long names, SQL fragments, NUL bytes or broken JSON', async () => {
       const long = 'a'.repeat(10_000);
       const attempts: Array<[request.Test, number]> = [  // [request, expected status]
-        [request(app).get(`/taxonomy/species/${long}`), 400],
-        [request(app).get(`/taxonomy/family/${long}`), 400],
-        [request(app).get(`/search/family/${long}/summary`), 400],
-        [request(app).get("/taxonomy/species/x'%3B%20DROP%20TABLE%20species%3B--"), 404],
-        [request(app).get("/taxonomy/family/Virgaviridae'%20OR%20'1'='1"), 404],
-        [request(app).get('/taxonomy/species/Tobacco%00mosaic%00virus'), 200],
-        [request(app).post('/search/species').send({ query: long }), 422],
-        [request(app).post('/search/species').send({ query: "zika' OR 1=1 --" }), 200],
-        [request(app).post('/search/species').send({ query: 'zika\u0000virus' }), 200],
-        [request(app).post('/search/advanced').send({ query: 'zika', filters: { family: "x'); DROP TABLE taxa; --" } }), 200],
-        [request(app).post('/search/advanced').send({ query: '%_%' }), 422],
-        [request(app).post('/search/faceted').send({ family: '\u0000', msl_version: 'MSL40' }), 404],
-        [request(app).post('/taxonomy/validate').send({ scientific_name: long }), 422],
-        [request(app).post('/taxonomy/validate').set('Content-Type', 'application/json').send('{"scientific_name": "x",'), 400],
-        [request(app).post('/search/species').set('Content-Type', 'application/json').send('[1, 2'), 400],
-        [request(app).post('/search/species').set('Content-Type', 'application/json').send('[]'), 422],
+        [request(real.app).get(`/taxonomy/species/${long}`), 400],
+        [request(real.app).get(`/taxonomy/family/${long}`), 400],
+        [request(real.app).get(`/search/family/${long}/summary`), 400],
+        [request(real.app).get("/taxonomy/species/x'%3B%20DROP%20TABLE%20species%3B--"), 404],
+        [request(real.app).get("/taxonomy/family/Virgaviridae'%20OR%20'1'='1"), 404],
+        [request(real.app).get('/taxonomy/species/Tobacco%00mosaic%00virus'), 200],
+        [request(real.app).post('/search/species').send({ query: long }), 422],
+        [request(real.app).post('/search/species').send({ query: "zika' OR 1=1 --" }), 200],
+        [request(real.app).post('/search/species').send({ query: 'zika\u0000virus' }), 200],
+        [request(real.app).post('/search/advanced').send({ query: 'zika', filters: { family: "x'); DROP TABLE taxa; --" } }), 200],
+        [request(real.app).post('/search/advanced').send({ query: '%_%' }), 422],
+        [request(real.app).post('/search/faceted').send({ family: '\u0000', msl_version: 'MSL40' }), 404],
+        [request(real.app).post('/taxonomy/validate').send({ scientific_name: long }), 422],
+        [request(real.app).post('/taxonomy/validate').set('Content-Type', 'application/json').send('{"scientific_name": "x",'), 400],
+        [request(real.app).post('/search/species').set('Content-Type', 'application/json').send('[1, 2'), 400],
+        [request(real.app).post('/search/species').set('Content-Type', 'application/json').send('[]'), 422],
       ];
       for (const [i, [req, status]] of attempts.entries()) {
         const res = await req;
@@ -456,7 +447,7 @@ describe('/taxonomy and /search', function () {
         if (status !== 200) expectError(res, status, { 400: 'BadRequest', 404: 'NotFound', 422: 'ValidationError' }[status]!);
       }
       // the data are still there
-      await request(app).get('/taxonomy/family/Virgaviridae').expect(200);
+      await request(real.app).get('/taxonomy/family/Virgaviridae').expect(200);
     });
   });
 });

@@ -1,41 +1,32 @@
 // /api/v1 on the real data set, every response checked against the contract. Expected values are read
 // from the source tables (src.*) or the raw files, not from the read model an endpoint answers from.
 import { expect } from 'chai';
-import type { Express } from 'express';
 import request from 'supertest';
-import { realDb, type Db } from './support/data.js';
-import { testApp } from './support/http.js';
+import { onRealApp } from './support/http.js';
 
 describe('/api/v1', function () {
   this.timeout(600_000);
-  let app: Express;
-  let db: Db;
-  before(async () => {
-    ({ app } = await testApp());
-    db = await realDb();
-  });
-  after(() => db.close());
+  const real = onRealApp();
 
-  const count = async (sql: string, values: unknown[] = []) => Number((await db.all<{ n: number }>(sql, values))[0]!.n);
 
   describe('GET /api/v1/versions', () => {
     it('lists the 18 releases with the species, genera, families, orders and realms of each', async () => {
-      const res = await request(app).get('/api/v1/versions').expect(200).expect('Content-Type', /json/);
+      const res = await request(real.app).get('/api/v1/versions').expect(200).expect('Content-Type', /json/);
       expect(res.body).to.have.length(18);
       expect(res.body[0]).to.include({ version: 'MSL23', release_number: 23, year: 2005, label: '2005' });
       const msl34 = res.body.find((v: { version: string }) => v.version === 'MSL34');
       expect(msl34).to.include({ year: 2018, label: '2018b', total_realms: 1 });
       for (const v of res.body as Array<{ release_number: number; total_species: number; total_families: number }>) {
-        expect(v.total_species).to.equal(await count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = $1', [v.release_number]));
-        expect(v.total_families).to.equal(await count("SELECT count(DISTINCT name)::INTEGER AS n FROM src.taxa WHERE msl = $1 AND rank = 'family'", [v.release_number]));
+        expect(v.total_species).to.equal(await real.db.count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = $1', [v.release_number]));
+        expect(v.total_families).to.equal(await real.db.count("SELECT count(DISTINCT name)::INTEGER AS n FROM src.taxa WHERE msl = $1 AND rank = 'family'", [v.release_number]));
       }
     });
   });
 
   describe('GET /api/v1/species/:version/:name', () => {
     it('answers the full record of Tobamovirus tabaci in MSL40', async () => {
-      const res = await request(app).get('/api/v1/species/MSL40/Tobamovirus%20tabaci').expect(200);
-      const [row] = await db.all<Record<string, string | null>>('SELECT * FROM src.species WHERE msl = 40 AND species = $1', ['Tobamovirus tabaci']);
+      const res = await request(real.app).get('/api/v1/species/MSL40/Tobamovirus%20tabaci').expect(200);
+      const [row] = await real.db.all<Record<string, string | null>>('SELECT * FROM src.species WHERE msl = 40 AND species = $1', ['Tobamovirus tabaci']);
       expect(res.body.scientific_name).to.equal('Tobamovirus tabaci');
       expect(res.body.msl_version).to.equal('MSL40');
       expect(res.body.classification).to.include({ realm: row!.realm, family: row!.family, genus: row!.genus, order: row!.order, subfamily: null });
@@ -48,132 +39,132 @@ describe('/api/v1', function () {
 
     it('matches names in any letter case, with %20 or + for spaces', async () => {
       for (const path of ['/api/v1/species/msl40/tobamovirus%20TABACI', '/api/v1/species/MSL40/Tobamovirus+tabaci', '/api/v1/species/latest/Tobamovirus%20tabaci']) {
-        const res = await request(app).get(path).expect(200);
+        const res = await request(real.app).get(path).expect(200);
         expect(res.body.scientific_name, path).to.equal('Tobamovirus tabaci');
       }
     });
 
     it('answers Tobacco mosaic virus as listed in MSL23', async () => {
-      const res = await request(app).get('/api/v1/species/MSL23/Tobacco%20mosaic%20virus').expect(200);
+      const res = await request(real.app).get('/api/v1/species/MSL23/Tobacco%20mosaic%20virus').expect(200);
       expect(res.body.classification.genus).to.equal('Tobamovirus');
       expect(res.body.classification.family).to.equal(null);
     });
 
     it('answers a former name with a 404 that names the current species', async () => {
-      const res = await request(app).get('/api/v1/species/MSL40/Tobacco%20mosaic%20virus').expect(404);
+      const res = await request(real.app).get('/api/v1/species/MSL40/Tobacco%20mosaic%20virus').expect(404);
       expect(res.body.detail).to.contain("'Tobamovirus tabaci'").and.to.contain('MSL40');
       expect(res.body.current_name).to.equal('Tobamovirus tabaci');
     });
 
     it('answers an unknown version with 404 "Version MSL99 not found"', async () => {
-      const res = await request(app).get('/api/v1/species/MSL99/Tobamovirus%20tabaci').expect(404);
+      const res = await request(real.app).get('/api/v1/species/MSL99/Tobamovirus%20tabaci').expect(404);
       expect(res.body).to.deep.equal({ detail: 'Version MSL99 not found' });
     });
 
     it('answers a malformed version with 400 naming it', async () => {
-      const res = await request(app).get('/api/v1/species/version-forty/Tobamovirus%20tabaci').expect(400);
+      const res = await request(real.app).get('/api/v1/species/version-forty/Tobamovirus%20tabaci').expect(400);
       expect(res.body.detail).to.contain("'version-forty'");
       expect(Object.keys(res.body)).to.deep.equal(['detail']);
     });
 
     it('answers an unknown name with 404', async () => {
-      const res = await request(app).get('/api/v1/species/MSL40/No%20such%20virus').expect(404);
+      const res = await request(real.app).get('/api/v1/species/MSL40/No%20such%20virus').expect(404);
       expect(res.body.detail).to.equal("species 'No such virus' not found in MSL40");
     });
   });
 
   describe('GET /api/v1/search', () => {
     it('counts every species whose name contains the text and pages through them', async () => {
-      const expected = await count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40 AND contains(lower(species), 'tobamovirus')");
-      const res = await request(app).get('/api/v1/search?q=Tobamovirus&limit=5&offset=0').expect(200);
+      const expected = await real.db.count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40 AND contains(lower(species), 'tobamovirus')");
+      const res = await request(real.app).get('/api/v1/search?q=Tobamovirus&limit=5&offset=0').expect(200);
       expect(res.body.total_results).to.equal(expected);
       expect(res.body.results).to.have.length(5);
       expect(res.body.version).to.equal('MSL40');
     });
 
     it('puts an exact match first', async () => {
-      const res = await request(app).get('/api/v1/search?q=tobamovirus+tabaci').expect(200);
+      const res = await request(real.app).get('/api/v1/search?q=tobamovirus+tabaci').expect(200);
       expect(res.body.results[0].scientific_name).to.equal('Tobamovirus tabaci');
     });
 
     it('searches families and hosts in a named release', async () => {
-      const fam = await request(app).get('/api/v1/search?q=virgaviridae&field=family&version=MSL36&limit=1000').expect(200);
-      expect(fam.body.total_results).to.equal(await count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 36 AND family = 'Virgaviridae'"));
-      const host = await request(app).get('/api/v1/search?q=archaea&field=host&limit=1').expect(200);
-      const archaea = await count("SELECT count(DISTINCT species)::INTEGER AS n FROM src.isolates WHERE msl = 40 AND exemplar = 'E' AND contains(lower(host_source), 'archaea')");
+      const fam = await request(real.app).get('/api/v1/search?q=virgaviridae&field=family&version=MSL36&limit=1000').expect(200);
+      expect(fam.body.total_results).to.equal(await real.db.count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 36 AND family = 'Virgaviridae'"));
+      const host = await request(real.app).get('/api/v1/search?q=archaea&field=host&limit=1').expect(200);
+      const archaea = await real.db.count("SELECT count(DISTINCT species)::INTEGER AS n FROM src.isolates WHERE msl = 40 AND exemplar = 'E' AND contains(lower(host_source), 'archaea')");
       expect(host.body.total_results).to.equal(archaea);
     });
 
     it('rejects a limit above 1000 and an unknown field with 400', async () => {
-      await request(app).get('/api/v1/search?q=virus&limit=1001').expect(400);
-      const res = await request(app).get('/api/v1/search?q=virus&field=colour').expect(400);
+      await request(real.app).get('/api/v1/search?q=virus&limit=1001').expect(400);
+      const res = await request(real.app).get('/api/v1/search?q=virus&field=colour').expect(400);
       expect(Object.keys(res.body)).to.deep.equal(['detail']);
     });
 
     it('answers a search without q with 400', async () => {
-      await request(app).get('/api/v1/search').expect(400);
+      await request(real.app).get('/api/v1/search').expect(400);
     });
   });
 
   describe('GET /api/v1/taxonomy/:version/:rank/:name', () => {
     it('lists the species of a family, genus and realm with their counts', async () => {
-      const fam = await request(app).get('/api/v1/taxonomy/MSL40/family/virgaviridae?limit=1000').expect(200);
+      const fam = await request(real.app).get('/api/v1/taxonomy/MSL40/family/virgaviridae?limit=1000').expect(200);
       expect(fam.body.name).to.equal('Virgaviridae');
-      expect(fam.body.total_species).to.equal(await count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40 AND family = 'Virgaviridae'"));
+      expect(fam.body.total_species).to.equal(await real.db.count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40 AND family = 'Virgaviridae'"));
       expect(fam.body.species).to.have.length(fam.body.total_species);
-      const genus = await request(app).get('/api/v1/taxonomy/MSL40/genus/Tobamovirus').expect(200);
-      expect(genus.body.total_species).to.equal(await count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40 AND genus = 'Tobamovirus'"));
-      const realm = await request(app).get('/api/v1/taxonomy/MSL34/realm/Riboviria?limit=1').expect(200);
-      expect(realm.body.total_species).to.equal(await count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 34 AND realm = 'Riboviria'"));
+      const genus = await request(real.app).get('/api/v1/taxonomy/MSL40/genus/Tobamovirus').expect(200);
+      expect(genus.body.total_species).to.equal(await real.db.count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40 AND genus = 'Tobamovirus'"));
+      const realm = await request(real.app).get('/api/v1/taxonomy/MSL34/realm/Riboviria?limit=1').expect(200);
+      expect(realm.body.total_species).to.equal(await real.db.count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 34 AND realm = 'Riboviria'"));
     });
 
     it('answers 404 for a family not in the release and 400 for another rank', async () => {
-      const res = await request(app).get('/api/v1/taxonomy/MSL40/family/Myoviridae').expect(404);
+      const res = await request(real.app).get('/api/v1/taxonomy/MSL40/family/Myoviridae').expect(404);
       expect(res.body.detail).to.equal("family 'Myoviridae' not found in MSL40");
-      await request(app).get('/api/v1/taxonomy/MSL40/phylum/Pisuviricota').expect(400);
+      await request(real.app).get('/api/v1/taxonomy/MSL40/phylum/Pisuviricota').expect(400);
     });
   });
 
   describe('GET /api/v1/compare/:from/:to', () => {
     it('balances: from_total - removed - merged - ended_by_split + added + split + formed_by_merge = to_total', async () => {
       for (const [a, b] of [['MSL23', 'MSL40'], ['MSL35', 'MSL40'], ['MSL36', 'MSL37'], ['MSL39', 'MSL40'], ['MSL40', 'MSL35']]) {
-        const r = (await request(app).get(`/api/v1/compare/${a}/${b}`).expect(200)).body;
+        const r = (await request(real.app).get(`/api/v1/compare/${a}/${b}`).expect(200)).body;
         expect(r.from_total - r.species_removed - r.species_merged - r.species_ended_by_split + r.species_added + r.species_split + r.species_formed_by_merge, `${a}->${b}`).to.equal(r.to_total);
-        expect(r.from_total).to.equal(await count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = $1', [Number(a.slice(3))]));
+        expect(r.from_total).to.equal(await real.db.count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = $1', [Number(a.slice(3))]));
       }
     });
 
     it('answers a reversed pair with added and removed exchanged', async () => {
-      const fwd = (await request(app).get('/api/v1/compare/MSL35/MSL40').expect(200)).body;
-      const rev = (await request(app).get('/api/v1/compare/MSL40/MSL35').expect(200)).body;
+      const fwd = (await request(real.app).get('/api/v1/compare/MSL35/MSL40').expect(200)).body;
+      const rev = (await request(real.app).get('/api/v1/compare/MSL40/MSL35').expect(200)).body;
       expect([rev.species_added, rev.species_removed, rev.from_total, rev.to_total, rev.species_renamed])
         .to.deep.equal([fwd.species_removed, fwd.species_added, fwd.to_total, fwd.from_total, fwd.species_renamed]);
     });
 
     it('counts as removed exactly the MSL39 species abolished in MSL40 (the MSL40 sheet lists 38)', async () => {
-      const r = (await request(app).get('/api/v1/compare/MSL39/MSL40').expect(200)).body;
-      expect(r.species_removed).to.equal(await count("SELECT count(*)::INTEGER AS n FROM src.renames WHERE msl = 40 AND rank = 'species' AND change = 'Abolished'"));
+      const r = (await request(real.app).get('/api/v1/compare/MSL39/MSL40').expect(200)).body;
+      expect(r.species_removed).to.equal(await real.db.count("SELECT count(*)::INTEGER AS n FROM src.renames WHERE msl = 40 AND rank = 'species' AND change = 'Abolished'"));
     });
 
     it('rejects comparing a release with itself', async () => {
-      await request(app).get('/api/v1/compare/MSL40/MSL40').expect(400);
+      await request(real.app).get('/api/v1/compare/MSL40/MSL40').expect(400);
     });
   });
 
   describe('GET /api/v1/compare/:from/:to/details', () => {
     it('lists as many rows of each type as the summary counts', async () => {
-      const summary = (await request(app).get('/api/v1/compare/MSL36/MSL37').expect(200)).body;
+      const summary = (await request(real.app).get('/api/v1/compare/MSL36/MSL37').expect(200)).body;
       for (const type of ['added', 'removed', 'renamed', 'reclassified']) {
-        const res = await request(app).get(`/api/v1/compare/MSL36/MSL37/details?change_type=${type}&limit=1`).expect(200);
+        const res = await request(real.app).get(`/api/v1/compare/MSL36/MSL37/details?change_type=${type}&limit=1`).expect(200);
         expect(res.body.total, type).to.equal(summary[`species_${type}`]);
       }
     });
 
     it('shows Tobacco mosaic virus renamed to Tobamovirus tabaci between MSL38 and MSL39', async () => {
-      const res = await request(app).get('/api/v1/compare/MSL38/MSL39/details?change_type=renamed&limit=1000&offset=0').expect(200);
+      const res = await request(real.app).get('/api/v1/compare/MSL38/MSL39/details?change_type=renamed&limit=1000&offset=0').expect(200);
       const page = res.body.changes.concat(
-        (await request(app).get('/api/v1/compare/MSL38/MSL39/details?change_type=renamed&limit=1000&offset=1000').expect(200)).body.changes,
-        (await request(app).get('/api/v1/compare/MSL38/MSL39/details?change_type=renamed&limit=1000&offset=2000').expect(200)).body.changes,
+        (await request(real.app).get('/api/v1/compare/MSL38/MSL39/details?change_type=renamed&limit=1000&offset=1000').expect(200)).body.changes,
+        (await request(real.app).get('/api/v1/compare/MSL38/MSL39/details?change_type=renamed&limit=1000&offset=2000').expect(200)).body.changes,
       );
       const tmv = page.filter((c: { old_name: string }) => c.old_name === 'Tobacco mosaic virus');
       expect(tmv).to.have.length(1);
@@ -181,8 +172,8 @@ describe('/api/v1', function () {
     });
 
     it('reads a reversed pair from the forward rows', async () => {
-      const res = await request(app).get('/api/v1/compare/MSL40/MSL39/details?change_type=added&limit=5').expect(200);
-      const removed = (await request(app).get('/api/v1/compare/MSL39/MSL40').expect(200)).body.species_removed;
+      const res = await request(real.app).get('/api/v1/compare/MSL40/MSL39/details?change_type=added&limit=5').expect(200);
+      const removed = (await request(real.app).get('/api/v1/compare/MSL39/MSL40').expect(200)).body.species_removed;
       expect(res.body.total).to.equal(removed);
       for (const c of res.body.changes) expect(c.change_type).to.equal('added');
     });
@@ -191,7 +182,7 @@ describe('/api/v1', function () {
   describe('GET /api/v1/history/:name', () => {
     it('follows Tobacco mosaic virus to Tobamovirus tabaci, by either name', async () => {
       for (const name of ['Tobacco%20mosaic%20virus', 'tobamovirus+tabaci']) {
-        const res = await request(app).get(`/api/v1/history/${name}`).expect(200);
+        const res = await request(real.app).get(`/api/v1/history/${name}`).expect(200);
         expect(res.body.first_appearance).to.equal('MSL23');
         expect(res.body.last_appearance).to.equal('MSL40');
         expect(res.body.current_name).to.equal('Tobamovirus tabaci');
@@ -202,68 +193,68 @@ describe('/api/v1', function () {
     });
 
     it('finds a species by a VMR abbreviation', async () => {
-      const res = await request(app).get('/api/v1/history/SARS-CoV-2').expect(200);
+      const res = await request(real.app).get('/api/v1/history/SARS-CoV-2').expect(200);
       expect(res.body.current_name).to.equal(
-        (await db.all<{ s: string }>("SELECT any_value(species) AS s FROM src.isolates WHERE msl = 40 AND abbreviations LIKE '%SARS-CoV-2%'"))[0]!.s);
+        (await real.db.all<{ s: string }>("SELECT any_value(species) AS s FROM src.isolates WHERE msl = 40 AND abbreviations LIKE '%SARS-CoV-2%'"))[0]!.s);
     });
 
     it('answers 404 for a name never used', async () => {
-      const res = await request(app).get('/api/v1/history/Not%20a%20virus%20name').expect(404);
+      const res = await request(real.app).get('/api/v1/history/Not%20a%20virus%20name').expect(404);
       expect(res.body.detail).to.contain('Not a virus name');
     });
   });
 
   describe('POST /api/v1/citation', () => {
     it('cites a species of MSL37 with the Archives of Virology article', async () => {
-      const res = await request(app).post('/api/v1/citation').send({ species_name: 'tobacco mosaic virus', version: 'MSL37', format: 'bibtex' }).expect(200);
+      const res = await request(real.app).post('/api/v1/citation').send({ species_name: 'tobacco mosaic virus', version: 'MSL37', format: 'bibtex' }).expect(200);
       expect(res.body.citation).to.contain('@misc{').and.to.contain('10.1007/s00705-022-05516-5');
       expect(res.body.subject).to.deep.equal({ type: 'species', rank: 'species', name: 'Tobacco mosaic virus' });
     });
 
     it('cites a family in the standard and RIS formats', async () => {
-      const std = await request(app).post('/api/v1/citation').send({ taxonomic_group: { rank: 'family', name: 'virgaviridae' } }).expect(200);
+      const std = await request(real.app).post('/api/v1/citation').send({ taxonomic_group: { rank: 'family', name: 'virgaviridae' } }).expect(200);
       expect(std.body.citation).to.match(/^International Committee on Taxonomy of Viruses \(ICTV\)\. Virgaviridae \(family\)\. Master Species List MSL40 \(2024\)/);
-      const ris = await request(app).post('/api/v1/citation').send({ taxonomic_group: { rank: 'family', name: 'Virgaviridae' }, format: 'ris' }).expect(200);
+      const ris = await request(real.app).post('/api/v1/citation').send({ taxonomic_group: { rank: 'family', name: 'Virgaviridae' }, format: 'ris' }).expect(200);
       expect(ris.body.citation).to.match(/^TY {2}- DATA/).and.to.contain('ER  - ');
     });
 
     it('answers 400 when both or neither subject is given', async () => {
-      await request(app).post('/api/v1/citation').send({ species_name: 'Tobamovirus tabaci', taxonomic_group: { rank: 'family', name: 'Virgaviridae' } }).expect(400);
-      const res = await request(app).post('/api/v1/citation').send({ version: 'MSL40' }).expect(400);
+      await request(real.app).post('/api/v1/citation').send({ species_name: 'Tobamovirus tabaci', taxonomic_group: { rank: 'family', name: 'Virgaviridae' } }).expect(400);
+      const res = await request(real.app).post('/api/v1/citation').send({ version: 'MSL40' }).expect(400);
       expect(res.body.detail).to.equal('give exactly one of species_name or taxonomic_group');
     });
 
     it('answers 422 for a field of the wrong type and 404 for an unknown species', async () => {
-      const res = await request(app).post('/api/v1/citation').send({ species_name: 42 }).expect(422);
+      const res = await request(real.app).post('/api/v1/citation').send({ species_name: 42 }).expect(422);
       expect(Object.keys(res.body)).to.deep.equal(['detail']);
-      await request(app).post('/api/v1/citation').send({ species_name: 'No such virus' }).expect(404);
+      await request(real.app).post('/api/v1/citation').send({ species_name: 'No such virus' }).expect(404);
     });
   });
 
   describe('GET /api/v1/bulk/species/:version', () => {
     it('downloads a family as CSV with one row per species and a header', async () => {
-      const res = await request(app).get('/api/v1/bulk/species/MSL40?format=csv&family=Virgaviridae').expect(200)
+      const res = await request(real.app).get('/api/v1/bulk/species/MSL40?format=csv&family=Virgaviridae').expect(200)
         .expect('Content-Type', /text\/csv/).expect('Content-Disposition', /attachment; filename="?species_MSL40_Virgaviridae\.csv"?/);
       const lines = res.text.trim().split('\r\n');
       expect(lines[0]!.split(',')).to.include.members(['version', 'species', 'family', 'genus', 'lineage_id']);
-      expect(lines.length - 1).to.equal(await count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40 AND family = 'Virgaviridae'"));
+      expect(lines.length - 1).to.equal(await real.db.count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40 AND family = 'Virgaviridae'"));
     });
 
     it('quotes CSV fields holding commas (MSL29 proposals such as "2009.010a,bB.v1.Myoviridae_phageG")', async () => {
-      const [row] = await db.all<{ species: string; family: string; proposal: string }>(
+      const [row] = await real.db.all<{ species: string; family: string; proposal: string }>(
         "SELECT species, family, proposal FROM src.species WHERE msl = 29 AND proposal LIKE '%,%' AND family IS NOT NULL ORDER BY species LIMIT 1");
-      const res = await request(app).get(`/api/v1/bulk/species/MSL29?format=csv&family=${encodeURIComponent(row!.family)}`).expect(200);
+      const res = await request(real.app).get(`/api/v1/bulk/species/MSL29?format=csv&family=${encodeURIComponent(row!.family)}`).expect(200);
       const line = res.text.split('\r\n').find((l) => l.includes(`,${row!.species},`))!;
       expect(line.endsWith(`,"${row!.proposal}"`)).to.equal(true);
     });
 
     it('gives the same columns as JSON and a Parquet file', async () => {
-      const json = await request(app).get('/api/v1/bulk/species/MSL40?realm=Adnaviria').expect(200).expect('Content-Type', /json/);
-      const expected = await count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40 AND realm = 'Adnaviria'");
+      const json = await request(real.app).get('/api/v1/bulk/species/MSL40?realm=Adnaviria').expect(200).expect('Content-Type', /json/);
+      const expected = await real.db.count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40 AND realm = 'Adnaviria'");
       expect(json.body).to.have.length(expected);
-      const csv = await request(app).get('/api/v1/bulk/species/MSL40?realm=Adnaviria&format=csv').expect(200);
+      const csv = await request(real.app).get('/api/v1/bulk/species/MSL40?realm=Adnaviria&format=csv').expect(200);
       expect(Object.keys(json.body[0])).to.deep.equal(csv.text.split('\r\n')[0]!.split(','));
-      const pq = await request(app).get('/api/v1/bulk/species/MSL40?realm=Adnaviria&format=parquet').buffer(true)
+      const pq = await request(real.app).get('/api/v1/bulk/species/MSL40?realm=Adnaviria&format=parquet').buffer(true)
         .parse((res, cb) => { const chunks: Buffer[] = []; res.on('data', (c: Buffer) => chunks.push(c)); res.on('end', () => cb(null, Buffer.concat(chunks))); })
         .expect(200);
       expect((pq.body as Buffer).subarray(0, 4).toString()).to.equal('PAR1');
@@ -272,7 +263,7 @@ describe('/api/v1', function () {
 
   describe('GET /api/v1/stats/diversity/:version', () => {
     it('answers the diversity of a release', async () => {
-      const res = await request(app).get('/api/v1/stats/diversity/MSL40').expect(200);
+      const res = await request(real.app).get('/api/v1/stats/diversity/MSL40').expect(200);
       expect(res.body.version).to.equal('MSL40');
       expect(res.body.species).to.equal(16213);
     });
@@ -280,16 +271,16 @@ describe('/api/v1', function () {
 
   describe('/api/v1/resolve', () => {
     it('migrates Tobacco mosaic virus from MSL36 to MSL40 as a rename, with the chain', async () => {
-      const res = await request(app).get('/api/v1/resolve?name=Tobacco+mosaic+virus&from_version=MSL36&to_version=MSL40').expect(200);
+      const res = await request(real.app).get('/api/v1/resolve?name=Tobacco+mosaic+virus&from_version=MSL36&to_version=MSL40').expect(200);
       expect(res.body.status).to.equal('renamed');
       expect(res.body.results).to.deep.equal(['Tobamovirus tabaci']);
       expect(res.body.chain.map((c: { version: string; change: string }) => `${c.version} ${c.change}`)).to.deep.equal(['MSL39 renamed']);
     });
 
     it('resolves a batch: renamed, unchanged, abolished and unknown with suggestions', async () => {
-      const [abolished] = await db.all<{ old_name: string }>("SELECT old_name FROM src.renames WHERE msl = 40 AND rank = 'species' AND change = 'Abolished' ORDER BY old_name LIMIT 1");
+      const [abolished] = await real.db.all<{ old_name: string }>("SELECT old_name FROM src.renames WHERE msl = 40 AND rank = 'species' AND change = 'Abolished' ORDER BY old_name LIMIT 1");
       const abolishedName = abolished!.old_name.split(';').pop()!;
-      const res = await request(app).post('/api/v1/resolve')
+      const res = await request(real.app).post('/api/v1/resolve')
         .send({ names: ['Tobacco mosaic virus', 'Tobamovirus tabaci', abolishedName, 'Tobaco mosaic virus'], from_version: 'MSL39', to_version: 'MSL40' })
         .expect(200);
       const statuses = res.body.results.map((r: { status: string }) => r.status);
@@ -299,7 +290,7 @@ describe('/api/v1', function () {
     });
 
     it('answers CSV with CSV, keeping the other columns', async () => {
-      const res = await request(app).post('/api/v1/resolve?to_version=MSL40').set('Content-Type', 'text/csv')
+      const res = await request(real.app).post('/api/v1/resolve?to_version=MSL40').set('Content-Type', 'text/csv')
         .send('id,name\n1,Tobacco mosaic virus\n2,"Zika virus"\n').expect(200).expect('Content-Type', /text\/csv/);
       const lines = res.text.trim().split('\r\n');
       expect(lines[0]).to.equal('id,name,status,matched_name,to_version,result,changes,suggestions');
@@ -308,45 +299,45 @@ describe('/api/v1', function () {
     });
 
     it('rejects a body without names with 422', async () => {
-      const res = await request(app).post('/api/v1/resolve').send({ to_version: 'MSL40' }).expect(422);
+      const res = await request(real.app).post('/api/v1/resolve').send({ to_version: 'MSL40' }).expect(422);
       expect(Object.keys(res.body)).to.deep.equal(['detail']);
     });
   });
 
   describe('errors and hostile input', () => {
     it('answers unknown routes with a JSON 404 in the shape of their area', async () => {
-      expect((await request(app).get('/api/v1/nothing-here').expect(404)).body).to.have.keys(['detail']);
-      expect((await request(app).get('/nothing-here').expect(404)).body).to.have.keys(['error', 'detail', 'type']);
+      expect((await request(real.app).get('/api/v1/nothing-here').expect(404)).body).to.have.keys(['detail']);
+      expect((await request(real.app).get('/nothing-here').expect(404)).body).to.have.keys(['error', 'detail', 'type']);
     });
 
     it('answers malformed JSON with 400 and a too large body with 413', async () => {
-      const bad = await request(app).post('/api/v1/resolve').set('Content-Type', 'application/json').send('{"names": [').expect(400);
+      const bad = await request(real.app).post('/api/v1/resolve').set('Content-Type', 'application/json').send('{"names": [').expect(400);
       expect(bad.body).to.deep.equal({ detail: 'request body is not valid JSON' });
-      await request(app).post('/api/v1/resolve').set('Content-Type', 'application/json').send(`{"names": ["${'a'.repeat(3_000_000)}"]}`).expect(413);
+      await request(real.app).post('/api/v1/resolve').set('Content-Type', 'application/json').send(`{"names": ["${'a'.repeat(3_000_000)}"]}`).expect(413);
     });
 
     it('never answers 500 to odd names, SQL fragments, NUL bytes or 10,000-character names', async () => {
       const nasty = ["' OR 1=1 --", 'x"); DROP TABLE species; --', 'a%00b', '%00', 'a'.repeat(10_000), '%F0%9F%A6%A0 virus', '..%2F..%2Fetc%2Fpasswd', '%25', 'null', '[]'];
       for (const n of nasty) {
         for (const path of [`/api/v1/species/MSL40/${n}`, `/api/v1/history/${n}`, `/api/v1/taxonomy/MSL40/family/${n}`, `/api/v1/search?q=${n}`, `/api/v1/resolve?name=${n}`]) {
-          const res = await request(app).get(path);
+          const res = await request(real.app).get(path);
           expect(res.status, path.slice(0, 80)).to.be.oneOf([200, 400, 404]);
           if (res.status !== 200) expect(res.body, path.slice(0, 80)).to.have.keys(['detail']);
         }
       }
-      const res = await request(app).post('/api/v1/resolve').send({ names: ["' OR 1=1 --", 'a\u0000b', 'x'.repeat(500)] }).expect(200);
+      const res = await request(real.app).post('/api/v1/resolve').send({ names: ["' OR 1=1 --", 'a\u0000b', 'x'.repeat(500)] }).expect(200);
       expect(res.body.results.map((r: { status: string }) => r.status)).to.deep.equal(['unknown', 'unknown', 'unknown']);
     });
   });
 
   describe('caching', () => {
     it('gives release-scoped answers a strong ETag and answers If-None-Match with 304', async () => {
-      const first = await request(app).get('/api/v1/species/MSL40/Tobamovirus%20tabaci').expect(200);
+      const first = await request(real.app).get('/api/v1/species/MSL40/Tobamovirus%20tabaci').expect(200);
       const etag = first.headers.etag as string;
       expect(etag).to.match(/^"[0-9a-f]{16}-[A-Za-z0-9_-]{16}"$/);
       expect(first.headers['cache-control']).to.equal('public, max-age=86400');
-      await request(app).get('/api/v1/species/MSL40/Tobamovirus%20tabaci').set('If-None-Match', etag).expect(304);
-      const latest = await request(app).get('/api/v1/species/latest/Tobamovirus%20tabaci').expect(200);
+      await request(real.app).get('/api/v1/species/MSL40/Tobamovirus%20tabaci').set('If-None-Match', etag).expect(304);
+      const latest = await request(real.app).get('/api/v1/species/latest/Tobamovirus%20tabaci').expect(200);
       expect(latest.headers['cache-control']).to.equal('public, max-age=300');
       expect(latest.headers.etag).to.not.equal(etag);
     });

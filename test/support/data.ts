@@ -21,16 +21,20 @@ export function realBuild(): Promise<BuildReport> {
 export interface Db {
   conn: DuckDBConnection;
   all<T = Record<string, unknown>>(sql: string, values?: unknown[]): Promise<T[]>;
+  /** The number in column n of the first row (a query of the form SELECT count(*) AS n ...). */
+  count(sql: string, values?: unknown[]): Promise<number>;
   close(): void;
 }
 
 async function open(path: string, readOnly: boolean): Promise<Db> {
   const instance = await DuckDBInstance.create(path, readOnly ? { access_mode: 'READ_ONLY' } : {});
   const conn = await instance.connect();
+  const all = async <T>(sql: string, values: unknown[] = []) =>
+    (await conn.runAndReadAll(sql, values as never)).getRowObjectsJson() as T[];
   return {
     conn,
-    all: async <T>(sql: string, values: unknown[] = []) =>
-      (await conn.runAndReadAll(sql, values as never)).getRowObjectsJson() as T[],
+    all,
+    count: async (sql, values) => Number((await all<{ n: number | string }>(sql, values))[0]!.n),
     close: () => { conn.closeSync(); instance.closeSync(); },
   };
 }

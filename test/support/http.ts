@@ -7,7 +7,7 @@ import { defaultPaths } from '../../build/paths.js';
 import { createApp } from '../../src/app.js';
 import { openStore } from '../../src/documents.js';
 import type { Store } from '../../src/store.js';
-import { realBuild } from './data.js';
+import { realBuild, realDb, type Db } from './data.js';
 
 let shared: Promise<{ app: Express; store: Store }> | null = null;
 
@@ -20,4 +20,24 @@ export function testApp(): Promise<{ app: Express; store: Store }> {
     return { app, store };
   })();
   return shared;
+}
+
+export interface RealApp {
+  app: Express;
+  db: Db;
+}
+
+/**
+ * For a describe block that exercises the app on the real data: opens the shared app and a read-only
+ * connection to the database (for expected values) before its tests, closes the connection after them.
+ * The fields are set once the block's `before` hook has run.
+ */
+export function onRealApp(): RealApp {
+  const real = {} as RealApp;
+  before(async () => {
+    real.app = (await testApp()).app;
+    real.db = await realDb();
+  });
+  after(() => real.db.close());
+  return real;
 }
