@@ -10,16 +10,18 @@ import { projectRoot } from '../build/paths.js';
 const YAML_FILE = join(projectRoot(), 'src', 'openapi.yaml');
 const JSON_FILE = join(projectRoot(), 'dist', 'src', 'openapi.json');
 
-let cached: Record<string, unknown> | null = null;
+type Document = Record<string, unknown>;
 
-export function openApiDocument(): Record<string, unknown> {
+let cached: Document | null = null;
+
+const readYaml = (): Document => parseYaml(readFileSync(YAML_FILE, 'utf8')) as Document;
+
+export function openApiDocument(): Document {
   if (!cached) {
     const fresh = existsSync(JSON_FILE) && statSync(JSON_FILE).mtimeMs >= statSync(YAML_FILE).mtimeMs;
-    cached = (fresh ? JSON.parse(readFileSync(JSON_FILE, 'utf8')) : parseYaml(readFileSync(YAML_FILE, 'utf8'))) as Record<string, unknown>;
+    cached = fresh ? (JSON.parse(readFileSync(JSON_FILE, 'utf8')) as Document) : readYaml();
   }
   return cached;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(JSON_FILE, JSON.stringify(parseYaml(readFileSync(YAML_FILE, 'utf8'))));
-}
+if (process.argv[1] === fileURLToPath(import.meta.url)) writeFileSync(JSON_FILE, JSON.stringify(readYaml()));

@@ -36,7 +36,7 @@ export function notModified(req: Request, res: Response, scope: Scope): boolean 
  */
 export function sendJson(req: Request, res: Response, body: unknown, scope: Scope): void {
   if (notModified(req, res, scope)) return;
-  if (typeof body === 'string' || Buffer.isBuffer(body)) {
+  if (Buffer.isBuffer(body)) {
     if (req.app.locals.validateResponses) res.json(JSON.parse(body.toString()));
     else res.type('application/json').send(body);
   } else {
