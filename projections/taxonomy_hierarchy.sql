@@ -4,12 +4,18 @@
 -- deeper is the whole tree, so it is stored once).
 -- Cut in SQL ahead rather than in the handler: pruning the parsed MSL40 tree (1.15 MB) takes 5-8 ms of the
 -- event loop per request, while the 132 documents cost ~32 MB of memory in all and are a key read.
--- The tree is rendered as hierarchy.sql renders it (read that file for the one-pass technique) from the nodes
--- of taxon_tree_node: taxa {rank, name, species_count, children}, species leaves {rank: 'species', name},
--- children ordered by rank, then name. A node at the cut keeps its
+-- The tree is rendered from the nodes of taxon_tree_node: taxa {rank, name, species_count, children}, species
+-- leaves {rank: 'species', name}, children ordered by rank, then name (hierarchy.sql keeps the uncut tree of
+-- each release as a table of its own). A node at the cut keeps its
 -- species_count but has no `children` key; depth counts levels below the root (realms are level 1 from MSL34,
 -- the highest rank used before). statistics: species (of the release), taxa per rank (releases.counts), nodes
 -- in this document (root excluded) and max_depth (levels of the whole tree).
+-- Built in one pass instead of one aggregation per rank: every node of a release is sorted by its path from
+-- the root (pre-order), and each node's JSON is written as an opening fragment; the brackets that close the
+-- nodes before it are computed from the depth of the previous node. With depth d (root 0) and open(i) = d + 1
+-- for a node that has children and d for a leaf (a species, or a taxon at the cut): node i first closes
+-- open(i-1) - d(i) nodes, and takes a comma unless the previous node is its parent. The concatenation is cast
+-- to JSON, which checks it.
 -- depends: releases, taxon_tree_node
 WITH node AS (SELECT * FROM taxon_tree_node),
 release AS (
