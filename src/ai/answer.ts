@@ -412,12 +412,23 @@ function profileOf(list: FamilyProfile[], name: string): FamilyProfile | undefin
   return list.find((f) => f.family === name);
 }
 
-async function taxonGenome(ctx: Ctx, _p: Parsed, t: TaxonRef): Promise<Answer> {
+/**
+ * The family profile a genome or host question about a taxon is answered from (the taxon's own family), with
+ * the clause that says so when the taxon is below family; or the answer saying why there is none.
+ */
+async function familyOfTaxon(ctx: Ctx, t: TaxonRef, what: 'Genome' | 'Host'): Promise<{ f: FamilyProfile; of: string } | { missing: Answer }> {
   const list = await profiles(ctx);
   const family = t.rank === 'family' ? t.entry.name : t.entry.parents.find((x) => x.rank === 'family')?.name;
   const f = family ? profileOf(list, family) : undefined;
-  if (!f) return fallback(`Genome summaries are per family of ${ctx.latest.version}, and ${t.entry.name} is not ${t.rank === 'family' ? `a family of ${ctx.latest.version}` : `in a family of ${ctx.latest.version}`}.`);
+  if (!f) return { missing: fallback(`${what} summaries are per family of ${ctx.latest.version}, and ${t.entry.name} is not ${t.rank === 'family' ? `a family of ${ctx.latest.version}` : `in a family of ${ctx.latest.version}`}.`) };
   const of = t.rank === 'family' ? '' : ` (${t.entry.name} is a ${t.rank} of the family ${f.family}; figures are the family's)`;
+  return { f, of };
+}
+
+async function taxonGenome(ctx: Ctx, _p: Parsed, t: TaxonRef): Promise<Answer> {
+  const found = await familyOfTaxon(ctx, t, 'Genome');
+  if ('missing' in found) return found.missing;
+  const { f, of } = found;
   const comps = f.compositions.map((c) => `${c.composition} (${num(c.species)})`);
   const sizes = f.size_n > 0 ? `; its exemplar genomes are ${formatGenomeSize(f.size_min_bp!)}-${formatGenomeSize(f.size_max_bp!)} long (median ${formatGenomeSize(f.size_median_bp!)}, ${count(f.size_n, 'genome', 'genomes')})` : '; no exemplar genome length is known for it';
   return {
@@ -430,11 +441,9 @@ async function taxonGenome(ctx: Ctx, _p: Parsed, t: TaxonRef): Promise<Answer> {
 const sizeStats = (f: FamilyProfile) => ({ n: f.size_n, min_bp: f.size_min_bp, p25_bp: f.size_p25_bp, median_bp: f.size_median_bp, p75_bp: f.size_p75_bp, max_bp: f.size_max_bp });
 
 async function taxonHosts(ctx: Ctx, _p: Parsed, t: TaxonRef): Promise<Answer> {
-  const list = await profiles(ctx);
-  const family = t.rank === 'family' ? t.entry.name : t.entry.parents.find((x) => x.rank === 'family')?.name;
-  const f = family ? profileOf(list, family) : undefined;
-  if (!f) return fallback(`Host summaries are per family of ${ctx.latest.version}, and ${t.entry.name} is not ${t.rank === 'family' ? `a family of ${ctx.latest.version}` : `in a family of ${ctx.latest.version}`}.`);
-  const of = t.rank === 'family' ? '' : ` (${t.entry.name} is a ${t.rank} of the family ${f.family}; figures are the family's)`;
+  const found = await familyOfTaxon(ctx, t, 'Host');
+  if ('missing' in found) return found.missing;
+  const { f, of } = found;
   const hosted = f.members.filter((m) => m.hosts.length > 0).length;
   const hosts = f.hosts.map((h) => `${h.host} (${num(h.species)})`);
   return {
