@@ -46,7 +46,7 @@ export function historicalRouter(): Router {
     // One per row of /api/v1/compare/.../details: a species both renamed and reclassified counts twice.
     const total = byType.added + byType.removed + byType.renamed + byType.reclassified + byType.merged + byType.split
       + byType.ended_by_split + byType.formed_by_merge;
-    const rest = JSON.parse(required(req.store, 'compare_doc', from.msl, to.msl).toString()) as object;
+    const rest = requiredJson<object>(req.store, 'compare_doc', from.msl, to.msl);
     sendJson(req, res, {
       from_version: from.version, to_version: to.version, from_total: s.from_total, to_total: s.to_total,
       changes: { total_changes: total, by_type: byType, renamed_and_reclassified: s.species_renamed_and_reclassified, unchanged: s.species_unchanged },
@@ -63,7 +63,7 @@ export function historicalRouter(): Router {
     // abbreviation may lead to several.
     const chosen = hits.some((h) => h.kind === 'species') ? hits.filter((h) => h.kind === 'species') : hits;
     const lineages = [...new Set(chosen.map((h) => h.lineage_id))]
-      .map((id) => JSON.parse(required(req.store, 'species_history_doc', id).toString()) as unknown);
+      .map((id) => requiredJson<unknown>(req.store, 'species_history_doc', id));
     sendJson(req, res, { query: name, matched_name: chosen[0]!.name, matched_kind: chosen[0]!.kind, lineages }, 'latest');
   });
 
@@ -88,11 +88,17 @@ export function historicalRouter(): Router {
   return router;
 }
 
-/** A document every build has; its absence is a broken build (500), not a missing resource. */
+// Documents every build has: their absence is a broken build (500), not a missing resource.
 function required(store: Store, table: string, ...key: Array<string | number>): Buffer {
-  const doc = store.doc(table, ...key);
-  if (doc === undefined) throw new Error(`read model ${table} has no document ${key.join('|')}`);
-  return doc;
+  return store.doc(table, ...key) ?? brokenBuild(table, key);
+}
+
+function requiredJson<T>(store: Store, table: string, ...key: Array<string | number>): T {
+  return store.docJson<T>(table, ...key) ?? brokenBuild(table, key);
+}
+
+function brokenBuild(table: string, key: Array<string | number>): never {
+  throw new Error(`read model ${table} has no document ${key.join('|')}`);
 }
 
 /** 404 for a name no species ever had, with up to 3 known names close to it. */
