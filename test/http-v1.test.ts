@@ -67,6 +67,19 @@ describe('/api/v1', function () {
       expect(Object.keys(res.body)).to.deep.equal(['detail']);
     });
 
+    // The patched validator skips its parameter mutator for URLs without a query string (README): the
+    // contract must hold the same either way.
+    it('checks path parameters against the contract with and without a query string, and rejects unknown query parameters', async () => {
+      const long = 'a'.repeat(501);
+      for (const url of [`/api/v1/species/MSL40/${long}`, `/api/v1/species/MSL40/${long}?`]) {
+        const res = await request(real.app).get(url).expect(400);
+        expect(res.body.detail, url.slice(-5)).to.contain('scientific_name').and.to.contain('500');
+      }
+      const res = await request(real.app).get('/api/v1/species/MSL40/Tobamovirus%20tabaci?colour=red').expect(400);
+      expect(res.body.detail).to.contain("'colour'");
+      await request(real.app).get('/api/v1/species/MSL40/Tobamovirus%20tabaci?').expect(200);
+    });
+
     it('answers an unknown name with 404', async () => {
       const res = await request(real.app).get('/api/v1/species/MSL40/No%20such%20virus').expect(404);
       expect(res.body.detail).to.equal("species 'No such virus' not found in MSL40");
