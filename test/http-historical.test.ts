@@ -193,6 +193,19 @@ describe('/historical', function () {
       expect(lineage.releases[17]).to.include({ version: 'MSL40', present: true, name: 'Tobamovirus tabaci' });
     });
 
+    it('answers every lineage an abbreviation leads to, in the order of the name index', async () => {
+      const [row] = await real.db.all<{ name: string; ids: string[] }>(`
+        SELECT any_value(h.name) AS name, list(h.lineage_id::VARCHAR ORDER BY h.i) AS ids
+        FROM (SELECT n.name_norm, u.h.name AS name, u.h.lineage_id AS lineage_id, u.i AS i
+              FROM main.name_lookup n,
+                   unnest(from_json(n.doc, '[{"lineage_id":"BIGINT","name":"VARCHAR","kind":"VARCHAR"}]')) WITH ORDINALITY AS u(h, i)
+              WHERE n.name_norm = 'aamv1') h`);
+      expect(row!.ids.length).to.be.greaterThan(1);
+      const res = await request(real.app).get(`/historical/species/${encodeURIComponent(row!.name)}/history`).expect(200);
+      expect(res.body.matched_kind).to.equal('abbreviation');
+      expect(res.body.lineages.map((l: { lineage_id: number }) => String(l.lineage_id))).to.deep.equal([...new Set(row!.ids)]);
+    });
+
     it('answers the same history for the current name, in any letter case', async () => {
       const old = (await request(real.app).get('/historical/species/Tobacco%20mosaic%20virus/history').expect(200)).body;
       const cur = (await request(real.app).get('/historical/species/tobamovirus%20TABACI/history').expect(200)).body;

@@ -1,6 +1,7 @@
 // /historical: the releases, comparisons of any two, a species or a family across all releases, the end of the
-// order Caudovirales and the milestones of the 20 years. Every answer is a pre-rendered document held in memory
-// (projections *_doc.sql, caudovirales_dissolution.sql); only a 404 runs a query, to suggest close names.
+// order Caudovirales and the milestones of the 20 years. Every answer is a pre-rendered document (projections
+// *_doc.sql, caudovirales_dissolution.sql), held in memory except the species histories; a 404 runs a query,
+// to suggest close names.
 import { Router } from 'express';
 import { HttpError } from '../errors.js';
 import { sendJson } from '../respond.js';
@@ -13,7 +14,6 @@ export const documents: DocSpec[] = [
   { table: 'release_doc', key: ['msl'], doc: 't.doc' },
   { table: 'release_list_doc', key: ['key'], doc: 't.doc' },
   { table: 'compare_doc', key: ['from_msl', 'to_msl'], doc: 't.doc' },
-  { table: 'species_history_doc', key: ['lineage_id'], doc: 't.doc' },
   { table: 'family_evolution_doc', key: ['name_key'], doc: 't.doc' },
   { table: 'caudovirales_dissolution', key: ['key'], doc: 't.doc' },
   { table: 'timeline_doc', key: ['key'], doc: 't.doc' },
@@ -54,7 +54,9 @@ export function historicalRouter(): Router {
     }, from.scope === 'latest' || to.scope === 'latest' ? 'latest' : 'release');
   });
 
-  // GET /species/:name/history <- name_lookup + species_history_doc (in memory)
+  // GET /species/:name/history <- name_lookup (in memory) + species_history_doc, one keyed query. These
+  // histories (41 MB) stay in the database: /api/v1/history serves the same lineages from memory, in the
+  // shape analysts script against, and holding both would cost the memory budget.
   router.get('/species/:scientific_name/history', async (req, res) => {
     const name = nameParam(req.params.scientific_name);
     const hits = lookupName(req.store, name);
@@ -62,8 +64,11 @@ export function historicalRouter(): Router {
     // As /api/v1/history: a name that was a species name follows only those lineages; a virus name or
     // abbreviation may lead to several.
     const chosen = hits.some((h) => h.kind === 'species') ? hits.filter((h) => h.kind === 'species') : hits;
-    const lineages = [...new Set(chosen.map((h) => h.lineage_id))]
-      .map((id) => requiredJson<unknown>(req.store, 'species_history_doc', id));
+    const ids = [...new Set(chosen.map((h) => h.lineage_id))];
+    const rows = await req.store.query<{ lineage_id: string; doc: string }>(
+      'SELECT lineage_id, doc FROM main.species_history_doc WHERE list_contains($1::BIGINT[], lineage_id)', [ids]);
+    const byId = new Map(rows.map((r) => [Number(r.lineage_id), JSON.parse(r.doc) as unknown]));
+    const lineages = ids.map((id) => byId.get(id) ?? brokenBuild('species_history_doc', [id]));
     sendJson(req, res, { query: name, matched_name: chosen[0]!.name, matched_kind: chosen[0]!.kind, lineages }, 'latest');
   });
 
