@@ -51,13 +51,7 @@ export class Store {
       for (let i = 0; i < opts.pool; i++) connections.push(await instance.connect());
       const conn = connections[0]!;
       const build = (await conn.runAndReadAll('SELECT build_id FROM src.build_info')).getRows()[0]?.[0];
-      // Each query runs on its own libuv thread, so loading tables on every connection at once overlaps
-      // DuckDB's scanning with the copying done here.
-      const docs = new Map<string, PackedDocs>();
-      const queue = [...opts.docs];
-      await Promise.all(connections.map(async (c) => {
-        for (let spec = queue.shift(); spec; spec = queue.shift()) docs.set(spec.table, await loadDocs(c, spec));
-      }));
+      const docs = await loadDocs(connections, opts.docs);
       const lists = new Map<string, Row[]>();
       for (const [name, sql] of Object.entries(opts.lists ?? {})) lists.set(name, (await conn.runAndReadAll(sql)).getRowObjectsJson() as Row[]);
       // Loading read every document table once; DuckDB keeps those blocks cached (~160 MB) although no
@@ -151,24 +145,44 @@ export class Store {
   }
 }
 
-async function loadDocs(conn: DuckDBConnection, spec: DocSpec): Promise<PackedDocs> {
-  const docs = new PackedDocs();
-  const key = spec.key.map((k) => `CAST(t."${k}" AS VARCHAR)`).join(" || '|' || ");
-  // Key and document come as one BLOB of UTF-8 bytes, "key NUL document": reading a value out of DuckDB
-  // costs a native call each, and this halves them (~270k documents). The document part is copied
-  // straight into the packed buffers, never decoded into a JS string.
-  const result = await conn.stream(`SELECT encode(${key} || chr(0) || CAST(${spec.doc} AS VARCHAR)) FROM main."${spec.table}" AS t`);
-  for (;;) {
-    const chunk = await result.fetchChunk();
-    if (!chunk || chunk.rowCount === 0) break;
-    const column = chunk.getColumnVector(0) as DuckDBBlobVector;
-    for (let i = 0; i < chunk.rowCount; i++) {
-      const bytes = column.getItemBytes(i)!;
-      const end = bytes.indexOf(0);
-      docs.add(decoder.decode(bytes.subarray(0, end)), bytes.subarray(end + 1));
-    }
-  }
-  return docs.seal();
-}
+/** Rows per batch: one DuckDB vector, ~2 MB of species documents. */
+const BATCH_ROWS = 2048;
 
-const decoder = new TextDecoder();
+/**
+ * Loads every document table, cut into batches by rowid that the pool's connections take from one queue:
+ * each query runs on its own libuv thread, so DuckDB's scans overlap with the indexing done here, and the
+ * large tables are spread over all connections. A batch comes back as one BLOB in PackedDocs' layout.
+ */
+async function loadDocs(connections: DuckDBConnection[], specs: DocSpec[]): Promise<Map<string, PackedDocs>> {
+  const tables = new Map<string, { docs: PackedDocs; rows: number; loaded: number }>();
+  const queue: Array<{ spec: DocSpec; from: number }> = [];
+  // Batches run up to max(rowid), not count(*): rowids of a table written once run 0..n-1, but a gap must
+  // not lose rows. One query for all tables: each round trip waits for a turn of the busy main thread.
+  const sizes = new Map((await connections[0]!.runAndReadAll(specs.map((spec) =>
+    `SELECT '${spec.table}', count(*)::DOUBLE, coalesce(max(rowid) + 1, 0)::DOUBLE FROM main."${spec.table}"`).join(' UNION ALL ')))
+    .getRows().map(([table, rows, end]) => [table as string, [rows as number, end as number]]));
+  specs.forEach((spec) => {
+    const [rows, end] = sizes.get(spec.table)!;
+    tables.set(spec.table, { docs: new PackedDocs(), rows, loaded: 0 });
+    for (let from = 0; from < end; from += BATCH_ROWS) queue.push({ spec, from });
+  });
+  await Promise.all(connections.map(async (conn) => {
+    for (let task = queue.shift(); task; task = queue.shift()) {
+      const { spec, from } = task;
+      const key = spec.key.map((k) => `CAST(t."${k}" AS VARCHAR)`).join(" || '|' || ");
+      const doc = `CAST(${spec.doc} AS VARCHAR)`;
+      const result = await conn.run(`
+        SELECT encode(string_agg(${key} || chr(0) || strlen(${doc})::VARCHAR || chr(0) || ${doc}, ''))
+        FROM main."${spec.table}" AS t WHERE rowid >= ${from} AND rowid < ${from + BATCH_ROWS}`);
+      const bytes = ((await result.fetchChunk())?.getColumnVector(0) as DuckDBBlobVector | undefined)?.getItemBytes(0);
+      const table = tables.get(spec.table)!;
+      if (bytes) table.loaded += table.docs.addBatch(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    }
+  }));
+  const docs = new Map<string, PackedDocs>();
+  for (const [name, table] of tables) {
+    if (table.loaded !== table.rows) throw new Error(`read model ${name}: loaded ${table.loaded} of ${table.rows} documents`);
+    docs.set(name, table.docs.seal());
+  }
+  return docs;
+}

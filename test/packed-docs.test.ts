@@ -1,50 +1,50 @@
-// PackedDocs: documents copied into shared 1 MB buffers must come back byte for byte, whichever chunk
-// they landed in, including one larger than a chunk and one with multi-byte characters.
+// PackedDocs: documents handed over in batches ("key NUL byte-length NUL document") must come back byte for
+// byte, whichever batch they came in, including multi-byte characters and bytes that look like separators.
 import { expect } from 'chai';
 import { PackedDocs } from '../src/packed-docs.js';
 
-describe('PackedDocs', () => {
-  const utf8 = (s: string) => new TextEncoder().encode(s);
+/** A batch in the layout store.ts builds in SQL. */
+function batch(entries: Array<[string, string]>): Buffer {
+  return Buffer.concat(entries.map(([key, doc]) =>
+    Buffer.concat([Buffer.from(key), Buffer.from([0]), Buffer.from(String(Buffer.byteLength(doc))), Buffer.from([0]), Buffer.from(doc)])));
+}
 
-  it('returns every document as it was added, across chunk boundaries', () => {
+describe('PackedDocs', () => {
+  it('returns every document of every batch as it was handed over', () => {
     const docs = new PackedDocs();
     const expected = new Map<string, string>();
-    // ~3.5 MB in documents of varying size, so several chunks fill up and some documents would straddle one.
-    for (let i = 0; i < 7000; i++) {
-      const text = JSON.stringify({ id: i, pad: 'x'.repeat((i * 37) % 1000) });
-      expected.set(`k${i}`, text);
-      docs.add(`k${i}`, utf8(text));
+    for (let b = 0; b < 5; b++) {
+      const entries: Array<[string, string]> = [];
+      for (let i = 0; i < 700; i++) {
+        const key = `${b}|k${i}`;
+        const doc = JSON.stringify({ b, i, pad: 'x'.repeat((i * 37) % 1000) });
+        entries.push([key, doc]);
+        expected.set(key, doc);
+      }
+      expect(docs.addBatch(batch(entries))).to.equal(700);
     }
-    const big = JSON.stringify({ big: 'y'.repeat(1.5 * 1024 * 1024) });
-    expected.set('big', big);
-    docs.add('big', utf8(big));
-    const accents = JSON.stringify({ name: 'Café virus α–β 🦠' });
-    expected.set('accents', accents);
-    docs.add('accents', utf8(accents));
+    // The length, not a separator, ends a document: a NUL inside one must not cut it.
+    const odd: Array<[string, string]> = [['café|α', JSON.stringify({ name: 'Café virus α–β 🦠' })], ['nul', 'a\u0000b'], ['empty', '']];
+    for (const [key, doc] of odd) expected.set(key, doc);
+    expect(docs.addBatch(batch(odd))).to.equal(3);
     docs.seal();
 
     expect(docs.size).to.equal(expected.size);
-    for (const [key, text] of expected) expect(docs.get(key)?.toString('utf8'), key).to.equal(text);
-    const totalBytes = [...expected.values()].reduce((n, t) => n + Buffer.byteLength(t), 0);
-    expect(docs.bytes).to.equal(totalBytes);
+    for (const [key, doc] of expected) expect(docs.get(key)?.toString('utf8'), key).to.equal(doc);
   });
 
-  it('answers undefined for an unknown key and refuses documents after sealing', () => {
+  it('answers undefined for an unknown key and refuses batches after sealing', () => {
     const docs = new PackedDocs();
-    docs.add('a', utf8('{}'));
+    docs.addBatch(batch([['a', '{}']]));
     docs.seal();
     expect(docs.get('b')).to.equal(undefined);
-    expect(() => docs.add('c', utf8('{}'))).to.throw(/after seal/);
+    expect(() => docs.addBatch(batch([['c', '{}']]))).to.throw(/after seal/);
   });
 
-  it('copies the bytes, so the caller may reuse its array', () => {
-    const docs = new PackedDocs();
-    const scratch = utf8('{"n":1}');
-    docs.add('one', scratch);
-    scratch.set(utf8('{"n":2}'));
-    docs.add('two', scratch);
-    docs.seal();
-    expect(docs.get('one')!.toString()).to.equal('{"n":1}');
-    expect(docs.get('two')!.toString()).to.equal('{"n":2}');
+  it('refuses a batch whose last entry is cut short or has no length', () => {
+    const whole = batch([['a', '{"n":1}'], ['b', '{"n":2}']]);
+    expect(() => new PackedDocs().addBatch(whole.subarray(0, whole.length - 1))).to.throw(/malformed batch entry at byte 11/);
+    expect(() => new PackedDocs().addBatch(Buffer.from('key\u0000{}'))).to.throw(/malformed/);
+    expect(() => new PackedDocs().addBatch(Buffer.from('key\u0000x\u0000{}'))).to.throw(/malformed/);
   });
 });
