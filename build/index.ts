@@ -9,11 +9,12 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fetchInputs } from './fetch.js';
 import { loadManifest } from './manifest.js';
-import { defaultPaths, projectRoot, type BuildPaths } from './paths.js';
+import { defaultPaths, DOC_SNAPSHOT_FILE, projectRoot, type BuildPaths } from './paths.js';
 import { consoleProgress, type Progress } from './progress.js';
 import { ingest, type IngestReport } from './stage-ingest.js';
 import { runChecks, type Checks } from './checks.js';
 import { project, type ProjectReport } from './stage-project.js';
+import { refreshDocSnapshot } from '../src/documents.js';
 
 export interface BuildOptions extends BuildPaths {
   progress: Progress;
@@ -21,6 +22,12 @@ export interface BuildOptions extends BuildPaths {
   download?: boolean;
   /** Rebuild every stage even when its cache key is unchanged. */
   force?: boolean;
+  /**
+   * Last step: writes the server's document snapshot for a database (unless the one at `out` is already
+   * its). Passed in by the command-line entry point and the tests' real build, so the pipeline itself does
+   * not depend on the server's code, and fixture builds, whose projections have no documents, skip it.
+   */
+  snapshot?: (dbFile: string, out: string, buildId: string) => Promise<unknown>;
 }
 
 export interface BuildReport {
@@ -74,6 +81,8 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
   const projectFresh = ingestFresh && previous?.cache_keys.project === projectKey && existsSync(dbFile);
   if (projectFresh && previous) {
     opts.progress.log(`data set ${previous.build_id} is up to date (inputs, code and projections unchanged)`);
+    // The server's document definitions may have changed without the data: the snapshot is checked apart.
+    await opts.snapshot?.(dbFile, join(opts.dataDir, DOC_SNAPSHOT_FILE), previous.build_id);
     return previous;
   }
 
@@ -92,6 +101,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     }));
 
     const checks = await runChecks(stagedDb);
+    if (opts.snapshot) await timed('snapshot', false, () => opts.snapshot!(stagedDb, join(staging, DOC_SNAPSHOT_FILE), buildId));
     const report: BuildReport = {
       build_id: buildId,
       started_at: new Date(started).toISOString(),
@@ -127,6 +137,9 @@ function publish(staging: string, dataDir: string, withParquet: boolean): void {
     if (existsSync(live)) renameSync(live, join(trash, 'parquet'));
     renameSync(join(staging, 'parquet'), live);
   }
+  // The snapshot before the database: a server that sees the new database finds its snapshot ready
+  // (and one that sees a snapshot of a newer build than its database ignores it).
+  if (existsSync(join(staging, DOC_SNAPSHOT_FILE))) renameSync(join(staging, DOC_SNAPSHOT_FILE), join(dataDir, DOC_SNAPSHOT_FILE));
   renameSync(join(staging, DB_FILE), join(dataDir, DB_FILE));
   renameSync(join(staging, 'build-report.txt'), join(dataDir, 'build-report.txt'));
   renameSync(join(staging, REPORT_FILE), join(dataDir, REPORT_FILE));
@@ -195,7 +208,7 @@ const hash = (parts: string[]) => createHash('sha256').update(parts.join('\n')).
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const force = process.argv.includes('--force');
-  build({ ...defaultPaths(), progress: consoleProgress(), force })
+  build({ ...defaultPaths(), progress: consoleProgress(), force, snapshot: refreshDocSnapshot })
     .then(() => process.stderr.write(readFileSync(join(defaultPaths().dataDir, 'build-report.txt'), 'utf8')))
     .catch((err: Error) => {
       console.error(`build failed: ${err.message}`);

@@ -4,10 +4,13 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** The build's snapshot of the server's documents, beside the database (src/doc-snapshot.ts). */
+export const DOC_SNAPSHOT_FILE = 'documents.bin';
+
 export interface BuildPaths {
   manifest: string;
   rawDir: string;
-  /** Where the published data set lives: parquet/, taxonomy.duckdb, build-report.json. */
+  /** Where the published data set lives: parquet/, taxonomy.duckdb, documents.bin, build-report.json. */
   dataDir: string;
   projectionsDir: string;
   /** Mirror of the raw files (air-gapped sites); null when there is none. */

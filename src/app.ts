@@ -74,7 +74,7 @@ export function createApp(opts: AppOptions): express.Express {
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(spec, { customSiteTitle: 'Viral Taxonomy Query Service' }));
   app.get('/health', (_req, res) => {
     const store = opts.stores.current();
-    res.set('Cache-Control', 'no-store').json({ status: store ? 'ok' : 'starting', build_id: store?.buildId ?? null });
+    res.set('Cache-Control', 'no-store').json({ status: store ? 'ok' : 'starting', build_id: store?.buildId ?? null, documents: store?.docsSource ?? null });
   });
 
   // Every request holds on to the store it started with, so a rebuild swapped in meanwhile never pulls

@@ -1,7 +1,7 @@
 // Runtime configuration, from the environment only (documented in the README).
 import { join } from 'node:path';
 import { z } from 'zod';
-import { projectRoot } from '../build/paths.js';
+import { DOC_SNAPSHOT_FILE, projectRoot } from '../build/paths.js';
 
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
@@ -19,6 +19,8 @@ export interface Config {
   host: string;
   dataDir: string;
   dbFile: string;
+  /** The build's document snapshot, read at start-up instead of the document tables when it matches. */
+  snapshotFile: string;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   logSample: number;
   dbPool: number;
@@ -33,7 +35,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   const dataDir = e.DATA_DIR ?? join(projectRoot(), 'data');
   return {
-    port: e.PORT, host: e.HOST, dataDir, dbFile: join(dataDir, 'taxonomy.duckdb'),
+    port: e.PORT, host: e.HOST, dataDir, dbFile: join(dataDir, 'taxonomy.duckdb'), snapshotFile: join(dataDir, DOC_SNAPSHOT_FILE),
     logLevel: e.LOG_LEVEL, logSample: e.LOG_SAMPLE, dbPool: e.DB_POOL,
   };
 }

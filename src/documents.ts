@@ -5,6 +5,7 @@ import { documents as historicalDocuments } from './routes/historical.js';
 import { documents as searchDocuments } from './routes/search.js';
 import { documents as taxonomyDocuments } from './routes/taxonomy.js';
 import { DIFF_LIST } from './routes/v1-history.js';
+import { definitionsKey, snapshotMismatch } from './doc-snapshot.js';
 import { Store, type DocSpec } from './store.js';
 import { RELEASES_LIST } from './versions.js';
 
@@ -22,6 +23,22 @@ export const LISTS: Record<string, string> = {
   release_diff: DIFF_LIST,
 };
 
-export function openStore(file: string, pool: number): Promise<Store> {
-  return Store.open(file, { pool, docs: DOCUMENTS, lists: LISTS });
+/** Opens a build; its documents come from the snapshot file when one is given and matches. */
+export function openStore(file: string, pool: number, snapshot?: string): Promise<Store> {
+  return Store.open(file, { pool, docs: DOCUMENTS, lists: LISTS, ...(snapshot ? { snapshot } : {}) });
+}
+
+/**
+ * Makes `snapshot` hold the documents of the database `file`, whose build is `buildId` (the build's last
+ * step): kept when it already does (its header says so), else written from the database.
+ */
+export async function refreshDocSnapshot(file: string, snapshot: string, buildId: string): Promise<'current' | 'written'> {
+  if (snapshotMismatch(snapshot, buildId, definitionsKey(DOCUMENTS)) === null) return 'current';
+  const store = await openStore(file, 2);
+  try {
+    store.writeSnapshot(snapshot);
+    return 'written';
+  } finally {
+    await store.close();
+  }
 }

@@ -55,6 +55,11 @@ export class PackedDocs {
     return this.batches[this.packed[3 * i]!]!.subarray(offset, offset + this.packed[3 * i + 2]!);
   }
 
+  /** The batches as they were added, in order (doc-snapshot.ts writes them to a file as they are). */
+  get batchBuffers(): readonly Buffer[] {
+    return this.batches;
+  }
+
   get size(): number {
     return this.index.size;
   }

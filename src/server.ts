@@ -22,14 +22,14 @@ async function reload(reason: string): Promise<void> {
   if (reloading) return reloading;
   reloading = (async () => {
     try {
-      const next = await openStore(config.dbFile, config.dbPool);
+      const next = await openStore(config.dbFile, config.dbPool, config.snapshotFile);
       if (store && next.buildId === store.buildId) {
         await next.close();
         return;
       }
       const previous = store;
       store = next;
-      logger.info({ build_id: next.buildId, reason }, 'data set loaded');
+      logger.info({ build_id: next.buildId, reason, documents: next.docsSource }, 'data set loaded');
       if (previous) await previous.close();
     } catch (err) {
       logger.error({ err, reason }, 'could not open the data set; still serving the previous one');

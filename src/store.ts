@@ -3,6 +3,7 @@
 // on every execution); searches, filters and bulk downloads go to a small pool of read-only connections.
 // This is the only module that imports @duckdb/node-api.
 import { DuckDBBlobVector, DuckDBConnection, DuckDBInstance, listValue, type DuckDBValue } from '@duckdb/node-api';
+import { definitionsKey, readSnapshot, writeSnapshot } from './doc-snapshot.js';
 import { PackedDocs } from './packed-docs.js';
 
 export type Row = Record<string, unknown>;
@@ -38,27 +39,43 @@ export class Store {
     readonly buildId: string,
     private readonly docs: Map<string, PackedDocs>,
     private readonly lists: Map<string, Row[]>,
+    private readonly definitions: string,
+    /** Where the documents came from: the snapshot, or the database and why not the snapshot. */
+    readonly docsSource: string,
   ) {
     this.idle.push(...connections);
   }
 
-  /** docs: keyed documents; lists: small query results every request may need (the releases). */
-  static async open(file: string, opts: { pool: number; docs: DocSpec[]; lists?: Record<string, string> }): Promise<Store> {
+  /**
+   * docs: keyed documents; lists: small query results every request may need (the releases); snapshot: a
+   * file of this build's documents (doc-snapshot.ts), used when it matches, else they are read from DuckDB.
+   */
+  static async open(file: string, opts: { pool: number; docs: DocSpec[]; lists?: Record<string, string>; snapshot?: string }): Promise<Store> {
     // threads=1: requests run side by side on the pool, so one query never takes both cores from the rest.
     const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY', threads: '1', memory_limit: MEMORY_LIMIT });
     const connections: DuckDBConnection[] = [];
     try {
       for (let i = 0; i < opts.pool; i++) connections.push(await instance.connect());
       const conn = connections[0]!;
-      const build = (await conn.runAndReadAll('SELECT build_id FROM src.build_info')).getRows()[0]?.[0];
-      const docs = await loadDocs(connections, opts.docs);
+      const build = String((await conn.runAndReadAll('SELECT build_id FROM src.build_info')).getRows()[0]?.[0]);
+      const definitions = definitionsKey(opts.docs);
+      const snapshot = opts.snapshot ? await readSnapshot(opts.snapshot, build, definitions) : { reason: 'no snapshot given' };
+      let docs: Map<string, PackedDocs>;
+      let source: string;
+      if ('docs' in snapshot) {
+        docs = snapshot.docs;
+        source = 'snapshot';
+      } else {
+        docs = await loadDocs(connections, opts.docs);
+        source = `database (${snapshot.reason})`;
+        // Loading read every document table once; DuckDB keeps those blocks cached (~160 MB) although no
+        // request reads them again. Lowering the limit for a moment evicts them; searches re-read what they need.
+        await conn.run("SET memory_limit = '16MB'");
+        await conn.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
+      }
       const lists = new Map<string, Row[]>();
       for (const [name, sql] of Object.entries(opts.lists ?? {})) lists.set(name, (await conn.runAndReadAll(sql)).getRowObjectsJson() as Row[]);
-      // Loading read every document table once; DuckDB keeps those blocks cached (~160 MB) although no
-      // request reads them again. Lowering the limit for a moment evicts them; searches re-read what they need.
-      await conn.run("SET memory_limit = '16MB'");
-      await conn.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
-      return new Store(instance, connections, file, String(build), docs, lists);
+      return new Store(instance, connections, file, build, docs, lists, definitions, source);
     } catch (err) {
       for (const c of connections) c.closeSync();
       instance.closeSync();
@@ -79,6 +96,11 @@ export class Store {
 
   list<T = Row>(name: string): T[] {
     return (this.lists.get(name) ?? []) as T[];
+  }
+
+  /** Saves this store's documents as a snapshot for the next start (the build does this). */
+  writeSnapshot(file: string): void {
+    writeSnapshot(file, this.buildId, this.definitions, this.docs);
   }
 
   docCount(table: string): number {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DB_FILE } from '../build/index.js';
-import { defaultPaths, projectRoot } from '../build/paths.js';
+import { defaultPaths, DOC_SNAPSHOT_FILE, projectRoot } from '../build/paths.js';
 import { realBuild } from './support/data.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -22,6 +22,7 @@ describe('the server process', function () {
     await realBuild();
     dir = mkdtempSync(join(tmpdir(), 'vtqs-server-'));
     copyFileSync(join(defaultPaths().dataDir, DB_FILE), join(dir, DB_FILE));
+    copyFileSync(join(defaultPaths().dataDir, DOC_SNAPSHOT_FILE), join(dir, DOC_SNAPSHOT_FILE));
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     base = `http://127.0.0.1:${port}`;
     server = spawn(process.execPath, [join(projectRoot(), 'dist', 'src', 'server.js')], {
@@ -44,10 +45,12 @@ describe('the server process', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const buildId = async () => ((await (await fetch(`${base}/health`)).json()) as { build_id: string }).build_id;
+  const health = async () => (await (await fetch(`${base}/health`)).json()) as { build_id: string; documents: string };
+  const buildId = async () => (await health()).build_id;
 
   it('swaps in a rebuilt database under load with zero failed requests', async () => {
     const before = await buildId();
+    expect((await health()).documents).to.equal('snapshot');
     const statuses = new Map<number, number>();
     let stop = false;
     const paths = ['/api/v1/species/MSL40/Tobamovirus%20tabaci', '/api/v1/search?q=virus&limit=5', '/api/v1/compare/MSL35/MSL40', '/api/v1/history/SARS-CoV-2'];
@@ -87,6 +90,8 @@ describe('the server process', function () {
     await load;
 
     expect(after).to.equal('rebuilt-under-load');
+    // The snapshot beside it is of the first build: the new one's documents come from its database.
+    expect((await health()).documents).to.equal(`database (snapshot of build ${before}, not rebuilt-under-load)`);
     const total = [...statuses.values()].reduce((a, b) => a + b, 0);
     expect(total).to.be.greaterThan(100);
     expect(Object.fromEntries(statuses)).to.deep.equal({ 200: total });

@@ -1,4 +1,5 @@
-// Test data: the real data set (built once per test run from ../shared/msl, reusing an up-to-date build)
+// Test data: the real data set (built once per test run from ../shared/msl, reusing an up-to-date build,
+// with the server's document snapshot as `npm run build` writes it)
 // and tiny fixture data sets whose source tables a test writes in SQL, projected by the real project stage.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,6 +8,7 @@ import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { build, DB_FILE, type BuildReport } from '../../build/index.js';
 import { defaultPaths } from '../../build/paths.js';
 import { silent } from '../../build/progress.js';
+import { refreshDocSnapshot } from '../../src/documents.js';
 import { project } from '../../build/stage-project.js';
 import { SOURCE_SCHEMA } from './source-schema.js';
 
@@ -14,7 +16,7 @@ let real: Promise<BuildReport> | null = null;
 
 /** Builds (or reuses) the real data set under data/ and returns its build report. */
 export function realBuild(): Promise<BuildReport> {
-  real ??= build({ ...defaultPaths(), progress: silent, download: false });
+  real ??= build({ ...defaultPaths(), progress: silent, download: false, snapshot: refreshDocSnapshot });
   return real;
 }
 

@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { DB_FILE } from '../../build/index.js';
-import { defaultPaths } from '../../build/paths.js';
+import { defaultPaths, DOC_SNAPSHOT_FILE } from '../../build/paths.js';
 import { createApp } from '../../src/app.js';
 import { openStore } from '../../src/documents.js';
 import type { Store } from '../../src/store.js';
@@ -11,11 +11,16 @@ import { realBuild, realDb, type Db } from './data.js';
 
 let shared: Promise<{ app: Express; store: Store }> | null = null;
 
-/** One app and store for the whole test run (opening the store loads ~110k documents). */
+/**
+ * One app and store for the whole test run (opening the store loads ~250k documents), from the build's
+ * document snapshot as the server does; test/doc-snapshot.test.ts holds it equal to the database's.
+ */
 export function testApp(): Promise<{ app: Express; store: Store }> {
   shared ??= (async () => {
     await realBuild();
-    const store = await openStore(join(defaultPaths().dataDir, DB_FILE), 2);
+    const { dataDir } = defaultPaths();
+    const store = await openStore(join(dataDir, DB_FILE), 2, join(dataDir, DOC_SNAPSHOT_FILE));
+    if (store.docsSource !== 'snapshot') throw new Error(`the real build wrote no usable snapshot: ${store.docsSource}`);
     const app = createApp({ stores: { current: () => store }, logger: pino({ level: 'silent' }), validateResponses: true });
     return { app, store };
   })();

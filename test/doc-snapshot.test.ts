@@ -1,0 +1,122 @@
+// The document snapshot: a server started from it must serve exactly what one started from the database
+// serves, and a snapshot that is not this build's, or is damaged, must never be used (nor crash the start).
+import { expect } from 'chai';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DB_FILE } from '../build/index.js';
+import { defaultPaths, DOC_SNAPSHOT_FILE } from '../build/paths.js';
+import { definitionsKey, readSnapshot, snapshotMismatch } from '../src/doc-snapshot.js';
+import { DOCUMENTS, openStore, refreshDocSnapshot } from '../src/documents.js';
+import type { Store } from '../src/store.js';
+import { realBuild, realDb } from './support/data.js';
+
+describe('the document snapshot', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let fromDb: Store;
+  let snapshot: string;
+  const dbFile = () => join(defaultPaths().dataDir, DB_FILE);
+
+  before(async () => {
+    await realBuild();
+    dir = mkdtempSync(join(tmpdir(), 'vtqs-snapshot-'));
+    snapshot = join(dir, DOC_SNAPSHOT_FILE);
+    fromDb = await openStore(dbFile(), 2);
+    fromDb.writeSnapshot(snapshot);
+  });
+
+  after(async () => {
+    await fromDb.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('loads from the database when no snapshot is given, and says so', () => {
+    expect(fromDb.docsSource).to.equal('database (no snapshot given)');
+  });
+
+  it('gives a store with every document of every read model, byte for byte', async () => {
+    const fromSnapshot = await openStore(dbFile(), 1, snapshot);
+    const db = await realDb();
+    try {
+      expect(fromSnapshot.docsSource).to.equal('snapshot');
+      for (const spec of DOCUMENTS) expect(fromSnapshot.docCount(spec.table), spec.table).to.equal(fromDb.docCount(spec.table)).and.be.greaterThan(0);
+      // Every species document of two releases, and a spread of every other table's keys.
+      const species = await db.all<{ msl: number; name_key: string }>('SELECT msl, name_key FROM species_doc WHERE msl IN (23, 40)');
+      expect(species.length).to.be.greaterThan(16_000);
+      for (const { msl, name_key } of species) {
+        expect(fromSnapshot.doc('species_doc', msl, name_key)?.equals(fromDb.doc('species_doc', msl, name_key)!), `${msl}|${name_key}`).to.equal(true);
+      }
+      for (const spec of DOCUMENTS.filter((s) => s.table !== 'species_doc')) {
+        const cols = spec.key.map((k) => `CAST("${k}" AS VARCHAR) AS "${k}"`).join(', ');
+        const keys = await db.all<Record<string, string>>(`SELECT ${cols} FROM main."${spec.table}" USING SAMPLE 200 ROWS`);
+        for (const row of keys) {
+          const key = spec.key.map((k) => row[k]!);
+          const expected = fromDb.doc(spec.table, ...key);
+          expect(expected, `${spec.table} ${key.join('|')}`).to.not.equal(undefined);
+          expect(fromSnapshot.doc(spec.table, ...key)?.equals(expected!), `${spec.table} ${key.join('|')}`).to.equal(true);
+        }
+      }
+      // Written again from the snapshot's own store, the file comes out identical.
+      const again = join(dir, 'again.bin');
+      fromSnapshot.writeSnapshot(again);
+      expect(readFileSync(again).equals(readFileSync(snapshot))).to.equal(true);
+    } finally {
+      db.close();
+      await fromSnapshot.close();
+    }
+  });
+
+  it("is not used for another build or other document definitions, and the header alone tells", async () => {
+    const defs = definitionsKey(DOCUMENTS);
+    expect(snapshotMismatch(snapshot, fromDb.buildId, defs)).to.equal(null);
+    expect(snapshotMismatch(snapshot, 'another-build', defs)).to.equal(`snapshot of build ${fromDb.buildId}, not another-build`);
+    expect(snapshotMismatch(snapshot, fromDb.buildId, definitionsKey(DOCUMENTS.slice(1)))).to.equal('documents are defined differently since the snapshot');
+    expect(await readSnapshot(snapshot, 'another-build', defs)).to.deep.equal({ reason: `snapshot of build ${fromDb.buildId}, not another-build` });
+    expect(snapshotMismatch(join(dir, 'missing.bin'), fromDb.buildId, defs)).to.equal('no snapshot');
+  });
+
+  it('falls back to the database for a damaged file, and never throws', async () => {
+    const defs = definitionsKey(DOCUMENTS);
+    const damaged = join(dir, 'damaged.bin');
+    const cases: Array<[string, () => void, RegExp]> = [
+      ['truncated', () => truncateSync(damaged, statSync(snapshot).size - 10), /^truncated or padded/],
+      ['not a snapshot', () => writeFileSync(damaged, 'PAR1 not json\n'), /^not a snapshot \(header is not JSON\)/],
+      ['no header line', () => writeFileSync(damaged, 'x'.repeat(100)), /^not a snapshot \(no header\)/],
+      ['a length digit changed inside a batch', () => {
+        const bytes = readFileSync(snapshot);
+        // The first entry's length digits follow the first NUL after the header line.
+        const lengthAt = bytes.indexOf(0, bytes.indexOf(10)) + 1;
+        bytes[lengthAt] = bytes[lengthAt] === 0x39 ? 0x31 : bytes[lengthAt]! + 1;
+        writeFileSync(damaged, bytes);
+      }, /^(unreadable: PackedDocs: malformed batch entry|table species_doc: \d+ documents, header says)/],
+    ];
+    for (const [name, damage, reason] of cases) {
+      copyFileSync(snapshot, damaged);
+      damage();
+      const read = await readSnapshot(damaged, fromDb.buildId, defs);
+      expect('reason' in read && read.reason, name).to.match(reason);
+    }
+    // A store opened with the damaged file serves from the database instead.
+    const store = await openStore(dbFile(), 1, damaged);
+    try {
+      expect(store.docsSource).to.match(/^database \((unreadable|table species_doc)/);
+      expect(store.docCount('species_doc')).to.equal(fromDb.docCount('species_doc'));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('is kept by the build when current and rewritten when not', async () => {
+    const file = join(dir, 'refreshed.bin');
+    expect(await refreshDocSnapshot(dbFile(), file, fromDb.buildId)).to.equal('written');
+    // Same documents; batches may be in another order (the pool's connections finish them in any order).
+    expect(statSync(file).size).to.equal(statSync(snapshot).size);
+    const read = await readSnapshot(file, fromDb.buildId, definitionsKey(DOCUMENTS));
+    expect('docs' in read && read.docs.get('history_doc')?.size).to.equal(fromDb.docCount('history_doc'));
+    expect(await refreshDocSnapshot(dbFile(), file, fromDb.buildId)).to.equal('current');
+    writeFileSync(file, 'stale');
+    expect(await refreshDocSnapshot(dbFile(), file, fromDb.buildId)).to.equal('written');
+    expect(snapshotMismatch(file, fromDb.buildId, definitionsKey(DOCUMENTS))).to.equal(null);
+  });
+});
