@@ -11,10 +11,10 @@ import { projectRoot } from '../build/paths.js';
 
 const ROOT = projectRoot();
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Run { rps: number; p50: number; p99: number; errors: number; non2xx: number }
+interface Run { rps: number; p50: number; p99: number; errors: number; non2xx: number; cpuPerRequest: number }
 
 function start(script: string, port: number, probe: string, env: Record<string, string> = {}, nodeArgs: string[] = []): { child: ChildProcess; ready: Promise<number> } {
   const t0 = Date.now();
@@ -37,7 +37,16 @@ function start(script: string, port: number, probe: string, env: Record<string, 
   return { child, ready };
 }
 
-async function load(port: number, paths: () => string, method = 'GET', body?: () => string): Promise<Run> {
+/** CPU time (user + system) the process has used so far, in µs (/proc ticks are 10 ms). */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+// CPU time per request is reported beside throughput: on a shared, noisy machine it varies much less from
+// run to run than req/s does.
+async function load(pid: number, port: number, paths: () => string, method = 'GET', body?: () => string): Promise<Run> {
+  const cpu0 = cpuMicros(pid);
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: 50,
@@ -48,7 +57,10 @@ async function load(port: number, paths: () => string, method = 'GET', body?: ()
       setupRequest: (req) => ({ ...req, path: paths(), ...(body ? { body: body() } : {}) }),
     }],
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
+  return {
+    rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx,
+    cpuPerRequest: (cpuMicros(pid) - cpu0) / Math.max(1, result.requests.total),
+  };
 }
 
 /** Resident memory now and its high-water mark (start-up included), in MB. */
@@ -103,13 +115,13 @@ async function main(): Promise<void> {
   for (let round = 0; round < ROUNDS; round++) {
     for (const s of scenarios) {
       const entry = results.get(s.name) ?? { ceiling: [], service: [] };
-      entry.ceiling.push(await load(18_701, () => '/'));
-      entry.service.push(await load(18_702, s.paths));
+      entry.ceiling.push(await load(ceiling.child.pid!, 18_701, () => '/'));
+      entry.service.push(await load(service.child.pid!, 18_702, s.paths));
       results.set(s.name, entry);
     }
     const ai = results.get('/ai/query (POST, no cache)') ?? { ceiling: [], service: [] };
-    ai.ceiling.push(await load(18_701, () => '/'));
-    ai.service.push(await load(18_702, () => '/ai/query', 'POST', () => JSON.stringify({ query: questions[Math.floor(Math.random() * questions.length)], use_cache: false })));
+    ai.ceiling.push(await load(ceiling.child.pid!, 18_701, () => '/'));
+    ai.service.push(await load(service.child.pid!, 18_702, () => '/ai/query', 'POST', () => JSON.stringify({ query: questions[Math.floor(Math.random() * questions.length)], use_cache: false })));
     results.set('/ai/query (POST, no cache)', ai);
   }
   const mem = memory(service.child.pid!);
@@ -119,13 +131,13 @@ async function main(): Promise<void> {
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const lines = [
     `autocannon, 50 connections, ${DURATION} s per run, ${ROUNDS} interleaved rounds`,
-    '| scenario | ceiling req/s | service req/s | ratio | service p50 ms | service p99 ms | errors |',
-    '|---|---|---|---|---|---|---|',
+    '| scenario | ceiling req/s | service req/s | ratio | service p50 ms | service p99 ms | errors | CPU µs/req ceiling | CPU µs/req service |',
+    '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const [name, r] of results) {
     const c = mean(r.ceiling.map((x) => x.rps));
     const s = mean(r.service.map((x) => x.rps));
-    lines.push(`| ${name} | ${c.toFixed(0)} | ${s.toFixed(0)} | ${(s / c).toFixed(2)}x | ${mean(r.service.map((x) => x.p50)).toFixed(1)} | ${Math.max(...r.service.map((x) => x.p99)).toFixed(1)} | ${r.service.reduce((a, x) => a + x.errors + x.non2xx, 0)} |`);
+    lines.push(`| ${name} | ${c.toFixed(0)} | ${s.toFixed(0)} | ${(s / c).toFixed(2)}x | ${mean(r.service.map((x) => x.p50)).toFixed(1)} | ${Math.max(...r.service.map((x) => x.p99)).toFixed(1)} | ${r.service.reduce((a, x) => a + x.errors + x.non2xx, 0)} | ${mean(r.ceiling.map((x) => x.cpuPerRequest)).toFixed(0)} | ${mean(r.service.map((x) => x.cpuPerRequest)).toFixed(0)} |`);
   }
   lines.push('', `start-up to first answer: ${startup} ms; service RSS after the runs: ${mem.rss.toFixed(0)} MB (peak ${mem.peak.toFixed(0)} MB)`,
     'non-2xx answers of /taxonomy/species are 404s: it takes names from every release, and abolished ones are not found.');
