@@ -42,13 +42,13 @@ export function writeSnapshot(file: string, buildId: string, definitions: string
   try {
     writeSync(fd, `${JSON.stringify(header)}\n`);
     for (const d of docs.values()) for (const b of d.batchBuffers) writeSync(fd, b);
-    closeSync(fd);
-    renameSync(temp, file);
   } catch (err) {
     closeSync(fd);
     rmSync(temp, { force: true });
     throw err;
   }
+  closeSync(fd);
+  renameSync(temp, file);
 }
 
 export type SnapshotRead = { docs: Map<string, PackedDocs> } | { reason: string };
@@ -64,6 +64,8 @@ export function snapshotMismatch(file: string, buildId: string, definitions: str
   try {
     const checked = checkHeader(fd, buildId, definitions);
     return 'reason' in checked ? checked.reason : null;
+  } catch (err) {
+    return `unreadable: ${(err as Error).message}`;
   } finally {
     closeSync(fd);
   }
