@@ -108,6 +108,32 @@ describe('/api/v1', function () {
       expect(host.body.total_results).to.equal(archaea);
     });
 
+    it('shows each result as the species record shows it', async () => {
+      // MSL40 from the VMR; MSL30 with genome type and hosts carried along the lineage from later releases.
+      for (const [version, q] of [['MSL40', 'tobamovirus'], ['MSL30', 'tobacco']] as const) {
+        const res = await request(real.app).get(`/api/v1/search?q=${q}&version=${version}&limit=10`).expect(200);
+        expect(res.body.results, version).to.have.length(10);
+        for (const r of res.body.results as Array<{ scientific_name: string; family: string; genome_type: string | null; hosts: string[] }>) {
+          const species = (await request(real.app).get(`/api/v1/species/${version}/${encodeURIComponent(r.scientific_name)}`).expect(200)).body;
+          expect([r.family, r.genome_type, r.hosts], r.scientific_name).to.deep.equal([species.classification.family, species.genome.type, species.hosts]);
+        }
+      }
+    });
+
+    it('searches name, family, genus, order, realm and host at once with field=all, never across two of them', async () => {
+      const expected = await real.db.count(`
+        SELECT count(*)::INTEGER AS n FROM src.species s
+        LEFT JOIN main.species_genome g ON g.msl = s.msl AND g.species = s.species
+        WHERE s.msl = 40 AND (contains(lower(s.species), 'corona') OR contains(lower(coalesce(s.family, '')), 'corona')
+          OR contains(lower(coalesce(s.genus, '')), 'corona') OR contains(lower(coalesce(s."order", '')), 'corona')
+          OR contains(lower(coalesce(s.realm, '')), 'corona') OR contains(lower(coalesce(g.host_source, '')), 'corona'))`);
+      const res = await request(real.app).get('/api/v1/search?q=corona&field=all&limit=1').expect(200);
+      expect(res.body.total_results).to.equal(expected).and.be.greaterThan(0);
+      // "viridae" + "nidovirales" only meet across the family/order boundary: no species matches it.
+      const across = await request(real.app).get('/api/v1/search?q=coronaviridaenidovirales&field=all').expect(200);
+      expect(across.body.total_results).to.equal(0);
+    });
+
     it('rejects a limit above 1000 and an unknown field with 400', async () => {
       await request(real.app).get('/api/v1/search?q=virus&limit=1001').expect(400);
       const res = await request(real.app).get('/api/v1/search?q=virus&field=colour').expect(400);

@@ -46,28 +46,23 @@ export function v1Router(): Router {
     throw await speciesNotFound(req, name, v);
   });
 
-  // GET /search <- species_doc + species_genome, one query
+  // GET /search <- api_search, one query
   router.get('/search', async (req, res) => {
     const q = SearchQuery.parse(req.query);
     const v = resolveVersion(req.store, q.version);
     const term = q.q.toLowerCase();
     const fields: Record<typeof q.field, string> = {
-      name: 'contains(lower(s.species), $2)',
-      family: 'contains(lower(coalesce(s.family, \'\')), $2)',
-      host: 'contains(lower(coalesce(g.host_source, \'\')), $2)',
-      all: `(contains(lower(s.species), $2) OR contains(lower(coalesce(s.family, '')), $2) OR contains(lower(coalesce(s.genus, '')), $2)
-             OR contains(lower(coalesce(s."order", '')), $2) OR contains(lower(coalesce(s.realm, '')), $2) OR contains(lower(coalesce(g.host_source, '')), $2))`,
+      name: 'contains(name_key, $2)',
+      family: 'contains(family_key, $2)',
+      host: 'contains(host_key, $2)',
+      all: 'contains(all_key, $2)',
     };
     const rows = await req.store.query<{ total: string; result: string }>(`
-      SELECT count(*) OVER () AS total,
-             json_object('scientific_name', s.species, 'realm', s.realm, 'order', s."order", 'family', s.family,
-                         'genus', s.genus, 'genome_type', coalesce(g.vmr_genome_composition, s.genome_composition),
-                         'hosts', coalesce(g.hosts, []::VARCHAR[]))::VARCHAR AS result
-      FROM src.species s
-      LEFT JOIN main.species_genome g ON g.msl = s.msl AND g.species = s.species
-      WHERE s.msl = $1 AND ${fields[q.field]}
+      SELECT count(*) OVER () AS total, result
+      FROM main.api_search
+      WHERE msl = $1 AND ${fields[q.field]}
       -- exact matches first, then names starting with the query, then alphabetical
-      ORDER BY lower(s.species) = $2 DESC, starts_with(lower(s.species), $2) DESC, s.species
+      ORDER BY name_key = $2 DESC, starts_with(name_key, $2) DESC, species
       LIMIT $3 OFFSET $4`, [v.msl, term, q.limit, q.offset]);
     const total = rows.length > 0 ? Number(rows[0]!.total) : await countMatches(req, v, fields[q.field], term);
     sendJson(req, res, {
@@ -119,9 +114,7 @@ export function v1Router(): Router {
 
 async function countMatches(req: Request, v: ResolvedVersion, where: string, term: string): Promise<number> {
   const [row] = await req.store.query<{ n: number }>(`
-    SELECT count(*)::INTEGER AS n FROM src.species s
-    LEFT JOIN main.species_genome g ON g.msl = s.msl AND g.species = s.species
-    WHERE s.msl = $1 AND ${where}`, [v.msl, term]);
+    SELECT count(*)::INTEGER AS n FROM main.api_search WHERE msl = $1 AND ${where}`, [v.msl, term]);
   return row?.n ?? 0;
 }
 
