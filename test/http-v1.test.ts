@@ -2,7 +2,9 @@
 // from the source tables (src.*) or the raw files, not from the read model an endpoint answers from.
 import { expect } from 'chai';
 import request from 'supertest';
-import { onRealApp } from './support/http.js';
+import { resolveMany } from '../src/routes/v1-resolve.js';
+import { resolveVersion } from '../src/versions.js';
+import { onRealApp, testApp } from './support/http.js';
 
 describe('/api/v1', function () {
   this.timeout(600_000);
@@ -314,6 +316,25 @@ describe('/api/v1', function () {
       expect(res.body.status).to.equal('renamed');
       expect(res.body.results).to.deep.equal(['Tobamovirus tabaci']);
       expect(res.body.chain.map((c: { version: string; change: string }) => `${c.version} ${c.change}`)).to.deep.equal(['MSL39 renamed']);
+    });
+
+    it('lets other requests run while it resolves 10,000 names', async function () {
+      this.timeout(120_000);
+      const { store } = await testApp();
+      const names = (await real.db.all<{ species: string }>('SELECT DISTINCT species FROM src.species ORDER BY species LIMIT 10000')).map((r) => r.species);
+      expect(names).to.have.length(10_000);
+      // Timer callbacks stand in for other requests: they can only run when resolving yields the event loop.
+      let turns = 0;
+      const timer = setInterval(() => { turns += 1; }, 1);
+      const t0 = performance.now();
+      try {
+        const results = await resolveMany(store, names, resolveVersion(store, 'MSL30'), resolveVersion(store, 'latest'));
+        expect(results).to.have.length(10_000);
+      } finally {
+        clearInterval(timer);
+      }
+      // One turn per slice at least; all in one go there would be none.
+      expect(turns).to.be.greaterThan(10_000 / 128 / 2, `${turns} turns in ${(performance.now() - t0).toFixed(0)} ms`);
     });
 
     it('resolves a batch: renamed, unchanged, abolished and unknown with suggestions', async () => {
