@@ -8,14 +8,15 @@
 // or of documents defined differently (a code change), is not used, and the server loads from the
 // database instead. Nothing is ever answered from a snapshot that does not match.
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, read, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { PackedDocs } from './packed-docs.js';
 
 const FORMAT = 'vtqs-documents/1';
 /** The header is a few KB (a length per batch); more than this means the file is not a snapshot. */
 const MAX_HEADER = 1 << 20;
 const READ_CHUNK = 8 << 20;
+const readAt = promisify(read);
 
 interface Header {
   format: string;
@@ -55,20 +56,10 @@ export type SnapshotRead = { docs: Map<string, PackedDocs> } | { reason: string 
 
 /** Why the snapshot in `file` is not this build's documents, or null when it is (reads the header only). */
 export function snapshotMismatch(file: string, buildId: string, definitions: string): string | null {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch {
-    return 'no snapshot';
-  }
-  try {
-    const checked = checkHeader(fd, buildId, definitions);
-    return 'reason' in checked ? checked.reason : null;
-  } catch (err) {
-    return `unreadable: ${(err as Error).message}`;
-  } finally {
-    closeSync(fd);
-  }
+  const opened = openSnapshot(file, buildId, definitions);
+  if ('reason' in opened) return opened.reason;
+  closeSync(opened.fd);
+  return null;
 }
 
 /**
@@ -76,22 +67,16 @@ export function snapshotMismatch(file: string, buildId: string, definitions: str
  * header is read before that is known, so a stale snapshot costs nothing.
  */
 export async function readSnapshot(file: string, buildId: string, definitions: string): Promise<SnapshotRead> {
-  let handle: FileHandle;
+  const opened = openSnapshot(file, buildId, definitions);
+  if ('reason' in opened) return opened;
+  const { fd, header, bodyStart, bodyBytes } = opened;
   try {
-    handle = await open(file, 'r');
-  } catch {
-    return { reason: 'no snapshot' };
-  }
-  try {
-    const checked = checkHeader(handle.fd, buildId, definitions);
-    if ('reason' in checked) return checked;
-    const { header, bodyStart, bodyBytes } = checked;
     // One buffer for all documents; batches are views of it, as they would be of DuckDB's blobs. Read in
     // chunks on libuv's threads: the first touch of each fresh page (~0.5 s for 180 MB on this machine)
     // then happens off the main thread, which meanwhile prepares the request validator.
     const body = Buffer.allocUnsafeSlow(bodyBytes);
     for (let read = 0; read < bodyBytes;) {
-      const { bytesRead } = await handle.read(body, read, Math.min(READ_CHUNK, bodyBytes - read), bodyStart + read);
+      const { bytesRead } = await readAt(fd, body, read, Math.min(READ_CHUNK, bodyBytes - read), bodyStart + read);
       if (bytesRead === 0) return { reason: 'file shrank while being read' };
       read += bytesRead;
     }
@@ -111,8 +96,31 @@ export async function readSnapshot(file: string, buildId: string, definitions: s
   } catch (err) {
     return { reason: `unreadable: ${(err as Error).message}` };
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
+}
+
+interface Opened { fd: number; header: Header; bodyStart: number; bodyBytes: number }
+
+/** Opens a snapshot whose header matches, or says why not (the file is then closed again). */
+function openSnapshot(file: string, buildId: string, definitions: string): Opened | { reason: string } {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return { reason: 'no snapshot' };
+  }
+  let checked: Omit<Opened, 'fd'> | { reason: string };
+  try {
+    checked = checkHeader(fd, buildId, definitions);
+  } catch (err) {
+    checked = { reason: `unreadable: ${(err as Error).message}` };
+  }
+  if ('reason' in checked) {
+    closeSync(fd);
+    return checked;
+  }
+  return { fd, ...checked };
 }
 
 function checkHeader(fd: number, buildId: string, definitions: string): { header: Header; bodyStart: number; bodyBytes: number } | { reason: string } {
