@@ -10,6 +10,20 @@ export interface IdentityCoverage {
   linked_forward: number;
   abolished: number;
   coverage: number;
+  /** species_transition's rows of the step by change (a split species counts once per product). */
+  changes: Record<string, number>;
+  /** For a step that links less than 95%: the families that lost the most species to abolition. */
+  abolished_by_family: Array<{ family: string | null; species: number; abolished: number }>;
+}
+
+/**
+ * ICTV's own count of a release's species changes (its "Taxon Counts" sheet, from MSL38 on) next to the
+ * species changes between the previous release and this one (release_diff of the consecutive pair).
+ */
+export interface OfficialChanges {
+  version: string;
+  ictv: Record<string, number>;
+  ours: Record<string, number>;
 }
 
 export interface LastChangeAgreement {
@@ -25,6 +39,7 @@ export interface LastChangeAgreement {
 export interface Checks {
   identity_coverage: IdentityCoverage[];
   last_change_agreement: LastChangeAgreement[];
+  official_changes: OfficialChanges[];
 }
 
 export async function runChecks(dbFile: string): Promise<Checks> {
@@ -35,18 +50,37 @@ export async function runChecks(dbFile: string): Promise<Checks> {
     // A data set built without the identity models (a fixture, a partial projections folder) has no figures.
     const models = await all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM information_schema.tables
       WHERE table_schema = 'main' AND table_name IN ('species_transition', 'last_change_check')`);
-    if (models[0]!.n < 2) return { identity_coverage: [], last_change_agreement: [] };
-    const identity = await all<IdentityCoverage>(`
-      SELECT 'MSL' || s.msl AS from_version, 'MSL' || (s.msl + 1) AS to_version,
+    if (models[0]!.n < 2) return { identity_coverage: [], last_change_agreement: [], official_changes: [] };
+    const identity = await all<Omit<IdentityCoverage, 'changes' | 'abolished_by_family'> & { from_msl: number }>(`
+      SELECT s.msl AS from_msl, 'MSL' || s.msl AS from_version, 'MSL' || (s.msl + 1) AS to_version,
              count(*)::INTEGER AS species,
              count(*) FILTER (t.change <> 'abolished')::INTEGER AS linked_forward,
              count(*) FILTER (t.change = 'abolished')::INTEGER AS abolished,
              (count(*) FILTER (t.change <> 'abolished') / count(*))::DOUBLE AS coverage
       FROM src.species s
-      JOIN (SELECT DISTINCT from_msl, from_name, first(change ORDER BY change = 'abolished') AS change
-            FROM species_transition WHERE from_name IS NOT NULL GROUP BY ALL) t
-        ON t.from_msl = s.msl AND t.from_name = s.species
+      JOIN (SELECT from_taxnode, first(change ORDER BY change = 'abolished') AS change
+            FROM species_transition WHERE from_taxnode IS NOT NULL GROUP BY ALL) t
+        ON t.from_taxnode = s.taxnode_id
       GROUP BY s.msl ORDER BY s.msl`);
+    const changes = await all<{ from_msl: number; change: string; n: number }>(`
+      SELECT from_msl, change, count(*)::INTEGER AS n FROM species_transition WHERE to_msl IS NOT NULL GROUP BY ALL ORDER BY ALL`);
+    const byFamily = await all<{ from_msl: number; family: string | null; species: number; abolished: number }>(`
+      SELECT * FROM (
+        SELECT s.msl AS from_msl, s.family, count(*)::INTEGER AS species, count(*) FILTER (t.change = 'abolished')::INTEGER AS abolished
+        FROM src.species s JOIN species_transition t ON t.from_taxnode = s.taxnode_id
+        GROUP BY ALL)
+      QUALIFY row_number() OVER (PARTITION BY from_msl ORDER BY abolished DESC, family) <= 8`);
+    // ICTV counts a release's changes against the previous release: "New" and "New Splits" arrive, "Abolished"
+    // and "Merged" leave (written as negative numbers), "Renamed" and "Moved" carry on.
+    const official = await all<{ version: string; ictv: string; ours: string }>(`
+      SELECT r.version,
+             (SELECT json_group_object(c.change, c.count) FROM src.official_changes c WHERE c.msl = r.msl AND c.rank = 'species')::VARCHAR AS ictv,
+             json_object('added', d.species_added, 'split', d.species_split, 'formed_by_merge', d.species_formed_by_merge,
+                         'removed', d.species_removed, 'merged', d.species_merged, 'ended_by_split', d.species_ended_by_split,
+                         'renamed', d.species_renamed, 'reclassified', d.species_reclassified)::VARCHAR AS ours
+      FROM src.releases r JOIN release_diff d ON d.to_msl = r.msl AND d.from_msl = r.msl - 1
+      WHERE EXISTS (SELECT 1 FROM src.official_changes c WHERE c.msl = r.msl)
+      ORDER BY r.msl`);
     const agreement = await all<Omit<LastChangeAgreement, 'disagreements'> & { msl: number }>(`
       SELECT msl, 'MSL' || msl AS version, count(*)::INTEGER AS checked,
              count(*) FILTER (agrees)::INTEGER AS agree,
@@ -58,7 +92,12 @@ export async function runChecks(dbFile: string): Promise<Checks> {
       SELECT msl, species, ictv, ours, from_name, coalesce(explained_by_higher_rename, false) AS explained
       FROM last_change_check WHERE NOT coalesce(agrees, false) ORDER BY msl, explained, species`);
     return {
-      identity_coverage: identity,
+      identity_coverage: identity.map(({ from_msl, ...c }) => ({
+        ...c,
+        changes: Object.fromEntries(changes.filter((x) => x.from_msl === from_msl).map((x) => [x.change, x.n])),
+        abolished_by_family: c.coverage < 0.95 ? byFamily.filter((x) => x.from_msl === from_msl && x.abolished > 0).map(({ from_msl: _f, ...x }) => x) : [],
+      })),
+      official_changes: official.map((o) => ({ version: o.version, ictv: JSON.parse(o.ictv) as Record<string, number>, ours: JSON.parse(o.ours) as Record<string, number> })),
       last_change_agreement: agreement.map(({ msl, ...a }) => ({
         ...a,
         disagreements: disagreements.filter((d) => d.msl === msl).map(({ msl: _m, ...d }) => d),

@@ -39,6 +39,8 @@ export interface BuildReport {
   inputs: Array<{ file: string; sha256: string; bytes: number }>;
   parquet: { bytes: number; files: number; tables: Record<string, { rows: number }> };
   database: { file: string; bytes: number };
+  /** The server's document snapshot, when the build wrote one. */
+  documents: { file: string; bytes: number } | null;
   releases: IngestReport['releases'];
   projections: ProjectReport;
   checks: Checks;
@@ -111,6 +113,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
       inputs: inputs.map((f) => ({ file: f.file, sha256: f.sha256, bytes: f.bytes })),
       parquet: { ...sizeOf(stagedParquet), tables: ingested.tables },
       database: { file: DB_FILE, bytes: statSync(stagedDb).size },
+      documents: existsSync(join(staging, DOC_SNAPSHOT_FILE)) ? { file: DOC_SNAPSHOT_FILE, bytes: statSync(join(staging, DOC_SNAPSHOT_FILE)).size } : null,
       releases: ingested.releases,
       projections,
       checks,
@@ -154,28 +157,43 @@ export function readPreviousReport(dataDir: string): BuildReport | null {
 }
 
 function summary(r: BuildReport): string {
+  const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
   const lines = [
     `build ${r.build_id} in ${(r.duration_ms / 1000).toFixed(1)} s (${Object.entries(r.stages).map(([k, v]) => `${k} ${(v.ms / 1000).toFixed(1)} s${v.skipped ? ' skipped' : ''}`).join(', ')})`,
-    `parquet: ${r.parquet.files} files, ${(r.parquet.bytes / 1e6).toFixed(1)} MB; database ${(r.database.bytes / 1e6).toFixed(1)} MB`,
-    'release  species  genera  families  orders  realms  join rate  ictv ids',
+    `parquet: ${r.parquet.files} files, ${(r.parquet.bytes / 1e6).toFixed(1)} MB; database ${(r.database.bytes / 1e6).toFixed(1)} MB${
+      r.documents ? `; documents ${(r.documents.bytes / 1e6).toFixed(1)} MB` : ''}`,
+    'release  species  genera  families  orders  realms  join rate  ictv ids  against ICTV',
     ...r.releases.map((x) => [
       x.version.padEnd(8), String(x.counts.species ?? 0).padStart(7), String(x.counts.genus ?? 0).padStart(7),
       String(x.counts.family ?? 0).padStart(9), String(x.counts.order ?? 0).padStart(7), String(x.counts.realm ?? 0).padStart(7),
-      (x.attribute_join ? `${(x.attribute_join.rate * 100).toFixed(2)}%` : 'n/a').padStart(10),
+      (x.attribute_join ? pct(x.attribute_join.rate) : 'n/a').padStart(10),
       `${(x.ictv_id_coverage * 100).toFixed(1)}%`.padStart(9),
-      x.counts_match ? '' : '  COUNTS DIFFER',
+      ` ${!x.counts_match ? 'COUNTS DIFFER' : x.count_differences.length > 0 ? `equal once explained (${x.count_differences.map((d) => d.rank).join(', ')})` : 'equal'}`,
     ].join(' ')),
     '',
+    'where the data cannot reproduce ICTV\'s count (names counted once; build-report.json has each reason):',
+    ...r.releases.flatMap((x) => x.count_differences.map((d) =>
+      `  ${x.version} ${d.rank}: ${d.ours} names, ICTV ${d.official}; ${d.reasons.join('; ')}`)),
+    '',
     'step          linked forward  abolished   |  release  ICTV Last Change agreement (with higher-taxon renames explained)',
-    ...r.checks.identity_coverage.map((c, i) => {
+    ...r.checks.identity_coverage.map((c) => {
       const a = r.checks.last_change_agreement.find((x) => x.version === c.to_version);
       return [
         `${c.from_version}->${c.to_version.slice(3)}`.padEnd(12),
-        `${(c.coverage * 100).toFixed(2)}%`.padStart(15), String(c.abolished).padStart(10), '  | ',
+        pct(c.coverage).padStart(15), String(c.abolished).padStart(10), '  | ',
         c.to_version.padEnd(8),
-        a ? `${(a.rate * 100).toFixed(2)}% of ${a.checked} (${(a.rate_with_explained * 100).toFixed(2)}%)` : (i >= 0 ? 'n/a' : ''),
+        a ? `${pct(a.rate)} of ${a.checked} (${pct(a.rate_with_explained)})` : 'n/a',
       ].join(' ');
     }),
+    '',
+    'steps that link less than 95% of their species forward, as the data shows them:',
+    ...r.checks.identity_coverage.filter((c) => c.coverage < 0.95).map((c) =>
+      `  ${c.from_version}->${c.to_version}: ${Object.entries(c.changes).sort((x, y) => y[1] - x[1]).map(([k, n]) => `${n} ${k}`).join(', ')}; `
+      + `most abolished in ${c.abolished_by_family.slice(0, 5).map((f) => `${f.family ?? 'no family'} (${f.abolished} of ${f.species})`).join(', ')}`),
+    '',
+    'species changes as ICTV counts them (Taxon Counts) and as release_diff of the step does:',
+    ...r.checks.official_changes.map((o) =>
+      `  ${o.version}: ICTV ${Object.entries(o.ictv).map(([k, n]) => `${k} ${n}`).join(', ')} | ours ${Object.entries(o.ours).map(([k, n]) => `${k} ${n}`).join(', ')}`),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -1,4 +1,4 @@
-// The release manifest (data/releases.json) is the single list of inputs: adding MSL41 means adding one
+// The release manifest (data/releases.json) is the single list of inputs: adding a release means adding one
 // entry there. It is validated on load so a typo fails with a path to the bad field, not deep in a reader.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -18,12 +18,15 @@ const Release = z.object({
   year: z.number().int().min(1971),
   label: z.string().min(4),
   treeId: z.number().int().positive(),
+  // A release is read from its official spreadsheet (msl), from ICTV's database tree export (tree), or
+  // both; the releases before 2005 exist only as tree exports. A vmr is a VMR workbook (.xlsx) or ICTV's
+  // database table species_isolates (tab-separated text).
   files: z.object({
-    msl: InputFile,
+    msl: InputFile.optional(),
     tree: InputFile.optional(),
     ontology: InputFile.optional(),
     vmr: InputFile.optional(),
-  }),
+  }).refine((f) => f.msl !== undefined || f.tree !== undefined, { message: 'a release needs an msl spreadsheet or a tree export' }),
 }).refine((r) => r.version === `MSL${r.msl}`, { message: 'version must be MSL<msl>' });
 export type Release = z.infer<typeof Release>;
 
@@ -52,9 +55,10 @@ export function loadManifest(path: string): Manifest {
     const issue = parsed.error.issues[0]!;
     throw new Error(`manifest ${path}: ${issue.path.join('.')}: ${issue.message}`);
   }
+  // ICTV numbers its releases without gaps; a step from a release to the next is then always msl -> msl + 1.
   const versions = parsed.data.releases.map((r) => r.msl);
-  if (versions.some((v, i) => i > 0 && v <= versions[i - 1]!)) {
-    throw new Error(`manifest ${path}: releases must be listed in increasing order, got ${versions.join(', ')}`);
+  if (versions.some((v, i) => i > 0 && v !== versions[i - 1]! + 1)) {
+    throw new Error(`manifest ${path}: releases must be listed in order, without gaps, got ${versions.join(', ')}`);
   }
   return parsed.data;
 }

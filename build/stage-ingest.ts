@@ -11,9 +11,10 @@ import { readMslSpreadsheet } from './ingest/msl-spreadsheet.js';
 import { readOntology } from './ingest/ontology.js';
 import { readTreeExport } from './ingest/tree-json.js';
 import { readVmr } from './ingest/vmr.js';
+import { readVmrTable } from './ingest/vmr-table.js';
 import {
   RANKS, type GenomeLength, type Lineage, type MslRow, type OntologyTaxon, type Rank, type RenameRow,
-  type TaxonCounts, type TreeNode, type VmrRow,
+  type TaxonCounts, type TreeNode, type TreeShortfall, type VmrRow,
 } from './ingest/types.js';
 
 export interface ReleaseReport {
@@ -27,6 +28,12 @@ export interface ReleaseReport {
   official_counts: Partial<Record<Rank, number>>;
   official_source: string;
   counts_match: boolean;
+  /**
+   * Why a count differs from ICTV's where the export cannot reproduce it: a name used by several taxa of
+   * one rank (counted once by name, once per taxon by ICTV), or taxa the export's own child_counts declare
+   * under a node but does not hold. The build fails on a difference these do not add up to.
+   */
+  count_differences: CountDifference[];
   attribute_join: {
     species: number;
     matched: number;
@@ -38,6 +45,14 @@ export interface ReleaseReport {
   } | null;
   ictv_id_coverage: number;
   warnings: string[];
+}
+
+export interface CountDifference {
+  rank: Rank;
+  ours: number;
+  official: number;
+  explained: boolean;
+  reasons: string[];
 }
 
 export interface IngestReport {
@@ -61,25 +76,42 @@ export async function ingest(
   const vmrRows: Array<VmrRow & { msl: number }> = [];
   const renames: Array<RenameRow & { msl: number }> = [];
   const official: Array<{ msl: number; rank: Rank; count: number; source: string; own: boolean }> = [];
-  const perRelease = new Map<number, { layout: string; warnings: string[] }>();
+  const officialChanges: Array<{ msl: number; rank: Rank; change: string; count: number; source: string }> = [];
+  const perRelease = new Map<number, { layout: string; warnings: string[]; shortfalls: TreeShortfall[] }>();
 
   const work = manifest.releases.reduce((n, r) => n + Object.keys(r.files).length, 0) + 2;
   const bar = progress.bar('reading raw files', work);
   for (const rel of manifest.releases) {
     const warnings: string[] = [];
-    const wb = readMslSpreadsheet(raw(rel.files.msl.file), rel.msl);
-    bar.tick(rel.files.msl.file);
-    for (const row of wb.rows) mslRows.push({ ...row, msl: rel.msl });
-    for (const row of wb.renames) renames.push({ ...row, msl: rel.msl });
-    warnings.push(...wb.warnings);
-    for (const tc of wb.taxonCounts) addOfficial(official, tc, `${rel.files.msl.file} 'Taxon Counts' ${tc.column}`, tc.msl === rel.msl);
-    perRelease.set(rel.msl, { layout: wb.layout, warnings });
+    const extra = { layout: 'tree export', warnings, shortfalls: [] as TreeShortfall[] };
+    perRelease.set(rel.msl, extra);
+    if (rel.files.msl) {
+      const file = rel.files.msl.file;
+      const wb = readMslSpreadsheet(raw(file), rel.msl);
+      bar.tick(file);
+      for (const row of wb.rows) mslRows.push({ ...row, msl: rel.msl });
+      for (const row of wb.renames) renames.push({ ...row, msl: rel.msl });
+      warnings.push(...wb.warnings);
+      for (const tc of wb.taxonCounts) {
+        const source = `${file} 'Taxon Counts' ${tc.column}`;
+        addOfficial(official, tc, source, tc.msl === rel.msl);
+        // The first table of a sheet wins, as for the totals (MSL40.v2's sheet leads with v2's changes).
+        if (officialChanges.some((c) => c.msl === tc.msl)) continue;
+        for (const [change, counts] of Object.entries(tc.changes)) {
+          for (const rank of RANKS) {
+            if (counts[rank] !== undefined) officialChanges.push({ msl: tc.msl, rank, change, count: counts[rank]!, source });
+          }
+        }
+      }
+      extra.layout = wb.layout;
+    }
 
     if (rel.files.tree) {
       const tree = readTreeExport(raw(rel.files.tree.file));
       bar.tick(rel.files.tree.file);
       tree.nodes.forEach((n, i) => treeNodes.push({ ...n, msl: rel.msl, walkOrder: i }));
       warnings.push(...tree.warnings);
+      extra.shortfalls = tree.shortfalls;
       for (const rank of RANKS) {
         official.push({ msl: rel.msl, rank, count: tree.officialCounts[rank] ?? 0, source: `${rel.files.tree.file} child_counts`, own: true });
       }
@@ -89,7 +121,9 @@ export async function ingest(
       bar.tick(rel.files.ontology.file);
     }
     if (rel.files.vmr) {
-      const vmr = readVmr(raw(rel.files.vmr.file), rel.msl);
+      // A VMR workbook, or the same isolates as ICTV's database table (text).
+      const file = raw(rel.files.vmr.file);
+      const vmr = /\.xlsx?$/i.test(file) ? readVmr(file, rel.msl) : readVmrTable(file);
       bar.tick(rel.files.vmr.file);
       for (const row of vmr.rows) vmrRows.push({ ...row, msl: rel.msl });
       warnings.push(...vmr.warnings);
@@ -137,6 +171,10 @@ export async function ingest(
       ['isolate_designation', 'VARCHAR', (r) => r.isolateDesignation], ['genbank', 'VARCHAR', (r) => r.genbank],
       ['refseq', 'VARCHAR', (r) => r.refseq], ['genome_coverage', 'VARCHAR', (r) => r.genomeCoverage],
       ['genome_composition', 'VARCHAR', (r) => r.genomeComposition], ['host_source', 'VARCHAR', (r) => r.hostSource],
+      ['taxnode_id', 'BIGINT', (r) => r.taxnodeId], ['refseq_organism', 'VARCHAR', (r) => r.refseqOrganism],
+      ['refseq_taxids', 'VARCHAR', (r) => r.refseqTaxids], ['prev_change', 'VARCHAR', (r) => r.prevChange],
+      ['prev_species', 'VARCHAR', (r) => r.prevSpecies], ['prev_taxnode_id', 'BIGINT', (r) => r.prevTaxnodeId],
+      ['prev_proposal', 'VARCHAR', (r) => r.prevProposal],
     ], vmrRows);
     step.tick('raw tables');
 
@@ -149,6 +187,10 @@ export async function ingest(
       ['msl', 'INTEGER', (r) => r.msl], ['rank', 'VARCHAR', (r) => r.rank], ['count', 'INTEGER', (r) => r.count],
       ['source', 'VARCHAR', (r) => r.source], ['own_release', 'BOOLEAN', (r) => r.own],
     ], official);
+    await db.load('official_changes', [
+      ['msl', 'INTEGER', (r) => r.msl], ['rank', 'VARCHAR', (r) => r.rank], ['change', 'VARCHAR', (r) => r.change],
+      ['count', 'INTEGER', (r) => r.count], ['source', 'VARCHAR', (r) => r.source],
+    ], officialChanges);
     await db.load('merge_split', [
       ['prev_ictv_id', 'BIGINT', (r) => r.prevIctvId], ['next_ictv_id', 'BIGINT', (r) => r.nextIctvId],
       ['is_merged', 'BOOLEAN', (r) => r.isMerged], ['is_split', 'BOOLEAN', (r) => r.isSplit],
@@ -165,6 +207,7 @@ export async function ingest(
       ['version', 'VARCHAR', (r) => r.version], ['msl', 'INTEGER', (r) => r.msl], ['year', 'INTEGER', (r) => r.year],
       ['label', 'VARCHAR', (r) => r.label], ['tree_id', 'BIGINT', (r) => r.treeId],
       ['species_source', 'VARCHAR', (r) => (r.files.tree ? 'tree' : 'msl')],
+      ['has_spreadsheet', 'BOOLEAN', (r) => r.files.msl !== undefined],
     ], manifest.releases);
     // Input provenance travels with the data set, so /historical/releases can cite files and checksums.
     const inputs = [
@@ -195,10 +238,20 @@ export async function ingest(
     await db.runFile(sql('isolates'));
     step.tick('taxon_nodes, isolates');
 
+    // Species are followed from release to release by taxnode id (a name may stand for two species of one
+    // release), so every species needs one of its own.
+    const keyless = await db.all<{ msl: number; species: string; why: string }>(`
+      SELECT msl, species, CASE WHEN taxnode_id IS NULL THEN 'no taxnode id' ELSE 'taxnode id ' || taxnode_id || ' used twice' END AS why
+      FROM species QUALIFY taxnode_id IS NULL OR count(*) OVER (PARTITION BY taxnode_id) > 1 LIMIT 5`);
+    if (keyless.length > 0) {
+      throw new Error(`species without a taxnode id of their own (read from the tree export, the spreadsheet's Taxon History URL or its ICTV_ID link): ${
+        keyless.map((k) => `MSL${k.msl} '${k.species}' (${k.why})`).join('; ')}`);
+    }
+
     const releases = await releaseReports(db, manifest.releases, perRelease);
     const failed = releases.filter((r) => !r.counts_match);
     if (failed.length > 0) {
-      throw new Error(`counts differ from ICTV's official counts: ${failed.map((r) => `${r.version} ${describeMismatch(r)}`).join('; ')}`);
+      throw new Error(`counts differ from ICTV's official counts, unexplained: ${failed.map((r) => `${r.version} ${describeMismatch(r)}`).join('; ')}`);
     }
 
     const tables: Record<string, { rows: number }> = {};
@@ -224,7 +277,7 @@ export async function ingest(
 /** Published tables and whether they are partitioned by release (hive: species/msl=40/). */
 const PUBLISHED: ReadonlyArray<readonly [string, boolean]> = [
   ['species', true], ['taxa', true], ['isolates', true], ['taxon_nodes', true], ['renames', true],
-  ['official_counts', false], ['inputs', false], ['merge_split', false], ['toc', false], ['genome_lengths', false], ['releases', false],
+  ['official_counts', false], ['official_changes', false], ['inputs', false], ['merge_split', false], ['toc', false], ['genome_lengths', false], ['releases', false],
   ['vocab_molecule', false], ['vocab_level', false], ['vocab_host_source', false], ['vocab_genome_coverage', false],
   ['vocab_change_in', false], ['vocab_change_out', false],
 ];
@@ -237,13 +290,51 @@ function addOfficial(into: Array<{ msl: number; rank: Rank; count: number; sourc
 }
 
 function describeMismatch(r: ReleaseReport): string {
-  return CHECKED_RANKS.filter((k) => (r.counts[k] ?? 0) !== (r.official_counts[k] ?? 0))
-    .map((k) => `${k} ${r.counts[k] ?? 0} (ICTV: ${r.official_counts[k] ?? 0})`).join(', ');
+  return r.count_differences.filter((d) => !d.explained)
+    .map((d) => `${d.rank} ${d.ours} (ICTV: ${d.official}${d.reasons.length ? `; explained only: ${d.reasons.join('; ')}` : ''})`).join(', ');
 }
 
-async function releaseReports(db: Staging, releases: Release[], perRelease: Map<number, { layout: string; warnings: string[] }>): Promise<ReleaseReport[]> {
+/**
+ * Each checked rank whose count (distinct names) differs from ICTV's, with what explains the difference:
+ * names shared by several taxa of the rank, and the export's own shortfalls. Explained when they add up.
+ */
+function countDifferences(
+  counts: Partial<Record<Rank, number>>, official: Partial<Record<Rank, number>>,
+  shared: Array<{ rank: Rank; name: string; n: number; where: string }>, shortfalls: TreeShortfall[],
+): CountDifference[] {
+  const out: CountDifference[] = [];
+  for (const rank of CHECKED_RANKS) {
+    const ours = counts[rank] ?? 0;
+    const theirs = official[rank];
+    if (theirs === undefined || theirs === ours) continue;
+    const reasons: string[] = [];
+    let accounted = 0;
+    for (const s of shared.filter((x) => x.rank === rank)) {
+      accounted += s.n - 1;
+      reasons.push(`'${s.name}' names ${s.n} different ${rank} taxa (${s.where}): counted once by name, ${s.n} times by ICTV`);
+    }
+    for (const f of shortfalls.filter((x) => x.rank === rank)) {
+      accounted += f.missing;
+      const at = f.taxon === null ? 'the release as a whole' : `${f.taxonRank} ${f.taxon}`;
+      reasons.push(`${at}: the export's child_counts declare ${f.declared} ${rank} taxa below it but the export holds ${f.found}`
+        + ` (${Math.abs(f.missing)} ${f.missing > 0 ? 'not exported, e.g. a taxon with no species' : 'more than declared'})`);
+    }
+    out.push({ rank, ours, official: theirs, explained: ours + accounted === theirs, reasons });
+  }
+  return out;
+}
+
+async function releaseReports(
+  db: Staging, releases: Release[], perRelease: Map<number, { layout: string; warnings: string[]; shortfalls: TreeShortfall[] }>,
+): Promise<ReleaseReport[]> {
   const counts = await db.all<{ msl: number; rank: Rank; n: number }>(
     'SELECT msl, rank, count(DISTINCT name)::INTEGER AS n FROM taxa GROUP BY ALL');
+  const shared = await db.all<{ msl: number; rank: Rank; name: string; n: number; where: string }>(`
+    SELECT t.msl, t.rank, t.name, count(*)::INTEGER AS n,
+           string_agg('taxnode ' || t.taxnode_id || ' in ' || coalesce(p.name, 'no parent taxon'), ', ' ORDER BY t.taxnode_id) AS "where"
+    FROM taxa t LEFT JOIN taxa p ON p.msl = t.msl AND p.taxnode_id = t.parent_taxnode_id
+    WHERE t.taxnode_id IS NOT NULL
+    GROUP BY t.msl, t.rank, t.name HAVING count(*) > 1`);
   // A release's official counts come from its own files where they give them (its tree export, or its
   // own Taxon Counts sheet); otherwise from the next release's sheet (MSL37's total is only in MSL38's).
   // Within one sheet the first table wins: MSL40.v2's sheet leads with the v2 totals.
@@ -273,13 +364,15 @@ async function releaseReports(db: Staging, releases: Release[], perRelease: Map<
     const j = joins.find((x) => x.msl === rel.msl);
     const matched = j ? j.by_taxnode + j.by_exact + j.by_norm : 0;
     const extra = perRelease.get(rel.msl)!;
+    const differences = countDifferences(c, o, shared.filter((x) => x.msl === rel.msl), extra.shortfalls);
     return {
       version: rel.version, msl: rel.msl, year: rel.year, label: rel.label,
       species_source: rel.files.tree ? 'tree' : 'msl',
       layout: extra.layout,
       counts: c, official_counts: o, official_source: source,
-      counts_match: CHECKED_RANKS.every((k) => (c[k] ?? 0) === (o[k] ?? -1)),
-      attribute_join: j ? {
+      counts_match: CHECKED_RANKS.every((k) => o[k] !== undefined) && differences.every((d) => d.explained),
+      count_differences: differences,
+      attribute_join: j && rel.files.msl ? {
         species: j.species, matched, by_taxnode: j.by_taxnode, by_exact_name: j.by_exact, by_normalised_name: j.by_norm,
         rate: matched / j.species,
         unmatched: unmatched.find((u) => u.msl === rel.msl)?.names ?? [],

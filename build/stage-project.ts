@@ -6,7 +6,8 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import type { Progress } from './progress.js';
 
 export interface ProjectReport {
-  models: Record<string, { rows: number; ms: number }>;
+  /** rows is null for a view. */
+  models: Record<string, { rows: number | null; ms: number }>;
 }
 
 export interface ProjectOptions {
@@ -21,15 +22,20 @@ interface Model {
   name: string;
   sql: string;
   depends: string[];
+  /** A view costs no storage: for a wide spelling-out of a compact table that only analysts read in bulk. */
+  view: boolean;
 }
 
-/** Reads projections/*.sql; a model names the models it reads in a `-- depends: a, b` comment. */
+/**
+ * Reads projections/*.sql; a model names the models it reads in a `-- depends: a, b` comment, and a
+ * `-- kind: view` comment makes it a view instead of a table.
+ */
 export function loadModels(dir: string): Model[] {
   if (!existsSync(dir)) return [];
   const models = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort().map((f) => {
     const sql = readFileSync(join(dir, f), 'utf8');
     const depends = [...sql.matchAll(/^--[ \t]*depends:[ \t]*(.*)$/gm)].flatMap((m) => m[1]!.split(',').map((s) => s.trim()).filter(Boolean));
-    return { name: basename(f, '.sql'), sql, depends };
+    return { name: basename(f, '.sql'), sql, depends, view: /^--[ \t]*kind:[ \t]*view[ \t]*$/m.test(sql) };
   });
   return topoSort(models);
 }
@@ -71,11 +77,12 @@ export async function project(opts: ProjectOptions): Promise<ProjectReport> {
     for (const m of models) {
       const t = Date.now();
       try {
-        await conn.run(`CREATE TABLE main."${m.name}" AS ${m.sql}`);
+        await conn.run(`CREATE ${m.view ? 'VIEW' : 'TABLE'} main."${m.name}" AS ${m.sql}`);
       } catch (err) {
         throw new Error(`projections/${m.name}.sql: ${(err as Error).message}`);
       }
-      const n = (await conn.runAndReadAll(`SELECT count(*)::INTEGER FROM main."${m.name}"`)).getRows()[0]![0] as number;
+      // A view's rows are computed when read: counting them would cost what the view saves.
+      const n = m.view ? null : (await conn.runAndReadAll(`SELECT count(*)::INTEGER FROM main."${m.name}"`)).getRows()[0]![0] as number;
       report.models[m.name] = { rows: n, ms: Date.now() - t };
       bar.tick(m.name);
     }

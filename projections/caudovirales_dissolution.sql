@@ -38,12 +38,12 @@ held AS (  -- the order's taxa in its last release
   SELECT t.* FROM src.taxa t JOIN ord ON t."order" = ord.name JOIN rel ON t.msl = rel.last_msl
 ),
 members AS (  -- its species, and what became of each in the next release
-  SELECT s.species, s.family, tr.change, n.species AS to_name, n.family AS to_family, n."order" AS to_order, n.class AS to_class
+  SELECT s.species, s.family, tr.change, tr.proposal, n.species AS to_name, n.family AS to_family, n."order" AS to_order, n.class AS to_class
   FROM src.species s
   JOIN ord ON s."order" = ord.name
   JOIN rel ON s.msl = rel.last_msl
-  LEFT JOIN main.species_transition tr ON tr.from_msl = s.msl AND tr.from_name = s.species
-  LEFT JOIN src.species n ON n.msl = rel.next_msl AND n.species = tr.to_name
+  LEFT JOIN main.species_transition tr ON tr.from_taxnode = s.taxnode_id
+  LEFT JOIN src.species n ON n.taxnode_id = tr.to_taxnode
 ),
 existed AS (  -- taxon names of the order's last release, to tell new taxa from old ones
   SELECT DISTINCT t.rank, t.name FROM src.taxa t JOIN rel ON t.msl = rel.last_msl
@@ -78,10 +78,9 @@ renamed AS (
   FROM members m WHERE m.change IN ('renamed', 'renamed+moved')
 ),
 proposal AS (
-  SELECT tr.proposal, count(*) AS species
-  FROM members m JOIN rel ON true
-  JOIN main.species_transition tr ON tr.from_msl = rel.last_msl AND tr.from_name = m.species AND tr.to_name = m.to_name
-  WHERE m.change IN ('renamed', 'renamed+moved') AND tr.proposal IS NOT NULL
+  SELECT m.proposal, count(*) AS species
+  FROM members m
+  WHERE m.change IN ('renamed', 'renamed+moved') AND m.proposal IS NOT NULL
   GROUP BY ALL
 ),
 family_size AS (

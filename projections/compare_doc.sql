@@ -1,4 +1,4 @@
--- compare_doc: one row per ordered pair of different releases, in both directions (306 rows), with the parts
+-- compare_doc: one row per ordered pair of different releases, in both directions, with the parts
 -- of GET /historical/compare/:from/:to that release_diff does not hold: the changes per rank and the families
 -- most affected. The change counts by type come from release_diff at request time (diffSummary, shared with
 -- GET /api/v1/compare), so both endpoints give the same numbers. Key: (from_msl, to_msl).
@@ -9,13 +9,13 @@
 --                  removed = removed + merged + ended_by_split, renamed = renamed (so from_count - removed +
 --                  added = to_count, release_diff's balance)
 --   higher ranks   a taxon is followed from release to release by its name at the same rank, or through a
---                  rename of that step (ICTV ids in src.taxon_nodes for MSL23-38, the "Taxa Renamed" sheets in
+--                  rename of that step (ICTV ids in src.taxon_nodes for MSL1-38, the "Taxa Renamed" sheets in
 --                  src.renames for MSL38-40, the same rule as family_evolution: the old name gone, the new
 --                  one new). renamed = taxa of the earlier release that reach the later one under another
 --                  name; removed / added = taxa that do not reach the other release (a taxon that changes rank,
 --                  e.g. a family promoted to order, leaves one rank and joins another). from_count - removed +
 --                  added = to_count holds here too.
--- largest_families_affected: the 10 families with the most changed species (release_diff_detail rows; a
+-- largest_families_affected: the 10 families with the most changed species (release_diff_change rows; a
 -- species counts for its family in both releases when it moved, once per family however many rows it has),
 -- with the rows per change type. Species with a family on neither side count for no family
 -- (changed_without_family). Read backwards (from later to earlier), added and removed, merged and split,
@@ -23,7 +23,7 @@
 -- source_files: the files each release was read from (src.inputs), compared by role (msl, tree, ontology, vmr):
 -- added = a role only to_version has, deleted = only from_version has, modified = both, with
 -- different contents (sha256). The specification asks the comparison to cover "added, deleted and modified files".
--- depends: release_diff, release_diff_detail, taxon_rename
+-- depends: release_diff, release_diff_change, species_timeline, taxon_rename
 WITH RECURSIVE rel AS (
   SELECT msl, version, lag(msl) OVER (ORDER BY msl) AS prev_msl, lead(msl) OVER (ORDER BY msl) AS next_msl
   FROM src.releases
@@ -101,15 +101,21 @@ by_rank AS (
   FROM (SELECT * FROM higher UNION ALL SELECT * FROM species) x JOIN ranks r ON r.rank = x.rank
   GROUP BY ALL
 ),
+change_family AS (  -- the family of the species on each side of a change
+  SELECT c.from_msl, c.to_msl, c.change_type, c.lineage_id, x.family AS old_family, y.family AS new_family
+  FROM release_diff_change c
+  LEFT JOIN species_timeline x ON x.msl = c.from_msl AND x.lineage_id = c.old_lineage_id
+  LEFT JOIN species_timeline y ON y.msl = c.to_msl AND y.lineage_id = c.new_lineage_id
+),
 detail AS (  -- every detail row in both directions, the change type as read in that direction
-  SELECT from_msl, to_msl, change_type, lineage_id, old_family, new_family FROM release_diff_detail
+  SELECT from_msl, to_msl, change_type, lineage_id, old_family, new_family FROM change_family
   UNION ALL
   SELECT to_msl, from_msl,
          CASE change_type WHEN 'added' THEN 'removed' WHEN 'removed' THEN 'added' WHEN 'merged' THEN 'split'
               WHEN 'split' THEN 'merged' WHEN 'ended_by_split' THEN 'formed_by_merge'
               WHEN 'formed_by_merge' THEN 'ended_by_split' ELSE change_type END,
          lineage_id, new_family, old_family
-  FROM release_diff_detail
+  FROM change_family
 ),
 family_rows AS (  -- a row once per family it touches (both, when the species moved between families)
   SELECT from_msl, to_msl, change_type, lineage_id,

@@ -63,35 +63,35 @@ family_rename AS (
 -- every species link of step n-1 -> n with the family at each end; from_family_now is the n-1 family under
 -- its name in n, so a renamed family's species compare equal
 link AS (
-  SELECT t.to_msl AS msl, t.change, t.from_name, t.to_name,
+  SELECT t.to_msl AS msl, t.change, t.from_taxnode, t.to_taxnode,
          p.family AS from_family,
          coalesce(fr.new_name, p.family) AS from_family_now,
          n.family AS to_family,
          t.change IN ('unchanged', 'renamed', 'moved', 'renamed+moved') AS continues
   FROM species_transition t
-  LEFT JOIN src.species p ON p.msl = t.from_msl AND p.species = t.from_name
-  LEFT JOIN src.species n ON n.msl = t.to_msl AND n.species = t.to_name
+  LEFT JOIN src.species p ON p.taxnode_id = t.from_taxnode
+  LEFT JOIN src.species n ON n.taxnode_id = t.to_taxnode
   LEFT JOIN family_rename fr ON fr.msl = t.to_msl AND fr.old_name = p.family
 ),
 inflow AS (  -- keyed by the family in n
   SELECT msl, to_family AS family,
-         count(DISTINCT to_name) FILTER (change = 'new') AS gained,
-         count(DISTINCT to_name) FILTER (change = 'split') AS split,
-         count(DISTINCT to_name) FILTER (continues AND from_family_now IS DISTINCT FROM to_family) AS moved_in,
-         count(DISTINCT to_name) FILTER (continues AND from_family IS NULL) AS moved_in_unassigned,
-         count(DISTINCT to_name) FILTER (change IN ('renamed', 'renamed+moved') AND from_family_now = to_family) AS renamed
+         count(DISTINCT to_taxnode) FILTER (change = 'new') AS gained,
+         count(DISTINCT to_taxnode) FILTER (change = 'split') AS split,
+         count(DISTINCT to_taxnode) FILTER (continues AND from_family_now IS DISTINCT FROM to_family) AS moved_in,
+         count(DISTINCT to_taxnode) FILTER (continues AND from_family IS NULL) AS moved_in_unassigned,
+         count(DISTINCT to_taxnode) FILTER (change IN ('renamed', 'renamed+moved') AND from_family_now = to_family) AS renamed
   FROM link
   WHERE to_family IS NOT NULL
   GROUP BY ALL
 ),
 outflow AS (  -- keyed by the family in n-1
   SELECT msl, from_family AS family, any_value(from_family_now) AS family_now,
-         count(DISTINCT from_name) AS species_prev,
-         count(DISTINCT from_name) FILTER (change = 'abolished') AS abolished,
-         count(DISTINCT from_name) FILTER (change = 'merged') AS merged,
-         count(DISTINCT from_name) FILTER (continues AND to_family IS DISTINCT FROM from_family_now) AS moved_out,
-         count(DISTINCT from_name) FILTER (continues AND to_family IS NULL) AS moved_out_unassigned,
-         count(DISTINCT from_name) FILTER (continues AND to_family = from_family_now) AS kept
+         count(DISTINCT from_taxnode) AS species_prev,
+         count(DISTINCT from_taxnode) FILTER (change = 'abolished') AS abolished,
+         count(DISTINCT from_taxnode) FILTER (change = 'merged') AS merged,
+         count(DISTINCT from_taxnode) FILTER (continues AND to_family IS DISTINCT FROM from_family_now) AS moved_out,
+         count(DISTINCT from_taxnode) FILTER (continues AND to_family IS NULL) AS moved_out_unassigned,
+         count(DISTINCT from_taxnode) FILTER (continues AND to_family = from_family_now) AS kept
   FROM link
   WHERE from_family IS NOT NULL
   GROUP BY ALL

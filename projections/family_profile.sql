@@ -37,7 +37,7 @@ member AS (
            h -> h <> '')) AS hosts
   FROM src.species s
   JOIN latest ON latest.msl = s.msl
-  LEFT JOIN species_genome g ON g.msl = s.msl AND g.species = s.species
+  LEFT JOIN species_genome g ON g.taxnode_id = s.taxnode_id
   WHERE s.family IS NOT NULL
 ),
 by_composition AS (

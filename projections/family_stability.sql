@@ -26,7 +26,7 @@ family_rename AS (
 ),
 -- each species of a family in n-1 and what happened to it in the step to n (a split species has several links)
 species_step AS (
-  SELECT t.to_msl AS msl, p.family, t.from_name,
+  SELECT t.to_msl AS msl, p.family, t.from_taxnode,
          bool_or(t.change IN ('renamed', 'renamed+moved')) AS renamed,
          bool_or(t.change IN ('unchanged', 'renamed', 'moved', 'renamed+moved')
                  AND n.family IS DISTINCT FROM coalesce(r.new_name, p.family)) AS moved,
@@ -34,8 +34,8 @@ species_step AS (
          bool_or(t.change = 'split') AS split,
          bool_or(t.change = 'abolished') AS abolished
   FROM species_transition t
-  JOIN src.species p ON p.msl = t.from_msl AND p.species = t.from_name
-  LEFT JOIN src.species n ON n.msl = t.to_msl AND n.species = t.to_name
+  JOIN src.species p ON p.taxnode_id = t.from_taxnode
+  LEFT JOIN src.species n ON n.taxnode_id = t.to_taxnode
   LEFT JOIN family_rename r ON r.msl = t.to_msl AND r.old_name = p.family
   WHERE p.family IS NOT NULL
   GROUP BY ALL

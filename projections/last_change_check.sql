@@ -5,7 +5,7 @@
 -- "Moved" (up to MSL37) or "Renamed" (MSL38 on) while the species' own name and placement stay.
 -- depends: species_transition
 WITH lc AS (
-  SELECT s.msl, s.species, s.last_change, s.proposal,
+  SELECT s.msl, s.taxnode_id, s.species, s.last_change, s.proposal,
          regexp_matches(s.last_change, '(^|,)\s*New\s*(,|$)') AS is_new,
          regexp_matches(s.last_change, '(^|,)\s*Renamed\s*(,|$)') AS renamed,
          regexp_matches(s.last_change, '(^|,)\s*Moved\s*(,|$)') AS moved
@@ -21,6 +21,6 @@ SELECT e.msl, e.species, e.last_change, e.ictv, t.change AS ours, t.from_name,
        e.ictv = t.change AS agrees,
        e.ictv <> t.change AND coalesce(t.higher_renamed, false) AS explained_by_higher_rename
 FROM expected e
-LEFT JOIN species_transition t ON t.to_msl = e.msl AND t.to_name = e.species AND t.change NOT IN ('merged', 'abolished')
+LEFT JOIN species_transition t ON t.to_taxnode = e.taxnode_id AND t.change NOT IN ('merged', 'abolished')
 WHERE e.ictv IS NOT NULL
 ORDER BY e.msl, e.species

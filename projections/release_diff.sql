@@ -1,6 +1,6 @@
--- release_diff: one row per ordered pair of releases a -> b (a before b: all 153 pairs of MSL23..MSL40, not
--- only neighbours) counting how the species list changed between them. Read by GET /api/v1/compare/:from/:to
--- and GET /historical/compare/:from/:to. The counts are release_diff_detail's rows per change_type (see that
+-- release_diff: one row per ordered pair of releases a -> b (a before b: every pair of the data set, not only
+-- neighbours) counting how the species list changed between them. Read by GET /api/v1/compare/:from/:to
+-- and GET /historical/compare/:from/:to. The counts are release_diff_change's rows per change_type (see that
 -- file for the exact definitions), so a count and its detail listing always agree:
 --   species_added, species_removed, species_renamed, species_reclassified, species_merged, species_split,
 --   species_ended_by_split, species_formed_by_merge
@@ -16,7 +16,7 @@
 --                  + species_added + species_split + species_formed_by_merge = to_total.
 -- It holds only if every species of a and of b is classified exactly once, and only if a lineage has at
 -- most one species per release (both are checked here rather than assumed).
--- depends: release_diff_detail, species_identity
+-- depends: release_diff_change, species_identity
 WITH pairs AS (
   SELECT a.msl AS from_msl, b.msl AS to_msl, a.version AS from_version, b.version AS to_version
   FROM src.releases a JOIN src.releases b ON a.msl < b.msl
@@ -43,7 +43,7 @@ counted AS (
          (count(*) FILTER (change_type = 'formed_by_merge'))::INTEGER AS species_formed_by_merge,
          -- persisting species with any change: each has a renamed row, a reclassified row or both
          (count(DISTINCT lineage_id) FILTER (change_type IN ('renamed', 'reclassified')))::INTEGER AS changed
-  FROM release_diff_detail
+  FROM release_diff_change
   GROUP BY ALL
 ),
 diff AS (

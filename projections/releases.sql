@@ -1,13 +1,17 @@
--- releases: one row per MSL release (MSL23..MSL40): its names, taxon counts per rank, ICTV's official
--- counts and the build that produced them. Read by GET /api/v1/releases and the version validation of
+-- releases: one row per MSL release: its names, taxon counts per rank, ICTV's official counts and the build
+-- that produced them. Read by GET /api/v1/versions and /api/v1/releases and the version validation of
 -- every versioned endpoint.
---   counts            distinct taxon names per rank (all 15 ranks, 0 where the release has none)
+--   counts            distinct taxon names per rank in the data set (all 15 ranks, 0 where the release has none)
 --   official_counts   ICTV's own counts, chosen as build/stage-ingest.ts releaseReports does: the release's
 --                     own files first (its tree export or Taxon Counts sheet), else the next release's
 --                     sheet (MSL37 is only counted in MSL38's); within one sheet the first table wins
 --                     (MSL40.v2's sheet leads with the v2 totals, 16213 species, before v1's 16215)
+--   total_*           ICTV's official count of the rank, which is what a user asks for; it differs from
+--                     counts only where ICTV's own export cannot reproduce its figure (a genus with no
+--                     species that the export leaves out, a name two taxa share), each difference named in the
+--                     build report
 --   counts_match      counts equal official_counts on the ranks the build checks (realm, order, family,
---                     genus, species)
+--                     genus, species); false where the build report explains the difference
 -- Input checksums are not here: the manifest (data/releases.json) is not a source table.
 WITH ranked AS (
   SELECT msl, rank, count(DISTINCT name)::INTEGER AS n FROM src.taxa GROUP BY ALL
@@ -46,11 +50,11 @@ SELECT r.version, r.msl, r.year, r.label, r.tree_id, r.species_source,
        coalesce(c.counts, {'realm': 0, 'subrealm': 0, 'kingdom': 0, 'subkingdom': 0, 'phylum': 0, 'subphylum': 0,
                            'class': 0, 'subclass': 0, 'order': 0, 'suborder': 0, 'family': 0, 'subfamily': 0,
                            'genus': 0, 'subgenus': 0, 'species': 0}) AS counts,
-       coalesce(c.counts.species, 0) AS total_species,
-       coalesce(c.counts.genus, 0) AS total_genera,
-       coalesce(c.counts.family, 0) AS total_families,
-       coalesce(c.counts."order", 0) AS total_orders,
-       coalesce(c.counts.realm, 0) AS total_realms,
+       coalesce(o.official_counts.species, c.counts.species, 0) AS total_species,
+       coalesce(o.official_counts.genus, c.counts.genus, 0) AS total_genera,
+       coalesce(o.official_counts.family, c.counts.family, 0) AS total_families,
+       coalesce(o.official_counts."order", c.counts."order", 0) AS total_orders,
+       coalesce(o.official_counts.realm, c.counts.realm, 0) AS total_realms,
        o.official_counts,
        o.official_source,
        coalesce(c.counts.realm = o.official_counts.realm AND c.counts."order" = o.official_counts."order"

@@ -12,7 +12,7 @@
 --                  split, merged, renamed, moved; its first release counts as a change), from species_timeline
 -- depends: species_identity, species_genome, species_timeline, lineage_summary
 WITH change AS (
-  SELECT t.lineage_id, t.msl, coalesce(t.change, 'new') AS change  -- MSL23 rows: first seen there
+  SELECT t.lineage_id, t.msl, coalesce(t.change, 'new') AS change  -- first release: first seen there
   FROM species_timeline t
   WHERE coalesce(t.change, 'new') <> 'unchanged'
 ),
@@ -38,8 +38,8 @@ SELECT s.msl, r.version, s.sort, s.species, lower(s.species) AS name_key,
        c.change AS last_change
 FROM src.species s
 JOIN src.releases r ON r.msl = s.msl
-JOIN species_identity si ON si.msl = s.msl AND si.species = s.species
-JOIN species_genome g ON g.msl = s.msl AND g.species = s.species
+JOIN species_identity si ON si.taxnode_id = s.taxnode_id
+JOIN species_genome g ON g.taxnode_id = s.taxnode_id
 JOIN lineage_summary l ON l.lineage_id = si.lineage_id
 JOIN msls m ON m.lineage_id = si.lineage_id
 LEFT JOIN LATERAL (

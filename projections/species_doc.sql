@@ -1,4 +1,4 @@
--- species_doc: one row per (msl, species): the full species record as one pre-rendered JSON document, so
+-- species_doc: one row per (msl, species name): the full species record as one pre-rendered JSON document, so
 -- GET /api/v1/species/:version/:name is a single keyed lookup (msl or version, name_key) that sends `doc`
 -- as it is. Every key is always present (null, or [] for hosts, where the release does not say).
 -- Genome and exemplar values a release lacks are carried along the lineage from the nearest release
@@ -43,6 +43,9 @@ SELECT s.msl,
        )::VARCHAR AS doc
 FROM src.species s
 JOIN src.releases r ON r.msl = s.msl
-JOIN species_identity si ON si.msl = s.msl AND si.species = s.species
-JOIN species_genome g ON g.msl = s.msl AND g.species = s.species
+JOIN species_identity si ON si.taxnode_id = s.taxnode_id
+JOIN species_genome g ON g.taxnode_id = s.taxnode_id
+-- A name is one key: where it stands for two species of a release (MSL22's 'Chayote mosaic virus', a
+-- begomovirus and a tymovirus), the first in ICTV's order answers; a history by that name shows both.
+QUALIFY row_number() OVER (PARTITION BY s.msl, lower(s.species) ORDER BY s.sort) = 1
 ORDER BY s.msl, name_key                                  -- keyed lookups read one block

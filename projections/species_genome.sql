@@ -1,11 +1,11 @@
--- species_genome: one row per (msl, species) of src.species: the genome facts of that species in that
--- release. Read by species_doc (and through it the species endpoints).
+-- species_genome: one row per species of src.species (msl, taxnode_id): the genome facts of that species in
+-- that release. Read by species_doc (and through it the species endpoints).
 --   genome_size_bp / genome_size   length of the VMR exemplar's sequence record(s) summed over segments,
 --                                  and the same as text ('48.5 kb'); SOURCES.md "Join recipe" steps 1-4
---   exemplar_*, host_source, hosts the VMR exemplar row (MSL37-40): virus names, accessions, hosts
+--   exemplar_*, host_source, hosts the VMR exemplar row (MSL37 on): virus names, accessions, hosts
 --   genome_composition             the MSL spreadsheet's own column (MSL29 on)
 --   vmr_species                    the release's own VMR spelling of the name (it differs for 31 species)
--- The VMRs cover MSL37-40 only, and a VMR accession does not always resolve to a length, so each group of
+-- The VMRs start with MSL37, and a VMR accession does not always resolve to a length, so each group of
 -- values is taken from the same release when it has one, else from the nearest release of the same
 -- lineage (species_identity) that has one, later releases first; *_from_msl says which release that is.
 -- genome_size_from_msl = 37 on an MSL30 row means "the MSL37 exemplar of this taxon is 48.5 kb long".
@@ -91,34 +91,34 @@ vmr AS (
   SELECT si.lineage_id, p.msl, p.species, p.vmr_species, p.virus_names, p.abbreviations, p.genbank, p.refseq,
          p.genome_coverage, p.host_source, p.genome_composition, z.parts, z.parts_resolved, z.size_bp
   FROM placed p
-  JOIN species_identity si ON si.msl = p.msl AND si.species = p.species
+  JOIN species_identity si ON si.msl = p.msl AND si.species = p.species  -- VMR releases have no homonyms
   LEFT JOIN sized z ON z.msl = p.msl AND z.vmr_species = p.vmr_species
 ),
 -- carrying order: the row's own release, then later releases nearest first, then earlier ones
 carried_exemplar AS (
-  SELECT si.msl, si.species,
-         arg_min(v, CASE WHEN v.msl >= si.msl THEN v.msl - si.msl ELSE 100 + si.msl - v.msl END) AS ex
+  SELECT si.taxnode_id,
+         arg_min(v, CASE WHEN v.msl >= si.msl THEN v.msl - si.msl ELSE 1000 + si.msl - v.msl END) AS ex
   FROM species_identity si JOIN vmr v ON v.lineage_id = si.lineage_id
-  GROUP BY si.msl, si.species
+  GROUP BY si.taxnode_id
 ),
 carried_size AS (
-  SELECT si.msl, si.species,
-         arg_min(v, CASE WHEN v.msl >= si.msl THEN v.msl - si.msl ELSE 100 + si.msl - v.msl END) AS ex
+  SELECT si.taxnode_id,
+         arg_min(v, CASE WHEN v.msl >= si.msl THEN v.msl - si.msl ELSE 1000 + si.msl - v.msl END) AS ex
   FROM species_identity si JOIN vmr v ON v.lineage_id = si.lineage_id
   WHERE v.size_bp IS NOT NULL
-  GROUP BY si.msl, si.species
+  GROUP BY si.taxnode_id
 ),
 carried_composition AS (
-  SELECT si.msl, si.species,
+  SELECT si.taxnode_id,
          arg_min({'msl': o.msl, 'value': s.genome_composition},
-                 CASE WHEN o.msl >= si.msl THEN o.msl - si.msl ELSE 100 + si.msl - o.msl END) AS gc
+                 CASE WHEN o.msl >= si.msl THEN o.msl - si.msl ELSE 1000 + si.msl - o.msl END) AS gc
   FROM species_identity si
   JOIN species_identity o ON o.lineage_id = si.lineage_id
-  JOIN src.species s ON s.msl = o.msl AND s.species = o.species
+  JOIN src.species s ON s.taxnode_id = o.taxnode_id
   WHERE s.genome_composition IS NOT NULL
-  GROUP BY si.msl, si.species
+  GROUP BY si.taxnode_id
 )
-SELECT si.msl, si.species, si.lineage_id,
+SELECT si.msl, si.taxnode_id, si.species, si.lineage_id,
        cz.ex.size_bp AS genome_size_bp,
        CASE WHEN cz.ex.size_bp < 1000 THEN cz.ex.size_bp || ' bp'
             WHEN cz.ex.size_bp < 1000000 THEN printf('%.1f kb', round(cz.ex.size_bp / 1000, 1))
@@ -143,8 +143,8 @@ SELECT si.msl, si.species, si.lineage_id,
        cc.gc.value AS genome_composition,
        cc.gc.msl AS genome_composition_from_msl
 FROM species_identity si
-LEFT JOIN carried_exemplar ce ON ce.msl = si.msl AND ce.species = si.species
-LEFT JOIN carried_size cz ON cz.msl = si.msl AND cz.species = si.species
-LEFT JOIN carried_composition cc ON cc.msl = si.msl AND cc.species = si.species
+LEFT JOIN carried_exemplar ce ON ce.taxnode_id = si.taxnode_id
+LEFT JOIN carried_size cz ON cz.taxnode_id = si.taxnode_id
+LEFT JOIN carried_composition cc ON cc.taxnode_id = si.taxnode_id
 LEFT JOIN vmr own ON own.msl = si.msl AND own.species = si.species
 ORDER BY si.msl, si.species

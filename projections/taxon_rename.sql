@@ -1,9 +1,14 @@
--- taxon_rename: one row per rename of a taxon above species between release n-1 and n (msl = n): its old
--- and new name. From ICTV's stable ids (src.taxon_nodes, up to MSL38) and the "Taxa Renamed" sheets
--- (src.renames, MSL38-40). Read by family_evolution, taxonomy_taxon and compare_doc, which follow higher taxa
--- across releases.
-SELECT DISTINCT a.msl + 1 AS msl, a.name AS old_name, b.name AS new_name
-FROM src.taxon_nodes a JOIN src.taxon_nodes b ON b.msl = a.msl + 1 AND b.ictv_id = a.ictv_id
+-- taxon_rename: one row per rename of a taxon above species between a release and the next (msl = the
+-- later one): its old and new name. From ICTV's stable ids (src.taxon_nodes, the releases with an ontology
+-- file) and the "Taxa Renamed" sheets (src.renames, MSL38 on). Read by species_transition, family_evolution,
+-- taxonomy_taxon and compare_doc, which follow higher taxa across releases.
+WITH steps AS (
+  SELECT msl AS from_msl, lead(msl) OVER (ORDER BY msl) AS to_msl FROM src.releases
+)
+SELECT DISTINCT st.to_msl AS msl, a.name AS old_name, b.name AS new_name
+FROM src.taxon_nodes a
+JOIN steps st ON st.from_msl = a.msl
+JOIN src.taxon_nodes b ON b.msl = st.to_msl AND b.ictv_id = a.ictv_id
 WHERE a.name <> b.name AND coalesce(a.rank, '') <> 'species' AND coalesce(b.rank, '') <> 'species'
 UNION
 SELECT msl, list_last(string_split(old_name, ';')), list_last(string_split(new_name, ';'))

@@ -48,14 +48,14 @@ renamed AS (  -- for a former name: the first release after its last use as the 
 successor AS (
   SELECT l.lineage_id, si.lineage_id AS next_id
   FROM lineage_summary l, unnest(coalesce(l.merged_into, l.split_into, [])) AS u(name)
-  JOIN species_identity si ON si.msl = l.last_msl + 1 AND si.species = u.name
+  JOIN species_identity si ON si.msl = (SELECT min(msl) FROM src.releases WHERE msl > l.last_msl) AND si.species = u.name
 ),
 reach(start_id, lineage_id, depth) AS (
   SELECT lineage_id, lineage_id, 0 FROM lineage_summary WHERE ended <> 'current'
   UNION
   SELECT r.start_id, s.next_id, r.depth + 1
   FROM reach r JOIN successor s ON s.lineage_id = r.lineage_id
-  WHERE r.depth < 40                                      -- a guard: no chain is longer than the releases
+  WHERE r.depth < (SELECT count(*) FROM src.releases)    -- a guard: no chain is longer than the releases
 ),
 today AS (
   SELECT r.start_id AS lineage_id, list(DISTINCT l.current_name ORDER BY l.current_name) FILTER (l.current_name IS NOT NULL) AS names

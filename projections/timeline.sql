@@ -14,7 +14,7 @@
 --   largest_growth     the release adding the most species (species delta against the previous release)
 --   largest_growth_pct the release with the largest relative growth
 --   species_milestone  the first release with more than 5,000, 10,000, 15,000 ... species
--- depends: diversity_stats, family_evolution, species_transition
+-- depends: diversity_stats, family_evolution, species_transition, taxon_rename
 WITH rel AS (
   SELECT msl, version, year, lag(msl) OVER (ORDER BY msl) AS prev_msl FROM src.releases
 ),
@@ -69,12 +69,8 @@ rank_introduced AS (
   GROUP BY f.msl, f.rank, rel.version
 ),
 -- higher taxa renamed between n-1 and n (as in species_transition and family_evolution)
-taxon_rename AS (
-  SELECT DISTINCT a.msl + 1 AS msl, a.name AS old_name
-  FROM src.taxon_nodes a JOIN src.taxon_nodes b ON b.msl = a.msl + 1 AND b.ictv_id = a.ictv_id
-  WHERE a.name <> b.name AND coalesce(a.rank, '') <> 'species'
-  UNION
-  SELECT msl, list_last(string_split(old_name, ';')) FROM src.renames WHERE new_name IS NOT NULL AND rank <> 'species'
+renamed_taxon AS (
+  SELECT DISTINCT msl, old_name FROM taxon_rename
 ),
 -- orders and higher ranks gone in n, not renamed, with >= 100 species in n-1
 higher_abolished AS (
@@ -85,7 +81,7 @@ higher_abolished AS (
   WHERE t.rank IN ('realm', 'subrealm', 'kingdom', 'subkingdom', 'phylum', 'subphylum', 'class', 'subclass', 'order', 'suborder')
     AND c.species >= 100
     AND NOT EXISTS (SELECT 1 FROM src.taxa x WHERE x.msl = rel.msl AND x.name = t.name)
-    AND NOT EXISTS (SELECT 1 FROM taxon_rename r WHERE r.msl = rel.msl AND r.old_name = t.name)
+    AND NOT EXISTS (SELECT 1 FROM renamed_taxon r WHERE r.msl = rel.msl AND r.old_name = t.name)
 ),
 family_abolished AS (  -- families abolished in n (family_evolution puts the event on the family's last row)
   SELECT e.msl_version AS version, f.family, f.species, e.description
@@ -120,8 +116,8 @@ renames AS (
          count(*) FILTER (len(string_split(t.to_name, ' ')) = 2 AND split_part(t.to_name, ' ', 1) = n.genus
                           AND NOT (len(string_split(t.from_name, ' ')) = 2 AND split_part(t.from_name, ' ', 1) = p.genus)) AS to_binomial
   FROM species_transition t
-  JOIN src.species n ON n.msl = t.to_msl AND n.species = t.to_name
-  JOIN src.species p ON p.msl = t.from_msl AND p.species = t.from_name
+  JOIN src.species n ON n.taxnode_id = t.to_taxnode
+  JOIN src.species p ON p.taxnode_id = t.from_taxnode
   WHERE t.change IN ('renamed', 'renamed+moved')
   GROUP BY t.to_msl
 ),

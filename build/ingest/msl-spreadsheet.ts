@@ -1,9 +1,9 @@
-// Reader for ICTV's official Master Species List workbooks, MSL23 (2005, .xls) to MSL40 (2024, .xlsx).
+// Reader for ICTV's official Master Species List workbooks (.xls and .xlsx, from 2005 on).
 // Eleven header layouts exist; columns are found by header name through an alias table rather than by
 // position, so a release that adds, drops or reorders columns still reads as long as the names are known.
 import type * as XLSX from '@e965/xlsx';
 import {
-  RANK_ALIASES, Table, cellInt, findSheet, normaliseHeader, readWorkbook, sheetRows, unknownLayout,
+  RANK_ALIASES, Table, cellInt, cellSignedInt, findSheet, normaliseHeader, readWorkbook, sheetRows, unknownLayout,
 } from './sheet.js';
 import {
   InputError, RANKS, type MslRow, type MslWorkbook, type Rank, type RenameRow, type TaxonCounts,
@@ -34,7 +34,8 @@ const REQUIRED: readonly MslField[] = ['species', 'genus', 'family'];
 const HEADER_NAMES: Partial<Record<MslField, string>> = { species: 'Species', genus: 'Genus', family: 'Family' };
 
 // MSL29 links to ictvonline.org/taxonomyHistory.asp?taxnode_id=N, MSL30-37 write "ICTVonline=N",
-// MSL38-39 "ictv.global=N".
+// MSL38-39 "ictv.global=N". From MSL40 on the ICTV_ID cell is a HYPERLINK formula whose URL carries the
+// species' taxnode id of that release (taxondetails?taxnode_id=202520188&ictv_id=ICTV202420188).
 const TAXNODE_IN_URL = /(?:taxnode_id|ICTVonline|ictv\.global)=(\d+)/i;
 
 // "MSL37 Total", "MSL.38 Total", "MSL.40v2Total", "MSL39 Total": dot, space and version suffix all optional.
@@ -118,7 +119,11 @@ function typeSpecies(t: Table<MslField>, i: number): boolean | null {
 
 function taxnodeId(t: Table<MslField>, i: number): number | null {
   const url = t.text(i, 'taxnodeId');
-  if (url === null) return null;
+  if (url === null) {
+    const link = t.cell(i, 'ictvId')?.f;
+    const m = link === undefined ? null : TAXNODE_IN_URL.exec(link);
+    return m ? Number(m[1]) : null;
+  }
   const m = TAXNODE_IN_URL.exec(url);
   if (m === null) throw t.badCell(i, 'taxnodeId', 'has no taxnode_id=, ICTVonline= or ictv.global= number');
   return Number(m[1]);
@@ -134,6 +139,7 @@ function readTaxonCounts(file: string, wb: XLSX.WorkBook): TaxonCounts[] {
   const out: TaxonCounts[] = [];
   let rankCol = -1;
   let totals: { index: number; entry: TaxonCounts }[] = [];
+  let changes: { index: number; name: string; entry: TaxonCounts }[] = [];
   sheetRows(wb, sheet).forEach((cells, r) => {
     // Array.from, not map: dense rows have holes where cells are empty.
     const texts = Array.from(cells ?? [], (c) => normaliseHeader(c?.v));
@@ -141,13 +147,21 @@ function readTaxonCounts(file: string, wb: XLSX.WorkBook): TaxonCounts[] {
     if (headerAt >= 0) {
       rankCol = headerAt;
       totals = [];
+      changes = [];
       texts.forEach((header, index) => {
         const m = TOTAL_COLUMN.exec(header);
         if (m === null) return;
-        const entry: TaxonCounts = { msl: Number(m[1]), column: header, counts: {} };
+        const entry: TaxonCounts = { msl: Number(m[1]), column: header, counts: {}, changes: {} };
         out.push(entry);
         totals.push({ index, entry });
       });
+      // "MSL39 Total | New | ... | Renamed | MSL.40 Total": the columns between two totals lead to the second.
+      for (let k = 1; k < totals.length; k++) {
+        for (let index = totals[k - 1]!.index + 1; index < totals[k]!.index; index++) {
+          const name = texts[index] ?? '';
+          if (name !== '') changes.push({ index, name, entry: totals[k]!.entry });
+        }
+      }
       return;
     }
     const label = (texts[rankCol] ?? '').toLowerCase();
@@ -161,6 +175,13 @@ function readTaxonCounts(file: string, wb: XLSX.WorkBook): TaxonCounts[] {
         });
       }
       if (n !== null) entry.counts[label as Rank] = n;
+    }
+    for (const { index, name, entry } of changes) {
+      const n = cellSignedInt(cells?.[index]);
+      if (n === undefined) {
+        throw new InputError(`count ${JSON.stringify(cells?.[index]?.v)} is not a whole number`, file, { sheet, row: r + 1, column: name });
+      }
+      if (n !== null) (entry.changes[name] ??= {})[label as Rank] = n;
     }
   });
   return out;

@@ -49,6 +49,14 @@ export function cellInt(cell: Cell): number | null | undefined {
   return /^\d+(\.0*)?$/.test(text) ? Number.parseInt(text, 10) : undefined;
 }
 
+/** cellInt, where a count may be negative (the removals of a Taxon Counts sheet: "-11"). */
+export function cellSignedInt(cell: Cell): number | null | undefined {
+  if (typeof cell?.v === 'number') return Number.isInteger(cell.v) ? cell.v : undefined;
+  const text = cellText(cell);
+  if (text === null) return null;
+  return /^-?\d+(\.0*)?$/.test(text) ? Number.parseInt(text, 10) : undefined;
+}
+
 /** Lineage cell: MSL23-32 write "Unassigned" for a missing order/family/genus, MSL24 quotes genus names. */
 export function rankText(cell: Cell): string | null {
   let text = cellText(cell);

@@ -1,9 +1,9 @@
-// Reader for ICTV's database export `taxonomy_<year>.json` (MSL23-MSL36): one nested tree per release.
+// Reader for ICTV's database export `taxonomy_<year>.json`: one nested tree per release.
 // The export was made for a tree browser, so besides the real taxa it carries display scaffolding
 // that must not become taxa: a "legend" chain, "Unassigned" placeholder nodes standing in for a
 // missing rank, and a second copy of the root among the root's children.
 import { readFileSync } from 'node:fs';
-import { InputError, RANKS, type Lineage, type Rank, type TreeExport, type TreeNode } from './types.js';
+import { InputError, RANKS, type Lineage, type Rank, type TreeExport, type TreeNode, type TreeShortfall } from './types.js';
 
 /**
  * Words the root's `child_counts` uses for each rank. ICTV's `taxonomy_level` table
@@ -90,6 +90,8 @@ export function readTreeExport(path: string): TreeExport {
 
   const nodes: TreeNode[] = [];
   const warnings: string[] = [];
+  // Each real node's own child_counts, to find where the export holds fewer taxa than it declares.
+  const declared = new Map<number, Partial<Record<Rank, number>>>([[rootId, officialCounts]]);
   const seenIds = new Set<number>([rootId]);
   const namesByRank = new Map<string, number[]>();
 
@@ -147,6 +149,13 @@ export function readTreeExport(path: string): TreeExport {
 
     const own: Lineage = { ...lineage, [rank]: name };
     nodes.push({ taxnodeId: id, parentTaxnodeId: parentId, rank, name, lineage: own });
+    if (typeof node.child_counts === 'string' && node.child_counts.trim() !== '') {
+      try {
+        declared.set(id, parseChildCounts(node.child_counts, path));
+      } catch (e) {
+        warnings.push(`${rank} ${nodeLabel(node)}: ${(e as Error).message.slice(path.length + 2)}; its count is not checked`);
+      }
+    }
     const key = `${rank}\t${name}`;
     namesByRank.set(key, [...(namesByRank.get(key) ?? []), id]);
     push({ parentId: id, parentRankIndex: rankIndex, lineage: own, isRootChild: false });
@@ -158,14 +167,51 @@ export function readTreeExport(path: string): TreeExport {
       warnings.push(`${rank} name '${name}' occurs ${ids.length} times (taxNodeIDs ${ids.join(', ')})`);
     }
   }
-  // The export's own totals are the official counts; a disagreement means a node was lost or invented here.
-  const found: Partial<Record<Rank, number>> = {};
-  for (const node of nodes) found[node.rank] = (found[node.rank] ?? 0) + 1;
-  for (const rank of RANKS) {
-    if ((found[rank] ?? 0) !== (officialCounts[rank] ?? 0)) {
-      warnings.push(`${rank}: ${found[rank] ?? 0} nodes, but child_counts says ${officialCounts[rank] ?? 0}`);
+  // Where the nodes disagree with the export's own totals is reported as shortfalls (below), which the
+  // build weighs against ICTV's official counts.
+  return { file: path, rootTaxnodeId: rootId, officialCounts, nodes, warnings, shortfalls: shortfalls(rootId, nodes, declared) };
+}
+
+/**
+ * Where the export holds fewer (or more) taxa of a rank below a node than the node's own child_counts
+ * declares, attributed to the deepest node that declares it: a genus without species that the export
+ * omits shows as a shortfall of one genus at its family, not again at every ancestor up to the root.
+ */
+function shortfalls(rootId: number, nodes: TreeNode[], declared: ReadonlyMap<number, Partial<Record<Rank, number>>>): TreeShortfall[] {
+  const parent = new Map<number, number>(nodes.map((n) => [n.taxnodeId, n.parentTaxnodeId]));
+  const byId = new Map<number, TreeNode>(nodes.map((n) => [n.taxnodeId, n]));
+  const found = new Map<number, Map<Rank, number>>();
+  for (const n of nodes) {
+    for (let up = parent.get(n.taxnodeId); up !== undefined; up = up === rootId ? undefined : parent.get(up)) {
+      const counts = found.get(up) ?? new Map<Rank, number>();
+      counts.set(n.rank, (counts.get(n.rank) ?? 0) + 1);
+      found.set(up, counts);
     }
   }
-
-  return { file: path, rootTaxnodeId: rootId, officialCounts, nodes, warnings };
+  const gap = (id: number, rank: Rank) => {
+    const d = declared.get(id)?.[rank];
+    return d === undefined ? 0 : d - (found.get(id)?.get(rank) ?? 0);
+  };
+  // The gap a node's declared children already account for.
+  const childGap = new Map<string, number>();
+  for (const n of nodes) {
+    if (!declared.has(n.taxnodeId)) continue;
+    for (const rank of RANKS) {
+      const key = `${n.parentTaxnodeId}\t${rank}`;
+      childGap.set(key, (childGap.get(key) ?? 0) + gap(n.taxnodeId, rank));
+    }
+  }
+  const out: TreeShortfall[] = [];
+  for (const id of declared.keys()) {
+    for (const rank of RANKS) {
+      const own = gap(id, rank) - (childGap.get(`${id}\t${rank}`) ?? 0);
+      if (own === 0) continue;
+      const n = byId.get(id);
+      out.push({
+        taxnodeId: id, taxonRank: n?.rank ?? null, taxon: n?.name ?? null, rank,
+        declared: declared.get(id)?.[rank] ?? 0, found: found.get(id)?.get(rank) ?? 0, missing: own,
+      });
+    }
+  }
+  return out;
 }

@@ -50,6 +50,11 @@ export interface TaxonCounts {
   /** The column header it came from, e.g. "MSL.40v2Total". */
   column: string;
   counts: Partial<Record<Rank, number>>;
+  /**
+   * The change columns between the previous release's total and this one ("New", "Abolished", "Renamed",
+   * "New Splits", ...), as written (removals are negative); empty for a total that no changes lead to.
+   */
+  changes: Record<string, Partial<Record<Rank, number>>>;
 }
 
 /** A row of "Taxa Renamed in MSLnn" (MSL38, MSL39) or "Taxa Renamed or Abolished" (MSL40). */
@@ -95,6 +100,16 @@ export interface VmrRow extends Lineage {
   genomeCoverage: string | null;
   genomeComposition: string | null;
   hostSource: string | null;
+  /** The columns only ICTV's database table species_isolates has (null from a VMR workbook). */
+  taxnodeId: number | null;
+  refseqOrganism: string | null;
+  /** NCBI taxids of the RefSeq records, as written (several separated by ';' or ','). */
+  refseqTaxids: string | null;
+  /** How the isolate's species came from the previous release: same, created, split, "Renamed,", ... */
+  prevChange: string | null;
+  prevSpecies: string | null;
+  prevTaxnodeId: number | null;
+  prevProposal: string | null;
 }
 
 export interface VmrWorkbook {
@@ -122,6 +137,22 @@ export interface TreeExport {
   officialCounts: Partial<Record<Rank, number>>;
   nodes: TreeNode[];
   warnings: string[];
+  /** Where the export holds a different number of taxa than its own child_counts declare. */
+  shortfalls: TreeShortfall[];
+}
+
+/**
+ * A node (or the root, taxon null) whose child_counts declare `declared` taxa of `rank` below it while the
+ * export holds `found`; `missing` is the part not already explained by a shortfall further down.
+ */
+export interface TreeShortfall {
+  taxnodeId: number;
+  taxonRank: Rank | null;
+  taxon: string | null;
+  rank: Rank;
+  declared: number;
+  found: number;
+  missing: number;
 }
 
 /** One taxon (owl:Class with an ictv_id) of an EVORA ontology file. */

@@ -1,7 +1,9 @@
-// Reader for ICTV's Virus Metadata Resource workbooks (MSL37-MSL40): one row per isolate, the exemplar ("E")
-// plus any additional isolates ("A") of each species. Columns are found by header name because the layout
-// changed twice (MSL39 added Isolate ID and dropped the RefSeq column, MSL40 added ICTV_ID).
+// Reader for ICTV's Virus Metadata Resource workbooks: one row per isolate, the exemplar ("E") plus any
+// additional isolates ("A") of each species. Columns are found by header name because the layout changed
+// twice (MSL39 added Isolate ID and dropped the RefSeq column, MSL40 added ICTV_ID). The same isolates
+// published as ICTV's database table are read by vmr-table.ts.
 import { RANK_ALIASES, Table, findSheet, readWorkbook, sheetRows, unknownLayout } from './sheet.js';
+import { exemplarWarnings } from './vmr-table.js';
 import type { Rank, VmrRow, VmrWorkbook } from './types.js';
 
 type VmrField =
@@ -46,23 +48,10 @@ export function readVmr(path: string, msl: number): VmrWorkbook {
   t.require(REQUIRED, HEADER_NAMES);
 
   const rows: VmrRow[] = [];
-  const exemplars = new Map<string, number[]>();
   for (let i = 1; i < t.rows.length; i++) {
-    const species = t.rank(i, 'species');
-    if (species === null) continue;
-    const row = readRow(t, i);
-    if (!exemplars.has(species)) exemplars.set(species, []);
-    if (row.exemplar === 'E') exemplars.get(species)?.push(row.row);
-    rows.push(row);
+    if (t.rank(i, 'species') !== null) rows.push(readRow(t, i));
   }
-
-  // Downstream joins (genome length, host) take the species' single exemplar; say so when there is not one.
-  const warnings: string[] = [];
-  for (const [species, at] of exemplars) {
-    if (at.length === 0) warnings.push(`species '${species}' has no exemplar (E) isolate`);
-    if (at.length > 1) warnings.push(`species '${species}' has ${at.length} exemplar (E) isolates (rows ${at.join(', ')})`);
-  }
-  return { file: path, sheet, layout: t.layout(), rows, warnings };
+  return { file: path, sheet, layout: t.layout(), rows, warnings: exemplarWarnings(rows) };
 }
 
 function readRow(t: Table<VmrField>, i: number): VmrRow {
@@ -82,6 +71,13 @@ function readRow(t: Table<VmrField>, i: number): VmrRow {
     genomeCoverage: t.text(i, 'genomeCoverage'),
     genomeComposition: t.text(i, 'genomeComposition'),
     hostSource: t.text(i, 'hostSource'),
+    taxnodeId: null,
+    refseqOrganism: null,
+    refseqTaxids: null,
+    prevChange: null,
+    prevSpecies: null,
+    prevTaxnodeId: null,
+    prevProposal: null,
   };
 }
 

@@ -38,8 +38,6 @@ FROM (
 )
 WHERE row_rank = 1;
 
--- The ontology has no ranks: a species' ictv_id is the ontology taxon carrying its name in that release
--- (exact, else normalised); where two taxa share a name, the one whose parent is the species' genus wins.
 CREATE OR REPLACE TEMP TABLE species_lineage AS
 SELECT t.msl, 'tree' AS source, t.sort, t.taxnode_id,
        t.realm, t.subrealm, t.kingdom, t.subkingdom, t.phylum, t.subphylum, t.class, t.subclass,
@@ -58,12 +56,23 @@ SELECT m.msl, 'msl', coalesce(m.sort, row_number() OVER (PARTITION BY m.msl ORDE
 FROM raw_msl_rows m
 WHERE m.msl NOT IN (SELECT DISTINCT msl FROM raw_tree_nodes);
 
+-- The ontology has no ranks and no taxnode ids: a species' ictv_id is the ontology taxon carrying its name in
+-- that release (exact, else normalised); where two taxa share a name, the one whose parent is the species'
+-- parent wins (its tree parent, else the lowest rank above it), so each of two same-named species of one
+-- release (MSL22's 'Chayote mosaic virus', a begomovirus and a tymovirus) gets its own id.
+CREATE OR REPLACE TEMP TABLE species_parent AS
+SELECT s.msl, s.taxnode_id, s.species,
+       coalesce(p.name, s.subgenus, s.genus, s.subfamily, s.family, s.suborder, s."order") AS parent_name
+FROM species_lineage s
+LEFT JOIN raw_tree_nodes t ON t.taxnode_id = s.taxnode_id AND t.msl = s.msl
+LEFT JOIN raw_tree_nodes p ON p.taxnode_id = t.parent_taxnode_id AND p.msl = t.msl;
+
 CREATE OR REPLACE TEMP TABLE ontology_species AS
-SELECT msl, species, ictv_id FROM (
-  SELECT s.msl, s.species, o.ictv_id,
-         row_number() OVER (PARTITION BY s.msl, s.species
-                            ORDER BY (o.name = s.species) DESC, (p.name = s.genus) DESC, o.ictv_id) AS pick
-  FROM species_lineage s
+SELECT msl, taxnode_id, ictv_id FROM (
+  SELECT s.msl, s.taxnode_id, o.ictv_id,
+         row_number() OVER (PARTITION BY s.msl, s.taxnode_id
+                            ORDER BY (o.name = s.species) DESC, (p.name = s.parent_name) DESC, o.ictv_id) AS pick
+  FROM species_parent s
   JOIN raw_ontology o ON o.msl = s.msl AND norm_name(o.name) = norm_name(s.species)
   LEFT JOIN raw_ontology p ON p.msl = o.msl AND p.ictv_id = o.parent_ictv_id
 )
@@ -78,5 +87,5 @@ SELECT s.msl, s.sort, s.source,
        coalesce(s.sheet_ictv_id, o.ictv_id) AS ictv_id,
        s.attr_match
 FROM species_lineage s
-LEFT JOIN ontology_species o ON o.msl = s.msl AND o.species = s.species
+LEFT JOIN ontology_species o ON o.msl = s.msl AND o.taxnode_id = s.taxnode_id
 ORDER BY s.msl, s.sort;  -- sorted output keeps each Parquet partition in ICTV's own order
