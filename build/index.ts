@@ -171,9 +171,11 @@ function summary(r: BuildReport): string {
       ` ${!x.counts_match ? 'COUNTS DIFFER' : x.count_differences.length > 0 ? `equal once explained (${x.count_differences.map((d) => d.rank).join(', ')})` : 'equal'}`,
     ].join(' ')),
     '',
-    'where the data cannot reproduce ICTV\'s count (names counted once; build-report.json has each reason):',
+    'where the data cannot reproduce ICTV\'s count:',
     ...r.releases.flatMap((x) => x.count_differences.map((d) =>
-      `  ${x.version} ${d.rank}: ${d.ours} names, ICTV ${d.official}; ${d.reasons.join('; ')}`)),
+      `  ${x.version} ${d.rank}: ${d.ours} in the data, ICTV ${d.official}; ${d.reasons.join('; ')}`)),
+    'names that stand for several taxa of one rank (each a taxon of its own, counted as ICTV counts them):',
+    ...r.releases.flatMap((x) => x.shared_names.map((n) => `  ${x.version} ${n.rank} '${n.name}': ${n.taxa} taxa (${n.where})`)),
     '',
     'step          linked forward  abolished   |  release  ICTV Last Change agreement (with higher-taxon renames explained)',
     ...r.checks.identity_coverage.map((c) => {

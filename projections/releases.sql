@@ -1,20 +1,20 @@
 -- releases: one row per MSL release: its names, taxon counts per rank, ICTV's official counts and the build
 -- that produced them. Read by GET /api/v1/versions and /api/v1/releases and the version validation of
 -- every versioned endpoint.
---   counts            distinct taxon names per rank in the data set (all 15 ranks, 0 where the release has none)
+--   counts            taxa per rank in the data set (all 15 ranks, 0 where the release has none); taxa, not
+--                     names: MSL15's four genera named 'Unnamed genus' count four times, as ICTV counts them
 --   official_counts   ICTV's own counts, chosen as build/stage-ingest.ts releaseReports does: the release's
 --                     own files first (its tree export or Taxon Counts sheet), else the next release's
 --                     sheet (MSL37 is only counted in MSL38's); within one sheet the first table wins
 --                     (MSL40.v2's sheet leads with the v2 totals, 16213 species, before v1's 16215)
 --   total_*           ICTV's official count of the rank, which is what a user asks for; it differs from
 --                     counts only where ICTV's own export cannot reproduce its figure (a genus with no
---                     species that the export leaves out, a name two taxa share), each difference named in the
---                     build report
+--                     species that the export leaves out), each difference named in the build report
 --   counts_match      counts equal official_counts on the ranks the build checks (realm, order, family,
 --                     genus, species); false where the build report explains the difference
 -- Input checksums are not here: the manifest (data/releases.json) is not a source table.
 WITH ranked AS (
-  SELECT msl, rank, count(DISTINCT name)::INTEGER AS n FROM src.taxa GROUP BY ALL
+  SELECT msl, rank, count(*)::INTEGER AS n FROM src.taxa GROUP BY ALL
 ),
 counts AS (
   SELECT msl, {

@@ -1,4 +1,5 @@
 // Release identifiers in requests: "MSL40", "msl40", "40" is not accepted; "latest" means the newest release.
+// Which releases exist is the data set's business (the manifest it was built from), never this code's.
 import { HttpError } from './errors.js';
 import type { Store } from './store.js';
 import type { Scope } from './respond.js';
@@ -32,11 +33,17 @@ export function latest(store: Store): ResolvedVersion {
   return { ...all[all.length - 1]!, scope: 'latest' };
 }
 
+/** The releases the data set holds, for messages: "MSL1..MSL41". */
+export function releaseSpan(store: Store): string {
+  const all = releases(store);
+  return `${all[0]!.version}..${all[all.length - 1]!.version}`;
+}
+
 /** Resolves a version parameter; unknown versions are a 404 "Version MSL99 not found" (spec, section 7). */
 export function resolveVersion(store: Store, raw: string | undefined): ResolvedVersion {
   if (raw === undefined || raw.toLowerCase() === 'latest') return latest(store);
   const m = /^msl(\d{1,4})$/i.exec(raw);
-  if (!m) throw new HttpError(400, `invalid version '${raw}'; expected MSL<number> (MSL23..${latest(store).version}) or latest`);
+  if (!m) throw new HttpError(400, `invalid version '${raw}'; expected MSL<number> (${releaseSpan(store)}) or latest`);
   const found = releases(store).find((r) => r.msl === Number(m[1]));
   if (!found) throw new HttpError(404, `Version MSL${Number(m[1])} not found`);
   return { ...found, scope: 'release' };

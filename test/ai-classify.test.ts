@@ -7,9 +7,10 @@ import { evaluationOf } from '../src/ai/classify.js';
 import { parseGenomeSize, parseGenomeType, parseHost } from '../src/ai/vocabulary.js';
 import { onRealApp, testApp } from './support/http.js';
 
-// measured with DEFAULT_PARAMS on the MSL40 build (scratch/ai-bench.mjs): 6,806 species, top-1 0.635, top-5 0.932
-const MEASURED_TOP1 = 0.635;
-const MEASURED_TOP5 = 0.932;
+// measured with DEFAULT_PARAMS on the build whose latest release is MSL41: 6,961 species of 427 families, top-1
+// 0.608, top-5 0.918 (on MSL40, before MSL41 added 59 families: 6,806 species, 0.635 and 0.932)
+const MEASURED_TOP1 = 0.608;
+const MEASURED_TOP5 = 0.918;
 const MARGIN = 0.02;
 
 describe('POST /ai/classify', () => {
@@ -21,18 +22,18 @@ describe('POST /ai/classify', () => {
     it('gives the species of a VMR virus name and its full classification in the latest release', async () => {
       const [row] = await real.db.all<{ species: string; realm: string; family: string; genus: string }>(`SELECT s.species, s.realm, s.family, s.genus
         FROM src.isolates i JOIN src.species s ON s.msl = i.msl AND s.species = i.species
-        WHERE i.msl = 40 AND i.exemplar = 'E' AND i.virus_names = 'Zika virus'`);
+        WHERE i.msl = $1 AND i.exemplar = 'E' AND i.virus_names = 'Zika virus'`, [real.latest.msl]);
       const res = await classify({ organism_name: 'zika virus' });
       expect(res.status).to.equal(200);
-      expect(res.body).to.include({ method: 'name', organism_name: 'zika virus', species: row!.species, version: 'MSL40' });
+      expect(res.body).to.include({ method: 'name', organism_name: 'zika virus', species: row!.species, version: real.latest.version });
       expect(res.body.classification).to.include({ realm: row!.realm, family: row!.family, genus: row!.genus });
       expect(res.body.match).to.include({ matched_name: 'Zika virus', exact_spelling: false });
       expect(res.body.metadata_check).to.equal(null);
     });
 
     it('follows an old species name to its current species', async () => {
-      const [row] = await real.db.all<{ species: string }>(`SELECT n.species FROM src.species o JOIN src.species n ON n.ictv_id = o.ictv_id AND n.msl = 40
-        WHERE o.species = 'Tobacco mosaic virus' AND o.msl = 38`);
+      const [row] = await real.db.all<{ species: string }>(`SELECT n.species FROM src.species o JOIN src.species n ON n.ictv_id = o.ictv_id AND n.msl = $1
+        WHERE o.species = 'Tobacco mosaic virus' AND o.msl = 38`, [real.latest.msl]);
       const res = await classify({ organism_name: 'Tobacco mosaic virus' });
       expect(res.body).to.include({ method: 'name', species: row!.species, status: 'renamed' });
       expect(res.body.match.kind).to.equal('species');
@@ -132,7 +133,7 @@ describe('the metadata classifier, left one species out at a time', () => {
     const { store } = await testApp();
     const t = Date.now();
     const e = await evaluationOf(store);
-    console.log(`      leave-one-out over ${e.evaluated} MSL40 species with all three values, ${e.families} families: top-1 ${e.top1.toFixed(4)}, top-5 ${e.top5.toFixed(4)} (${Date.now() - t} ms)`);
+    console.log(`      leave-one-out over ${e.evaluated} species of the latest release with all three values, ${e.families} families: top-1 ${e.top1.toFixed(4)}, top-5 ${e.top5.toFixed(4)} (${Date.now() - t} ms)`);
     expect(e.evaluated).to.be.greaterThan(5000);
     expect(e.top5).to.be.at.least(MEASURED_TOP5 - MARGIN);
     expect(e.top1).to.be.at.least(MEASURED_TOP1 - MARGIN);

@@ -19,16 +19,16 @@ describe('/historical', function () {
   };
 
   describe('GET /historical/releases', () => {
-    it('lists the 18 releases, oldest first, each with its species counted from src.species', async () => {
+    it('lists every release, oldest first, each with its species counted from src.species', async () => {
       const res = await request(real.app).get('/historical/releases').expect(200).expect('Content-Type', /json/);
-      expect(res.body).to.include({ total_releases: 18, first_version: 'MSL23', latest_version: 'MSL40' });
+      expect(res.body).to.include({ total_releases: 41, first_version: 'MSL1', latest_version: real.latest.version });
       expect(res.body.releases.map((r: { version: string }) => r.version)).to.deep.equal(
-        Array.from({ length: 18 }, (_, i) => `MSL${23 + i}`));
+        Array.from({ length: 41 }, (_, i) => `MSL${1 + i}`));
       for (const r of res.body.releases as Array<{ release_number: number; total_species: number; counts: { species: number; genus: number } }>) {
         const species = await real.db.count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = $1', [r.release_number]);
         expect(r.total_species, `MSL${r.release_number}`).to.equal(species);
         expect(r.counts.species).to.equal(species);
-        expect(r.counts.genus).to.equal(await real.db.count("SELECT count(DISTINCT name)::INTEGER AS n FROM src.taxa WHERE msl = $1 AND rank = 'genus'", [r.release_number]));
+        expect(r.counts.genus).to.equal(await real.db.count("SELECT count(*)::INTEGER AS n FROM src.taxa WHERE msl = $1 AND rank = 'genus'", [r.release_number]));
       }
     });
 
@@ -52,7 +52,7 @@ describe('/historical', function () {
       const res = await request(real.app).get('/historical/releases/MSL40').expect(200);
       const species40 = await real.db.count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 40');
       const species39 = await real.db.count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 39');
-      expect(res.body).to.include({ version: 'MSL40', release_number: 40, year: 2024, label: '2024', previous_version: 'MSL39', next_version: null });
+      expect(res.body).to.include({ version: 'MSL40', release_number: 40, year: 2024, label: '2024', previous_version: 'MSL39', next_version: 'MSL41' });
       expect(res.body.total_species).to.equal(species40);
       expect(res.body.counts.family).to.equal(await real.db.count("SELECT count(DISTINCT name)::INTEGER AS n FROM src.taxa WHERE msl = 40 AND rank = 'family'"));
       expect(res.body.growth).to.deep.equal({
@@ -71,9 +71,11 @@ describe('/historical', function () {
       expect(res.headers['cache-control']).to.equal('public, max-age=86400');
     });
 
-    it('answers MSL23, the first release, without growth or changes', async () => {
-      const res = await request(real.app).get('/historical/releases/msl23').expect(200);
-      expect(res.body).to.include({ version: 'MSL23', previous_version: null, growth: null, changes: null, year: 2005 });
+    it('answers MSL1, the first release, without growth or changes, and the latest without a next one', async () => {
+      const res = await request(real.app).get('/historical/releases/msl1').expect(200);
+      expect(res.body).to.include({ version: 'MSL1', previous_version: null, growth: null, changes: null, year: 1971 });
+      const latest = await request(real.app).get('/historical/releases/latest').expect(200);
+      expect(latest.body).to.include({ version: real.latest.version, next_version: null });
     });
 
     it('answers an unknown version with 404 in the {error, detail, type} shape', async () => {
@@ -175,22 +177,23 @@ describe('/historical', function () {
   });
 
   describe('GET /historical/species/:scientific_name/history', () => {
-    it('follows Tobacco mosaic virus through all 18 releases to Tobamovirus tabaci', async () => {
+    it('follows Tobacco mosaic virus through every release, from the first list of 1971 to Tobamovirus tabaci', async () => {
       const res = await request(real.app).get('/historical/species/Tobacco%20mosaic%20virus/history').expect(200);
       expect(res.body).to.include({ query: 'Tobacco mosaic virus', matched_name: 'Tobacco mosaic virus', matched_kind: 'species' });
       expect(res.body.lineages).to.have.length(1);
       const lineage = res.body.lineages[0];
-      expect(lineage).to.include({ current_name: 'Tobamovirus tabaci', first_appearance: 'MSL23', last_appearance: 'MSL40', releases_present: 18 });
-      expect(lineage.releases).to.have.length(18);
+      expect(lineage).to.include({ current_name: 'Tobamovirus tabaci', first_appearance: 'MSL1', last_appearance: real.latest.version, releases_present: 41 });
+      expect(lineage.releases).to.have.length(41);
       const names = await real.db.all<{ msl: number; species: string }>(`
         SELECT s.msl::INTEGER AS msl, s.species FROM src.species s
         WHERE s.ictv_id = (SELECT ictv_id FROM src.species WHERE msl = 40 AND species = 'Tobamovirus tabaci') ORDER BY s.msl`);
-      // ICTV's id links MSL38 and MSL40; MSL39's name comes from the ontology links, so compare where src has it
+      // ICTV's id (19710322, the 1971 node) links the releases; MSL39's name comes from the ontology links, so compare where src has it
+      expect(names.length).to.be.greaterThan(30);
       for (const n of names) {
         expect(lineage.releases.find((r: { version: string }) => r.version === `MSL${n.msl}`)).to.include({ present: true, name: n.species });
       }
-      expect(lineage.releases[0]).to.include({ version: 'MSL23', present: true, name: 'Tobacco mosaic virus', change: 'present' });
-      expect(lineage.releases[17]).to.include({ version: 'MSL40', present: true, name: 'Tobamovirus tabaci' });
+      expect(lineage.releases[0]).to.include({ version: 'MSL1', year: 1971, present: true, name: 'Tobacco mosaic virus', change: 'present' });
+      expect(lineage.releases[40]).to.include({ version: real.latest.version, present: true, name: 'Tobamovirus tabaci' });
     });
 
     it('answers every lineage an abbreviation leads to, in the order of the name index', async () => {
@@ -218,8 +221,9 @@ describe('/historical', function () {
         AND last_change LIKE 'New%' ORDER BY species LIMIT 1`);
       const res = await request(real.app).get(`/historical/species/${encodeURIComponent(row!.species)}/history`).expect(200);
       const releases = res.body.lineages[0].releases as Array<{ version: string; present: boolean; name: string | null; change: string | null }>;
-      expect(releases.filter((r) => r.present).map((r) => r.version)).to.deep.equal(['MSL40']);
-      expect(releases[0]).to.deep.include({ version: 'MSL23', present: false, name: null, change: null });
+      expect(releases.filter((r) => r.present).map((r) => r.version)).to.deep.equal(
+        Array.from({ length: real.latest.msl - 39 }, (_, i) => `MSL${40 + i}`));
+      expect(releases[0]).to.deep.include({ version: 'MSL1', present: false, name: null, change: null });
     });
 
     it('answers a name no species ever had with 404 and close names', async () => {
@@ -259,7 +263,10 @@ describe('/historical', function () {
       const cur = (await request(real.app).get('/historical/family/Orthoherpesviridae/evolution').expect(200)).body;
       expect(old).to.deep.equal(cur);
       expect(cur).to.include({ family: 'Orthoherpesviridae', status: 'current' });
-      expect(cur.names).to.deep.equal(['Herpesviridae', 'Orthoherpesviridae']);
+      // the family was Herpetoviridae until MSL4 (one ICTV id, 19750007, through both names)
+      const [early] = await real.db.all(`SELECT list(DISTINCT name ORDER BY name) AS names FROM src.taxon_nodes WHERE ictv_id = 19750007 AND msl < 38`);
+      expect(early).to.deep.equal({ names: ['Herpesviridae', 'Herpetoviridae'] });
+      expect(cur.names).to.deep.equal(['Herpetoviridae', 'Herpesviridae', 'Orthoherpesviridae']);
       const species = await real.db.count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = 38 AND family = 'Orthoherpesviridae'");
       expect(cur.major_events).to.deep.include.members([{ msl_version: 'MSL38', kind: 'renamed',
         description: `Herpesviridae renamed Orthoherpesviridae in MSL38 (${species} species)`, species, related: ['Herpesviridae'] }]);
@@ -337,9 +344,10 @@ describe('/historical', function () {
   });
 
   describe('GET /historical/timeline', () => {
-    it('covers 2005 to 2024 with milestones and the size of every release', async () => {
+    it('covers 1971 to the latest release with milestones and the size of every release', async () => {
       const res = await request(real.app).get('/historical/timeline').expect(200);
-      expect(res.body).to.include({ first_version: 'MSL23', last_version: 'MSL40', first_year: 2005, last_year: 2024, years_covered: 20, releases: 18 });
+      expect(res.body).to.include({ first_version: 'MSL1', last_version: real.latest.version, first_year: 1971, last_year: real.latest.year,
+        years_covered: real.latest.year - 1971 + 1, releases: 41 });
       const sizes = await real.db.all<{ msl: number; n: number }>('SELECT msl::INTEGER AS msl, count(*)::INTEGER AS n FROM src.species GROUP BY msl ORDER BY msl');
       expect(res.body.species_per_release.map((r: { version: string; species: number }) => [r.version, r.species]))
         .to.deep.equal(sizes.map((s) => [`MSL${s.msl}`, s.n]));

@@ -8,6 +8,7 @@ import { parseAccessionList, readItolLengths, readRefseqMap } from '../build/ing
 import { readOntology } from '../build/ingest/ontology.js';
 import { parseChildCounts, readTreeExport } from '../build/ingest/tree-json.js';
 import { readMergeSplit, readToc, readTsv } from '../build/ingest/tsv.js';
+import { readVmrTable } from '../build/ingest/vmr-table.js';
 import { InputError, RANKS, type Lineage } from '../build/ingest/types.js';
 
 let dir: string;
@@ -103,7 +104,7 @@ describe('readTreeExport', () => {
       .to.equal('x.json: root child_counts "3 orders, 5 clades": cannot read "5 clades" as "<count> <rank>"');
   });
 
-  it('trims names but reports surrounding whitespace, duplicate names, a parent id that disagrees with the nesting and counts that differ from child_counts', () => {
+  it('trims names but reports surrounding whitespace, duplicate names and a parent id that disagrees with the nesting', () => {
     const path = fixture('warnings.json', JSON.stringify(tree('1 genus, 2 species', [
       node(20070001, ROOT, 'genus', 'Lyssavirus', [
         node(20070002, 20070001, 'species', ' Rabies virus\u00a0'),
@@ -119,7 +120,30 @@ describe('readTreeExport', () => {
       'species node 20070002 \' Rabies virus\u00a0\': leading/trailing whitespace trimmed from " Rabies virus\u00a0"',
       "species node 20070004 'Mokola virus': parentTaxNodeID 20079999 but nested under 20070001; using 20070001",
       "species name 'Rabies virus' occurs 2 times (taxNodeIDs 20070002, 20070003)",
-      'species: 3 nodes, but child_counts says 2',
+    ]);
+    // 3 species nodes where the root declares 2: one more than declared, at the root
+    expect(result.shortfalls).to.deep.equal([
+      { taxnodeId: ROOT, taxonRank: null, taxon: null, rank: 'species', declared: 2, found: 3, missing: -1 },
+    ]);
+  });
+
+  it('finds where the export holds fewer taxa than its own child_counts declare, at the deepest node that says so', () => {
+    // Myoviridae declares 2 genera and holds 1 (a genus without species the export left out); the order
+    // and the root declare the same genus again, which is not counted twice.
+    const path = fixture('shortfall.json', JSON.stringify(tree('1 order, 2 families, 3 genera, 3 species', [
+      { ...node(20070001, ROOT, 'order', 'Caudovirales', [
+        { ...node(20070002, 20070001, 'family', 'Myoviridae', [
+          node(20070003, 20070002, 'genus', 'T4likevirus', [node(20070004, 20070003, 'species', 'Enterobacteria phage T4')]),
+        ]), child_counts: '2 genera, 1 species' },
+        { ...node(20070005, 20070001, 'family', 'Siphoviridae', [
+          node(20070006, 20070005, 'genus', 'Lambdalikevirus', [
+            node(20070007, 20070006, 'species', 'Enterobacteria phage lambda'), node(20070008, 20070006, 'species', 'Enterobacteria phage HK97'),
+          ]),
+        ]), child_counts: '1 genus, 2 species' },
+      ]), child_counts: '2 families, 3 genera, 3 species' },
+    ])));
+    expect(readTreeExport(path).shortfalls).to.deep.equal([
+      { taxnodeId: 20070002, taxonRank: 'family', taxon: 'Myoviridae', rank: 'genus', declared: 2, found: 1, missing: 1 },
     ]);
   });
 
@@ -232,6 +256,40 @@ describe('readTsv', () => {
     const error = thrown(() => readTsv(path, []));
     expect(error.message).to.equal(`${path} (row 3): line 3 has 2 fields, the header has 3`);
     expect(error.where).to.deep.equal({ row: 3 });
+  });
+});
+
+describe('readVmrTable', () => {
+  const HEADER = 'isolate_id\ttaxnode_id\tspecies_sort\tisolate_sort\tspecies_name\tisolate_type\tisolate_names\tisolate_abbrevs\t'
+    + 'isolate_designation\tgenbank_accessions\trefseq_accessions\tgenome_coverage\tmolecule\thost_source\trefseq_organism\t'
+    + 'refseq_taxids\tupdate_change\tupdate_prev_species\tupdate_prev_taxnode_id\tupdate_change_proposal\tnotes';
+  const line = (...cells: Array<string | number>) => cells.join('\t');
+
+  it('reads one row per isolate with the previous release\'s species, skipping the isolates of abolished species', () => {
+    const path = fixture('species_isolates.utf8.txt', [
+      HEADER,
+      line(1004166, 202504295, 16584, 1, 'Chlorovirus vanettense', 'E', 'Paramecium bursaria chlorella virus NY2A', 'NY-2A', 'NULL',
+        'DQ491002', 'NC_009898', 'Complete genome', 'dsDNA', 'algae', 'NULL', '46021', 'Merged,Moved,', 'Chlorovirus vanettense', 202404295, '2025.010F.zip', 'NULL'),
+      line(1004173, 202504295, 16584, 2, 'Chlorovirus vanettense', 'A', 'Paramecium bursaria chlorella virus IL3A', 'NULL', 'NULL',
+        'NULL', 'NULL', 'Complete genome', 'dsDNA', 'algae', 'NULL', 'NULL', 'Merged,Moved,', 'Chlorovirus illinoense', 202404302, '2025.010F.zip', 'NULL'),
+      line(1000473, 'NULL', 12025, 1, 'abolished', 'E', 'hemipteran phasma-related virus OKIAV247', 'HeFV', 'NULL', 'MT153364', 'NULL',
+        'Coding-complete genome', 'ssRNA(-)', 'invertebrates', 'NULL', 'NULL', 'abolished', 'Feravirus hemipterus', 202309613, '2024.013M.zip', 'NULL'),
+      '',
+    ].join('\n'));
+    const vmr = readVmrTable(path);
+    expect(vmr.rows.map((r) => [r.row, r.species, r.exemplar, r.taxnodeId, r.speciesSort, r.abbreviations, r.refseqTaxids, r.prevChange, r.prevSpecies, r.prevTaxnodeId, r.family]))
+      .to.deep.equal([
+        [2, 'Chlorovirus vanettense', 'E', 202504295, 16584, 'NY-2A', '46021', 'Merged,Moved,', 'Chlorovirus vanettense', 202404295, null],
+        [3, 'Chlorovirus vanettense', 'A', 202504295, 16584, null, null, 'Merged,Moved,', 'Chlorovirus illinoense', 202404302, null],
+      ]);
+    expect(vmr.warnings).to.deep.equal(['1 isolate rows of species abolished in this release (no taxnode_id) skipped']);
+  });
+
+  it('rejects a row without a taxnode that is not an abolished species\' isolate, naming line and column', () => {
+    const path = fixture('species_isolates_bad.utf8.txt', [HEADER,
+      line(1, 'NULL', 1, 1, 'Some species', 'E', 'v', 'NULL', 'NULL', 'X1', 'NULL', 'NULL', 'dsDNA', 'plants', 'NULL', 'NULL', 'same', 'Some species', 1, 'NULL', 'NULL'),
+    ].join('\n'));
+    expect(thrown(() => readVmrTable(path)).where).to.deep.equal({ row: 2, column: 'taxnode_id' });
   });
 });
 

@@ -194,10 +194,13 @@ describe('readMslSpreadsheet', () => {
       ]);
     });
 
-    it('reads each total column of the Taxon Counts sheet and ignores the change columns', () => {
+    it('reads each total column of the Taxon Counts sheet, and the change columns with the total they lead to', () => {
       expect(readMslSpreadsheet(path, 38).taxonCounts).to.deep.equal([
-        { msl: 37, column: 'MSL37 Total', counts: { realm: 6, genus: 2606, species: 10434 } },
-        { msl: 38, column: 'MSL.38 Total', counts: { realm: 6, genus: 2818, species: 11273 } },
+        { msl: 37, column: 'MSL37 Total', counts: { realm: 6, genus: 2606, species: 10434 }, changes: {} },
+        {
+          msl: 38, column: 'MSL.38 Total', counts: { realm: 6, genus: 2818, species: 11273 },
+          changes: { New: { realm: 0, genus: 214, species: 858 }, Abolished: { realm: 0, genus: -2, species: -19 } },
+        },
       ]);
     });
 
@@ -254,11 +257,12 @@ describe('readMslSpreadsheet', () => {
     });
 
     it('returns one entry per total column of each Taxon Counts table, skipping "Total Taxa"', () => {
+      // "MSL40v2 vs MSL40v1" follows the last total: it leads to no release
       expect(readMslSpreadsheet(path, 40).taxonCounts).to.deep.equal([
-        { msl: 39, column: 'MSL39 Total', counts: { realm: 6, species: 14690 } },
-        { msl: 40, column: 'MSL.40v2Total', counts: { realm: 7, species: 16213 } },
-        { msl: 39, column: 'MSL39 Total', counts: { realm: 6, species: 14690 } },
-        { msl: 40, column: 'MSL.40 Total', counts: { realm: 7, species: 16215 } },
+        { msl: 39, column: 'MSL39 Total', counts: { realm: 6, species: 14690 }, changes: {} },
+        { msl: 40, column: 'MSL.40v2Total', counts: { realm: 7, species: 16213 }, changes: { New: { realm: 1, species: 1561 }, Renamed: { realm: 0, species: 279 } } },
+        { msl: 39, column: 'MSL39 Total', counts: { realm: 6, species: 14690 }, changes: {} },
+        { msl: 40, column: 'MSL.40 Total', counts: { realm: 7, species: 16215 }, changes: { New: { realm: 1, species: 1563 }, Renamed: { realm: 0, species: 273 } } },
       ]);
     });
 
@@ -274,6 +278,27 @@ describe('readMslSpreadsheet', () => {
         },
       ]);
       expect(readMslSpreadsheet(path, 40).warnings).to.deep.equal([]);
+    });
+  });
+
+  describe('on an MSL41-style workbook (the taxnode id in the ICTV_ID hyperlink)', () => {
+    it('reads the taxnode id from the HYPERLINK formula of the ICTV_ID cell', () => {
+      const sheet = XLSX.utils.aoa_to_sheet([
+        [...REALM_HEADER, 'ICTV_ID', 'Genome', 'Last Change', 'MSL of Last Change', 'Proposal for Last Change '],
+        [1, 'Adnaviria', null, null, null, null, null, null, null, null, null, 'Chiyouviridae', null, 'Wargodvirus', null,
+          'Wargodvirus xiongnu', 'ICTV202420188', 'dsDNA', 'New,', 40, '2024.005A.zip'],
+        [2, 'Adnaviria', null, null, null, null, null, null, null, null, null, 'Chiyouviridae', null, 'Wargodvirus', null,
+          'Wargodvirus other', 'ICTV202420189', 'dsDNA', 'New,', 41, '2025.001A.zip'],
+      ]);
+      sheet.Q2!.f = 'HYPERLINK("https://ictv.global/taxonomy/taxondetails?taxnode_id=202520188&ictv_id=ICTV202420188","ICTV202420188")';
+      const wb = XLSX.utils.book_new();
+      XLSX.utils.book_append_sheet(wb, sheet, 'MSL');
+      const path = join(dir, 'msl41.xlsx');
+      writeFileSync(path, XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }));
+      expect(readMslSpreadsheet(path, 41).rows.map((r) => [r.species, r.ictvId, r.taxnodeId])).to.deep.equal([
+        ['Wargodvirus xiongnu', 202420188, 202520188],
+        ['Wargodvirus other', 202420189, null],
+      ]);
     });
   });
 
@@ -330,6 +355,11 @@ const VMR37_HEADER = [
   'Virus name(s)', 'Virus name abbreviation(s)', 'Virus isolate designation', 'Virus GENBANK accession',
   'Virus REFSEQ accession', 'Genome coverage', 'Genome composition', 'Host source',
 ];
+/** What only ICTV's database table of isolates has: null from a workbook. */
+const NO_DATABASE_COLUMNS = {
+  taxnodeId: null, refseqOrganism: null, refseqTaxids: null, prevChange: null, prevSpecies: null, prevTaxnodeId: null, prevProposal: null,
+};
+
 const LINEAGE_CELLS = ['Adnaviria', '', 'Zilligvirae', '', 'Taleaviricota', '', 'Tokiviricetes', '', 'Ligamenvirales', '',
   'Lipothrixviridae', '', 'Alphalipothrixvirus', ''];
 
@@ -360,7 +390,7 @@ describe('readVmr', () => {
         species: 'Alphalipothrixvirus SBFV2', row: 2, isolateId: null, speciesSort: 1, isolateSort: 1, ictvId: null,
         exemplar: 'E', virusNames: 'Sulfolobales Beppu filamentous virus 2', abbreviations: 'SBFV2',
         isolateDesignation: 'SBFV2 clone B', genbank: 'MK064563', refseq: 'NC_048128',
-        genomeCoverage: 'Complete coding genome', genomeComposition: 'dsDNA', hostSource: 'archaea',
+        genomeCoverage: 'Complete coding genome', genomeComposition: 'dsDNA', hostSource: 'archaea', ...NO_DATABASE_COLUMNS,
       },
       {
         ...NO_LINEAGE, realm: 'Adnaviria', kingdom: 'Zilligvirae', phylum: 'Taleaviricota', class: 'Tokiviricetes',
@@ -368,7 +398,7 @@ describe('readVmr', () => {
         species: 'Alphalipothrixvirus SBFV2', row: 3, isolateId: null, speciesSort: 1, isolateSort: 2, ictvId: null,
         exemplar: 'A', virusNames: 'Another isolate', abbreviations: null, isolateDesignation: '1950',
         genbank: 'MK000001', refseq: null, genomeCoverage: 'Partial genome', genomeComposition: 'dsDNA',
-        hostSource: 'archaea',
+        hostSource: 'archaea', ...NO_DATABASE_COLUMNS,
       },
     ]);
     expect(vmr.warnings).to.deep.equal([]);

@@ -71,16 +71,20 @@ function called(s: SpeciesRef, name: string): string {
   return same(s.matched_name, name) ? name : `${s.matched_name} (species ${name})`;
 }
 
-function speciesSources(version: string): Source[] {
-  return [{ model: 'name_lookup', version: 'MSL23-MSL40' }, { model: 'history_doc', version: 'MSL23-MSL40' }, { model: 'species_doc', version }];
+function lineageSources(ctx: Ctx): Source[] {
+  return [{ model: 'name_lookup', version: span(ctx) }, { model: 'history_doc', version: span(ctx) }];
 }
 
-function notInRelease(s: SpeciesRef, l: LineageDoc, target: ReleaseRow, status: string): Answer {
+function speciesSources(ctx: Ctx, version: string): Source[] {
+  return [...lineageSources(ctx), { model: 'species_doc', version }];
+}
+
+function notInRelease(ctx: Ctx, s: SpeciesRef, l: LineageDoc, target: ReleaseRow, status: string): Answer {
   const when = status === 'not_yet' ? `it was first listed in ${l.first_appearance}` : `it is listed ${l.first_appearance}-${l.last_appearance} but not in that release`;
   return {
     response: `${s.text} is not in ${release(target)}: ${when}.`,
     data: { species: s.matched_name, lineage: summaryOf(l), version: target.version },
-    sources: speciesSources(target.version),
+    sources: speciesSources(ctx, target.version),
   };
 }
 
@@ -95,13 +99,13 @@ function summaryOf(l: LineageDoc) {
 function speciesClassification(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
   const target = targetRelease(ctx, p);
   const pl = placement(ctx, s, target);
-  if (pl.status === 'not_yet' || pl.status === 'gap') return notInRelease(s, pl.lineage, target, pl.status);
+  if (pl.status === 'not_yet' || pl.status === 'gap') return notInRelease(ctx, s, pl.lineage, target, pl.status);
   const doc = pl.species;
   if (!doc) {
     return {
       response: `${s.text} is no longer a species in ${release(target)}: its lineage was ${endingText(pl.lineage)}, and nothing of it is listed in ${target.version}.`,
       data: { species: s.matched_name, lineage: summaryOf(pl.lineage), version: target.version, status: pl.resolution?.status ?? pl.lineage.ended },
-      sources: speciesSources(target.version),
+      sources: speciesSources(ctx, target.version),
     };
   }
   const c = doc.classification;
@@ -122,7 +126,7 @@ function speciesClassification(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
   return {
     response,
     data: { query_name: s.text, matched_name: s.matched_name, matched_kind: s.kind, species: doc.scientific_name, version: target.version, classification: c, placement: pl.status },
-    sources: speciesSources(target.version),
+    sources: speciesSources(ctx, target.version),
   };
 }
 
@@ -131,7 +135,7 @@ function currentName(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
   const l = lineageDoc(ctx.store, s.lineage_ids[0]!);
   const renames = renameSteps(l);
   const data = { query_name: s.text, matched_name: s.matched_name, matched_kind: s.kind, status: res.status, current_names: res.results, renames, version: ctx.latest.version };
-  const sources = speciesSources(ctx.latest.version);
+  const sources = speciesSources(ctx, ctx.latest.version);
   if (res.results.length === 1) {
     const now = res.results[0]!;
     if (same(now, s.text)) {
@@ -174,7 +178,7 @@ function formerNames(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
   const spans = nameSpans(l);
   const renames = renameSteps(l);
   const data = { query_name: s.text, matched_name: s.matched_name, names: spans, renames, lineage: summaryOf(l) };
-  const sources = [{ model: 'name_lookup', version: 'MSL23-MSL40' }, { model: 'history_doc', version: 'MSL23-MSL40' }];
+  const sources = lineageSources(ctx);
   const last = spans[spans.length - 1]!;
   if (spans.length === 1) {
     return { response: `${called(s, last.name)} has had one name, ${last.name}, in every release it is listed in (${last.first}-${last.last}); it was never renamed.`, data, sources };
@@ -204,7 +208,7 @@ function speciesHistory(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
   return {
     response: `${life}${nameUse}.`,
     data: { query_name: s.text, matched_name: s.matched_name, lineage: summaryOf(l), name_used: own.length ? { first: own[0]!.version, last: own[own.length - 1]!.version } : null },
-    sources: [{ model: 'name_lookup', version: 'MSL23-MSL40' }, { model: 'history_doc', version: 'MSL23-MSL40' }],
+    sources: lineageSources(ctx),
   };
 }
 
@@ -231,7 +235,7 @@ function speciesGenome(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
   return {
     response,
     data: { query_name: s.text, species: doc.scientific_name, version: version.version, genome: g },
-    sources: speciesSources(version.version),
+    sources: speciesSources(ctx, version.version),
   };
 }
 
@@ -241,8 +245,8 @@ function speciesHosts(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
   const who = called(s, doc.scientific_name);
   const response = doc.hosts.length > 0
     ? `${who} has ${and(doc.hosts)} as host source (the VMR exemplar's host source${doc.hosts_from_version ? `, ${doc.hosts_from_version}` : ''}).`
-    : `No host source is recorded for ${who}: host sources come from the VMR, which covers MSL37-MSL40 only.`;
-  return { response, data: { query_name: s.text, species: doc.scientific_name, version: version.version, hosts: doc.hosts, hosts_from_version: doc.hosts_from_version }, sources: speciesSources(version.version) };
+    : `No host source is recorded for ${who}: host sources come from the VMR, which ICTV publishes from MSL37 on.`;
+  return { response, data: { query_name: s.text, species: doc.scientific_name, version: version.version, hosts: doc.hosts, hosts_from_version: doc.hosts_from_version }, sources: speciesSources(ctx, version.version) };
 }
 
 // --- taxa ----------------------------------------------------------------------------------------------------
@@ -251,8 +255,8 @@ function countsIn(e: TaxonEntry, msl: number) {
   return e.counts.find((c) => c.msl === msl) ?? null;
 }
 
-function taxonSources(extra: Source[] = []): Source[] {
-  return [{ model: 'taxon_profile', version: 'MSL23-MSL40' }, ...extra];
+function taxonSources(ctx: Ctx, extra: Source[] = []): Source[] {
+  return [{ model: 'taxon_profile', version: span(ctx) }, ...extra];
 }
 
 function taxonClassification(ctx: Ctx, p: Parsed, t: TaxonRef): Answer {
@@ -270,7 +274,7 @@ function taxonClassification(ctx: Ctx, p: Parsed, t: TaxonRef): Answer {
   return {
     response: `${lead}${e.name} is ${/^[aeiou]/.test(t.rank) ? 'an' : 'a'} ${t.rank} (${life}); ${placed}, and holds ${size} in ${release(at)}.`,
     data: { taxon: e.name, rank: t.rank, first_version: `MSL${e.first_msl}`, last_version: `MSL${e.last_msl}`, parents: e.parents, counts: { version: at.version, ...c } },
-    sources: taxonSources(),
+    sources: taxonSources(ctx),
   };
 }
 
@@ -305,7 +309,7 @@ function countTaxon(ctx: Ctx, p: Parsed, t: TaxonRef): Answer {
   const [a, b] = [data[0], data[data.length - 1]];
   const delta = data.length >= 2 && a!.present && b!.present
     ? ` That is a change of ${signed((b![field] as number) - (a![field] as number))} ${field} from ${a!.version} to ${b!.version}.` : '';
-  return { response: withNote(`${text.charAt(0).toUpperCase()}${text.slice(1)}.${delta}`, p), data: { taxon: e.name, rank: t.rank, counted: field, counts: data }, sources: taxonSources() };
+  return { response: withNote(`${text.charAt(0).toUpperCase()}${text.slice(1)}.${delta}`, p), data: { taxon: e.name, rank: t.rank, counted: field, counts: data }, sources: taxonSources(ctx) };
 }
 
 const RANK_ONE: Record<string, string> = { species: 'species', genera: 'genus', families: 'family', orders: 'order' };
@@ -314,7 +318,7 @@ async function taxonHistory(ctx: Ctx, _p: Parsed, t: TaxonRef): Promise<Answer> 
   const e = t.entry;
   const first = rowOf(ctx, e.first_msl)!, last = rowOf(ctx, e.last_msl)!;
   const lc = countsIn(e, e.last_msl)!;
-  const sources = taxonSources();
+  const sources = taxonSources(ctx);
   if (e.last_msl === ctx.latest.msl) {
     const since = e.first_msl === ctx.all[0]!.msl ? `since ${release(first)}, the first release in the data set` : `since ${release(first)}`;
     const present = e.counts.length;
@@ -754,7 +758,7 @@ const HANDLERS: Record<Exclude<Intent, 'help' | 'unknown'>, Handler> = {
 export async function answer(store: Store, p: Parsed): Promise<Answer> {
   const all = releaseRows(store);
   const ctx: Ctx = { store, all, latest: all[all.length - 1]! };
-  if (p.intent === 'help') return fallback('Ask me about the ICTV virus taxonomy from MSL23 (2005) to MSL40 (2024).');
+  if (p.intent === 'help') return fallback(`Ask me about the ICTV virus taxonomy from ${release(ctx.all[0]!)} to ${release(ctx.latest)}.`);
   if (p.intent === 'unknown') {
     if (p.unknownNames.length > 0) {
       const name = p.unknownNames[0]!;

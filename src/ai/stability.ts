@@ -3,6 +3,7 @@
 // and where it stands against the median family. Families that no longer exist have a row too.
 import { HttpError } from '../errors.js';
 import type { Store } from '../store.js';
+import { releaseSpan } from '../versions.js';
 import { count, dec, num } from './format.js';
 
 export const STABILITY_FORMULA =
@@ -123,7 +124,7 @@ export async function stabilityReport(store: Store, family: string): Promise<Rec
   const r = await stabilityRow(store, family);
   if (!r) {
     const suggestions = await suggestFamilies(store, family);
-    throw new HttpError(404, `no family was ever named '${family}' in MSL23..MSL40${suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : ''}`, 'NotFound', { suggestions });
+    throw new HttpError(404, `no family was ever named '${family}' in ${releaseSpan(store)}${suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : ''}`, 'NotFound', { suggestions });
   }
   return {
     family: r.family,

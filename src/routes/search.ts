@@ -5,7 +5,7 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { HttpError } from '../errors.js';
 import { sendJson } from '../respond.js';
-import type { DocSpec } from '../store.js';
+import type { DocSpec, Store } from '../store.js';
 import { latest, nameParam, normaliseName, resolveVersion } from '../versions.js';
 import { familyNotFound } from './taxonomy.js';
 
@@ -17,17 +17,25 @@ export const documents: DocSpec[] = [
 ];
 
 /**
- * Eras of the taxonomy, by release year (src.releases), so a new release falls into one by its year:
- * 2018 is the first release using ranks above order (MSL33) and realms (MSL34); 2021 (MSL37) the first
- * renaming wave to binomial "Genus epithet" names and the abolition of Caudovirales (projections/timeline.sql).
- * The releases before 2018 are split at ICTV's 9th Report (2012).
+ * Eras of the taxonomy, by release year (src.releases), so a new release falls into one by its year. Each
+ * era runs from its first year to the year before the next era; the last one is open and reaches the latest
+ * release. 1990 brought the first order (MSL11); 1999 ICTV's species definition of the 7th Report (MSL18,
+ * when the list shrank from 2,370 to 1,551 species); 2005 the 8th Report (MSL23); the releases of 2005-2017
+ * are split at the 9th Report (2012); 2018 brought ranks above order (MSL33) and realms (MSL34); 2021 (MSL37)
+ * the first renaming wave to binomial "Genus epithet" names and the abolition of Caudovirales.
  */
-export const ERAS = {
-  '2005-2011': { from: 2005, to: 2011 },
-  '2012-2017': { from: 2012, to: 2017 },
-  '2018-2020': { from: 2018, to: 2020 },
-  '2021-2024': { from: 2021, to: 2024 },
-} as const;
+const ERA_STARTS = [
+  ['1971-1989', 1971], ['1990-1998', 1990], ['1999-2004', 1999], ['2005-2011', 2005], ['2012-2017', 2012],
+  ['2018-2020', 2018], ['2021-present', 2021],
+] as const;
+export type Era = (typeof ERA_STARTS)[number][0];
+
+/** An era's years: to the year before the next era, or for the last one to the latest release's year. */
+export function eraYears(store: Store, era: Era): { from: number; to: number } {
+  const i = ERA_STARTS.findIndex(([name]) => name === era);
+  const next = ERA_STARTS[i + 1];
+  return { from: ERA_STARTS[i]![1], to: next ? next[1] - 1 : Math.max(ERA_STARTS[i]![1], latest(store).year) };
+}
 
 /** The normal form of a search text (as name_index.name_norm); a text without letters or digits matches nothing. */
 function queryKey(query: string): string {
@@ -179,7 +187,7 @@ const AdvancedBody = z.object({
   query: z.string().max(200).nullish(),
   filters: z.object({
     family: z.string().max(200).nullish(),
-    era: z.enum(Object.keys(ERAS) as [keyof typeof ERAS]).nullish(),
+    era: z.enum(ERA_STARTS.map(([name]) => name) as [Era, ...Era[]]).nullish(),
     realm: z.string().max(200).nullish(),
     genome_composition: z.string().max(100).nullish(),
     host: z.string().max(200).nullish(),
@@ -195,7 +203,7 @@ async function advanced(req: Request, res: Response): Promise<void> {
   const body = AdvancedBody.parse(req.body);
   const f = body.filters;
   const q = body.query && body.query.trim() !== '' ? queryKey(body.query) : null;
-  const era = f.era ? ERAS[f.era] : null;
+  const era = f.era ? eraYears(req.store, f.era) : null;
   const sort = body.sort_by ?? (q ? 'relevance' : 'alphabetical');
   const v = latest(req.store);
   const rows = await req.store.query<{ total: number; result: string }>(`

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { HttpError } from '../errors.js';
 import { sendJson } from '../respond.js';
 import type { DocSpec, Store } from '../store.js';
-import { latest, nameParam, normaliseName, resolveVersion, type ResolvedVersion } from '../versions.js';
+import { latest, nameParam, normaliseName, releaseSpan, resolveVersion, type ResolvedVersion } from '../versions.js';
 
 /** Pre-rendered documents this group reads from memory. */
 export const documents: DocSpec[] = [
@@ -81,7 +81,7 @@ export async function familyNotFound(store: Store, name: string, v: ResolvedVers
     ORDER BY jaro_winkler_similarity(name_key, $1) DESC, name
     LIMIT 3`, [name.trim().toLowerCase()]);
   const hint = suggestions.length > 0 ? `; did you mean ${suggestions.map((s) => `'${s.name}'`).join(', ')}?` : '';
-  return new HttpError(404, `family '${name}' not found in any release (MSL23..${latest(store).version})${hint}`, 'NotFound',
+  return new HttpError(404, `family '${name}' not found in any release (${releaseSpan(store)})${hint}`, 'NotFound',
     { suggestions: suggestions.map((s) => s.name) });
 }
 
@@ -120,7 +120,7 @@ async function species(req: Request, res: Response): Promise<void> {
   const v = latest(req.store);
   const r = await resolveSpecies(req.store, name);
   if ('unknown' in r) {
-    throw new HttpError(404, `species '${name}' not found in any release (MSL23..${v.version})`, 'NotFound', { suggestions: r.unknown });
+    throw new HttpError(404, `species '${name}' not found in any release (${releaseSpan(req.store)})`, 'NotFound', { suggestions: r.unknown });
   }
   if ('gone' in r) {
     const { matched_name, name_status, fate } = r.gone;
@@ -213,7 +213,7 @@ function checkRank(store: Store, rank: Rank, given: string, species: SpeciesA | 
 
 type NameCheck = FieldCheck & { status: NameStatus | 'abolished' | 'merged' | 'split' | 'unknown'; renamed_in: string | null };
 
-function checkName(given: string, r: Awaited<ReturnType<typeof resolveSpecies>>, v: ResolvedVersion): NameCheck {
+function checkName(store: Store, given: string, r: Awaited<ReturnType<typeof resolveSpecies>>, v: ResolvedVersion): NameCheck {
   if ('species' in r) {
     const { name_status: status, renamed_in, matched_name } = r.match;
     const current = r.species.scientific_name;
@@ -228,7 +228,7 @@ function checkName(given: string, r: Awaited<ReturnType<typeof resolveSpecies>>,
       status: change as NameCheck['status'], renamed_in: null };
   }
   const hint = r.unknown.length > 0 ? `; did you mean ${r.unknown.map((s) => `'${s}'`).join(', ')}?` : '';
-  return { given, valid: false, expected: null, message: `'${given}' is not the name of any species in MSL23..${v.version}${hint}`, status: 'unknown', renamed_in: null };
+  return { given, valid: false, expected: null, message: `'${given}' is not the name of any species in ${releaseSpan(store)}${hint}`, status: 'unknown', renamed_in: null };
 }
 
 // POST /validate <- taxonomy_name, taxonomy_species, taxonomy_taxon (in memory)
@@ -238,7 +238,7 @@ async function validate(req: Request, res: Response): Promise<void> {
   const ranks = body.taxonomy ?? {};
   const r = await resolveSpecies(req.store, body.scientific_name, 422);
   const species = 'species' in r ? r.species : null;
-  const name = checkName(body.scientific_name, r, v);
+  const name = checkName(req.store, body.scientific_name, r, v);
   const taxonomy: Partial<Record<Rank, FieldCheck>> = {};
   for (const rank of RANKS) {
     const value = ranks[rank];

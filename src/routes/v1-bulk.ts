@@ -30,8 +30,8 @@ const SELECT = `
          g.genome_size_bp, coalesce(s.ictv_id, i.ictv_id) AS ictv_id, s.taxnode_id, i.lineage_id,
          trim(s.last_change, ', ') AS last_change, s.msl_of_last_change, s.proposal
   FROM src.species s
-  LEFT JOIN main.species_identity i ON i.msl = s.msl AND i.species = s.species
-  LEFT JOIN main.species_genome g ON g.msl = s.msl AND g.species = s.species
+  LEFT JOIN main.species_identity i ON i.taxnode_id = s.taxnode_id
+  LEFT JOIN main.species_genome g ON g.taxnode_id = s.taxnode_id
   WHERE s.msl = $1 AND ($2::VARCHAR IS NULL OR lower(s.family) = lower($2)) AND ($3::VARCHAR IS NULL OR lower(s.realm) = lower($3))
   ORDER BY s.sort, s.species`;
 

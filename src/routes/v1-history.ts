@@ -1,4 +1,4 @@
-// /api/v1/compare and /api/v1/history: comparisons of any two releases (release_diff, release_diff_detail)
+// /api/v1/compare and /api/v1/history: comparisons of any two releases (release_diff, release_diff_change)
 // and species histories found by any name (name_lookup -> history_doc).
 import type { Request, Response } from 'express';
 import { z } from 'zod';
@@ -41,14 +41,19 @@ function pair(req: Request): { from: ResolvedVersion; to: ResolvedVersion; scope
   return { from, to, scope: from.scope === 'latest' || to.scope === 'latest' ? 'latest' : 'release' };
 }
 
+/** release_diff's row of a pair read forwards (a before b), held in memory. */
+function forwardDiff(store: Store, a: ResolvedVersion, b: ResolvedVersion): DiffSummary {
+  const row = store.list<DiffSummary>('release_diff').find((d) => d.from_msl === a.msl && d.to_msl === b.msl);
+  if (!row) throw new HttpError(404, `no comparison of ${a.version} and ${b.version} in this data set`);
+  return row;
+}
+
 export type CompareCounts = Omit<DiffSummary, 'from_msl' | 'to_msl'> & { from_version: string; to_version: string };
 
 /** The summary of a pair in either order, from the forward pair's row (held in memory). */
 export function diffSummary(store: Store, from: ResolvedVersion, to: ResolvedVersion): CompareCounts {
-  const [a, b] = from.msl < to.msl ? [from, to] : [to, from];
-  const row = store.list<DiffSummary>('release_diff').find((d) => d.from_msl === a.msl && d.to_msl === b.msl);
-  if (!row) throw new HttpError(404, `no comparison of ${a.version} and ${b.version} in this data set`);
   const forward = from.msl < to.msl;
+  const row = forward ? forwardDiff(store, from, to) : forwardDiff(store, to, from);
   const pick = (fwd: keyof DiffSummary, rev: keyof DiffSummary) => row[forward ? fwd : rev];
   return {
     from_version: from.version, to_version: to.version,
@@ -79,37 +84,58 @@ const DetailsQuery = z.object({
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
 
-// GET /compare/:from/:to/details <- release_diff_detail, one query
+type ChangeType = NonNullable<z.infer<typeof DetailsQuery>['change_type']>;
+
+const COUNT_OF: Record<ChangeType, keyof DiffSummary> = {
+  added: 'species_added', removed: 'species_removed', renamed: 'species_renamed', reclassified: 'species_reclassified',
+  merged: 'species_merged', split: 'species_split', ended_by_split: 'species_ended_by_split', formed_by_merge: 'species_formed_by_merge',
+};
+
+/** A species as a compare detail shows it: one species_timeline row, held in memory (documents.ts). */
+interface SpeciesState {
+  name: string;
+  family: string | null;
+  genus: string | null;
+  lineage: string;
+}
+
+export const SPECIES_STATE_DOC = `json_object('name', t.name, 'family', t.family, 'genus', t.genus, 'lineage', t.full_lineage)`;
+
+// GET /compare/:from/:to/details <- release_diff_change, one range of positions; the species of both sides
+// from species_timeline documents in memory
 export async function compareDetails(req: Request, res: Response): Promise<void> {
   const { from, to, scope } = pair(req);
   const q = DetailsQuery.parse(req.query);
   const forward = from.msl < to.msl;
   const [a, b] = forward ? [from, to] : [to, from];
-  // A backwards pair reads the forward rows with the two sides exchanged.
-  const stored = q.change_type && !forward ? REVERSED[q.change_type]! : q.change_type ?? null;
-  const [o, n] = forward ? ['old', 'new'] : ['new', 'old'];
-  const rows = await req.store.query<{ total: number; change_type: string; doc: string }>(`
-    SELECT count(*) OVER ()::INTEGER AS total, change_type,
-           json_object('old_name', ${o}_name, 'new_name', ${n}_name, 'old_family', ${o}_family, 'new_family', ${n}_family,
-                       'old_genus', ${o}_genus, 'new_genus', ${n}_genus, 'old_lineage', ${o}_lineage, 'new_lineage', ${n}_lineage,
-                       'lineage_id', lineage_id, 'proposal', proposal)::VARCHAR AS doc
-    FROM main.release_diff_detail
+  // A backwards pair reads the forward rows with the two sides exchanged, and lists them in the same order.
+  const stored = q.change_type && !forward ? REVERSED[q.change_type] as ChangeType : q.change_type ?? null;
+  const counts = forwardDiff(req.store, a, b);
+  const total = stored ? counts[COUNT_OF[stored]] : Object.values(COUNT_OF).reduce((n, k) => n + counts[k], 0);
+  const rows = q.offset >= total ? [] : await req.store.query<{
+    change_type: ChangeType; lineage_id: string; old_lineage_id: string | null; new_lineage_id: string | null; proposal: string | null;
+  }>(`
+    SELECT change_type, lineage_id, old_lineage_id, new_lineage_id, proposal
+    FROM main.release_diff_change
     WHERE from_msl = $1 AND to_msl = $2 AND ($3::VARCHAR IS NULL OR change_type = $3)
-    ORDER BY change_type, coalesce(old_name, new_name), new_name
-    LIMIT $4 OFFSET $5`, [a.msl, b.msl, stored, q.limit, q.offset]);
-  const total = rows[0]?.total ?? (await countDetails(req.store, a.msl, b.msl, stored));
+      AND (CASE WHEN $3::VARCHAR IS NULL THEN pos ELSE type_pos END) BETWEEN $4 + 1 AND $4 + $5
+    ORDER BY pos`, [a.msl, b.msl, stored, q.offset, q.limit]);
+  const state = (msl: number, lineage: string | null) =>
+    (lineage === null ? undefined : req.store.docJson<SpeciesState>('species_timeline', msl, lineage));
   sendJson(req, res, {
     from_version: from.version, to_version: to.version, change_type: q.change_type ?? null,
     total, limit: q.limit, offset: q.offset,
-    changes: rows.map((r) => ({ change_type: forward ? r.change_type : REVERSED[r.change_type], ...(JSON.parse(r.doc) as object) })),
+    changes: rows.map((r) => {
+      const [older, newer] = [state(a.msl, r.old_lineage_id), state(b.msl, r.new_lineage_id)];
+      const [o, n] = forward ? [older, newer] : [newer, older];
+      return {
+        change_type: forward ? r.change_type : REVERSED[r.change_type],
+        old_name: o?.name ?? null, new_name: n?.name ?? null, old_family: o?.family ?? null, new_family: n?.family ?? null,
+        old_genus: o?.genus ?? null, new_genus: n?.genus ?? null, old_lineage: o?.lineage ?? null, new_lineage: n?.lineage ?? null,
+        lineage_id: Number(r.lineage_id), proposal: r.proposal,
+      };
+    }),
   }, scope);
-}
-
-async function countDetails(store: Store, from: number, to: number, type: string | null): Promise<number> {
-  const [row] = await store.query<{ n: number }>(
-    'SELECT count(*)::INTEGER AS n FROM main.release_diff_detail WHERE from_msl = $1 AND to_msl = $2 AND ($3::VARCHAR IS NULL OR change_type = $3)',
-    [from, to, type]);
-  return row?.n ?? 0;
 }
 
 export interface NameHit {

@@ -30,6 +30,10 @@ export function testApp(): Promise<{ app: Express; store: Store }> {
 export interface RealApp {
   app: Express;
   db: Db;
+  /** The newest release of the data set, read from src.releases: what `latest` answers with. */
+  latest: { version: string; msl: number; year: number };
+  /** The oldest release of the data set. */
+  first: { version: string; msl: number; year: number };
 }
 
 /**
@@ -42,6 +46,9 @@ export function onRealApp(): RealApp {
   before(async () => {
     real.app = (await testApp()).app;
     real.db = await realDb();
+    const ends = await real.db.all<{ version: string; msl: number; year: number }>(
+      'SELECT version, msl, year FROM src.releases WHERE msl IN ((SELECT min(msl) FROM src.releases), (SELECT max(msl) FROM src.releases)) ORDER BY msl');
+    [real.first, real.latest] = [ends[0]!, ends[ends.length - 1]!];
   });
   after(() => real.db.close());
   return real;
