@@ -54,6 +54,14 @@ describe('/api/v1', function () {
       }
     });
 
+    it('answers a species of the first list of 1971, the ranks not used yet null', async () => {
+      const res = await request(real.app).get('/api/v1/species/MSL1/Coliphage%20lambda').expect(200);
+      const [row] = await real.db.all<{ genus: string; taxnode_id: string }>(
+        "SELECT genus, taxnode_id FROM src.species WHERE msl = 1 AND species = 'Coliphage lambda'");
+      expect(res.body).to.include({ scientific_name: 'Coliphage lambda', msl_version: 'MSL1', msl_year: 1971, taxnode_id: Number(row!.taxnode_id) });
+      expect(res.body.classification).to.include({ genus: row!.genus, family: null, order: null, realm: null });
+    });
+
     it('answers Tobacco mosaic virus as listed in MSL23', async () => {
       const res = await request(real.app).get('/api/v1/species/MSL23/Tobacco%20mosaic%20virus').expect(200);
       expect(res.body.classification.genus).to.equal('Tobamovirus');
@@ -198,9 +206,59 @@ describe('/api/v1', function () {
     it('rejects comparing a release with itself', async () => {
       await request(real.app).get('/api/v1/compare/MSL40/MSL40').expect(400);
     });
+
+    it('agrees with the MSL41 Taxon Counts sheet on new, abolished, merged and renamed species', async () => {
+      const ictv = Object.fromEntries((await real.db.all<{ change: string; n: number }>(
+        "SELECT change, count AS n FROM src.official_changes WHERE msl = 41 AND rank = 'species'")).map((r) => [r.change, r.n]));
+      expect(ictv).to.include({ New: 1352, 'New Splits': 2, Abolished: -11, Merged: -2, Renamed: 144 });
+      const r = (await request(real.app).get('/api/v1/compare/MSL40/MSL41').expect(200)).body;
+      expect([r.species_removed, r.species_merged, r.species_renamed]).to.deep.equal([-ictv.Abolished, -ictv.Merged, ictv.Renamed]);
+      // ICTV counts a species split into several as carried on by one of them (Orthoflavivirus encephalitidis),
+      // while release_diff, following ICTV's ids (both products got new ones), has it end by the split
+      expect(r.species_added + r.species_split + r.species_formed_by_merge - r.species_ended_by_split).to.equal(ictv.New + ictv['New Splits']);
+    });
+
+    it('answers any pair of releases both ways, from the first list of 1971 to the latest', async () => {
+      const last = real.latest.msl;
+      for (const [a, b] of [[1, last], [1, 2], [17, 18], [22, 23], [last - 1, last], [10, 30]] as const) {
+        const fwd = (await request(real.app).get(`/api/v1/compare/MSL${a}/MSL${b}`).expect(200)).body;
+        const rev = (await request(real.app).get(`/api/v1/compare/MSL${b}/MSL${a}`).expect(200)).body;
+        const total = (v: number) => real.db.count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = $1', [v]);
+        expect([fwd.from_total, fwd.to_total], `MSL${a}->MSL${b}`).to.deep.equal([await total(a), await total(b)]);
+        expect(fwd.from_total - fwd.species_removed - fwd.species_merged - fwd.species_ended_by_split + fwd.species_added
+          + fwd.species_split + fwd.species_formed_by_merge).to.equal(fwd.to_total);
+        expect([rev.species_added, rev.species_merged]).to.deep.equal([fwd.species_removed, fwd.species_split]);
+      }
+    });
   });
 
   describe('GET /api/v1/compare/:from/:to/details', () => {
+    it('pages through every change of a pair, names taken from the two releases', async () => {
+      // MSL17 -> MSL18 (1998 -> 1999a), the step of ICTV's new species definition
+      const s = (await request(real.app).get('/api/v1/compare/MSL17/MSL18').expect(200)).body;
+      const expected = s.species_added + s.species_removed + s.species_renamed + s.species_reclassified + s.species_merged
+        + s.species_split + s.species_ended_by_split + s.species_formed_by_merge;
+      const rows: Array<{ change_type: string; old_name: string | null; new_name: string | null }> = [];
+      for (let offset = 0; ; offset += 1000) {
+        const page = (await request(real.app).get(`/api/v1/compare/MSL17/MSL18/details?limit=1000&offset=${offset}`).expect(200)).body;
+        expect(page.total).to.equal(expected);
+        rows.push(...page.changes);
+        if (page.changes.length < 1000) break;
+      }
+      expect(rows).to.have.length(expected);
+      const names = async (msl: number) => new Set((await real.db.all<{ species: string }>('SELECT species FROM src.species WHERE msl = $1', [msl])).map((r) => r.species));
+      const [in17, in18] = [await names(17), await names(18)];
+      for (const r of rows) {
+        if (r.old_name !== null) expect(in17.has(r.old_name), r.old_name).to.equal(true);
+        if (r.new_name !== null) expect(in18.has(r.new_name), r.new_name).to.equal(true);
+      }
+      const merged = rows.filter((r) => r.change_type === 'merged');
+      expect(merged).to.have.length(s.species_merged);
+      // listed by change type, then name
+      const order = rows.map((r) => r.change_type);
+      expect(order).to.deep.equal([...order].sort());
+    });
+
     it('lists as many rows of each type as the summary counts', async () => {
       const summary = (await request(real.app).get('/api/v1/compare/MSL36/MSL37').expect(200)).body;
       for (const type of ['added', 'removed', 'renamed', 'reclassified']) {
@@ -239,6 +297,19 @@ describe('/api/v1', function () {
         const renamed = res.body.lineages[0].timeline.filter((t: { change: string }) => t.change.startsWith('renamed'));
         expect(renamed.map((t: { version: string }) => t.version)).to.deep.equal(['MSL39']);
       }
+    });
+
+    it('follows a name used only before 2005 to the species it is today', async () => {
+      const last = await real.db.count("SELECT max(msl)::INTEGER AS n FROM src.species WHERE species = 'Coliphage lambda'");
+      expect(last).to.be.below(23);
+      // by ICTV's stable id, which the phage kept from 1971 through every rename
+      const [today] = await real.db.all<{ species: string }>(`SELECT n.species FROM src.species o JOIN src.species n ON n.ictv_id = o.ictv_id
+        WHERE o.msl = 1 AND o.species = 'Coliphage lambda' AND n.msl = $1`, [real.latest.msl]);
+      const res = await request(real.app).get('/api/v1/history/Coliphage%20lambda').expect(200);
+      expect(res.body).to.include({ matched_name: 'Coliphage lambda', first_appearance: 'MSL1', last_appearance: real.latest.version, current_name: today!.species });
+      expect(res.body.names[0]).to.equal('Coliphage lambda');
+      const renames = res.body.lineages[0].timeline.filter((t: { change: string }) => t.change.startsWith('renamed')).map((t: { version: string }) => t.version);
+      expect(renames[0]).to.equal(`MSL${last + 1}`);
     });
 
     it('finds a species by a VMR abbreviation', async () => {
