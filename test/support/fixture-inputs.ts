@@ -1,6 +1,7 @@
 // A complete, tiny set of raw inputs in every format the build reads, plus a manifest over them: two
 // releases (MSL23 from a tree export + ontology + spreadsheet, MSL24 from a spreadsheet with a Taxon
-// Counts sheet + VMR) and the shared tables. Tests mutate single files to provoke each failure mode.
+// Counts sheet + VMR) and the shared tables. Tests mutate single files to provoke each failure mode, and
+// add releases the way an operator does: files in the mirror and one manifest entry.
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,18 @@ export interface FixtureProject {
   projectionsDir: string;
   /** Writes a file under the mirror and re-registers its checksum in the manifest. */
   replace(file: string, content: Buffer | string): void;
+  /** Writes a release's files under the mirror and adds its entry to the manifest, after the others. */
+  addRelease(release: NewRelease): void;
+}
+
+export interface NewRelease {
+  version: string;
+  msl: number;
+  year: number;
+  label: string;
+  treeId: number;
+  /** role (msl, tree, ontology, vmr) -> file under the mirror and its content */
+  files: Record<string, { file: string; content: Buffer | string }>;
 }
 
 const RANK_HEADERS = ['Realm', 'Subrealm', 'Kingdom', 'Subkingdom', 'Phylum', 'Subphylum', 'Class', 'Subclass',
@@ -119,8 +132,16 @@ export function writeFixtureProject(): FixtureProject {
     ['tree_id', 'msl_release_num', 'version_tag', 'needs_reindex', 'comments'],
     ['20070000', '23', 'NULL', '0', 'NULL'], ['20080000', '24', 'NULL', '0', 'NULL'],
   ]);
-  files['cross_release/taxonomy_molecule.utf8.txt'] = tsv([['id', 'abbrev', 'name', 'balt_group'], ['1', 'dsDNA', 'Double-stranded DNA', '1']]);
-  files['cross_release/taxonomy_level.utf8.txt'] = tsv([['id', 'name', 'plural'], ['500', 'species', 'species']]);
+  // the vocabularies with ICTV's own columns, which the read models use
+  files['cross_release/taxonomy_molecule.utf8.txt'] = tsv([
+    ['id', 'abbrev', 'name', 'balt_group', 'balt_roman', 'description', 'left_idx', 'right_idx'],
+    ['1', 'dsDNA', 'Double-stranded DNA', '1', 'I', 'NULL', '1', '2'],
+    ['2', 'ssRNA(+)', 'Single-stranded RNA - Positive-sense', '4', 'IV', 'NULL', '3', '4'],
+  ]);
+  files['cross_release/taxonomy_level.utf8.txt'] = tsv([
+    ['id', 'parent_id', 'name', 'plural', 'suffix', 'suffix_viroid', 'suffix_nuc_acid', 'suffix_viriform', 'notes'],
+    ['500', 'NULL', 'species', 'species', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL'],
+  ]);
   files['cross_release/taxonomy_host_source.utf8.txt'] = tsv([['host_source'], ['bacteria']]);
   files['cross_release/taxonomy_genome_coverage.utf8.txt'] = tsv([['genome_coverage', 'name', 'priority'], ['CG', 'Complete genome', '400']]);
   files['cross_release/taxonomy_change_in.utf8.txt'] = tsv([['change', 'notes'], ['new', 'NULL']]);
@@ -146,6 +167,7 @@ export function writeFixtureProject(): FixtureProject {
       url: `https://fixture.invalid/${file}`,
     };
   };
+  const added: NewRelease[] = [];
   const manifestObject = () => ({
     description: 'fixture', licence: 'fixture',
     releases: [
@@ -153,6 +175,9 @@ export function writeFixtureProject(): FixtureProject {
         files: { msl: entry('MSL23/msl23.xls'), tree: entry('MSL23/taxonomy_2005.json'), ontology: entry('MSL23/ictv_2005.owl.ttl') } },
       { version: 'MSL24', msl: 24, year: 2008, label: '2008', treeId: 20080000,
         files: { msl: entry('MSL24/msl24.xlsx'), vmr: entry('MSL24/vmr24.xlsx') } },
+      ...added.map(({ files: roles, ...release }) => ({
+        ...release, files: Object.fromEntries(Object.entries(roles).map(([role, f]) => [role, entry(f.file)])),
+      })),
     ],
     crossRelease: {
       node_merge_split: entry('cross_release/taxonomy_node_merge_split.utf8.txt'),
@@ -181,6 +206,14 @@ export function writeFixtureProject(): FixtureProject {
     dataDir: join(root, 'data'),
     replace(file, content) {
       writeFileSync(join(mirror, file), content);
+      writeFileSync(manifest, JSON.stringify(manifestObject(), null, 2));
+    },
+    addRelease(release) {
+      for (const { file, content } of Object.values(release.files)) {
+        mkdirSync(dirname(join(mirror, file)), { recursive: true });
+        writeFileSync(join(mirror, file), content);
+      }
+      added.push(release);
       writeFileSync(manifest, JSON.stringify(manifestObject(), null, 2));
     },
   };
