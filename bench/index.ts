@@ -3,7 +3,7 @@
 // (server.js, default middleware and logging, logs to /dev/null). Rounds alternate ceiling and service so
 // both see the same machine state; each figure is autocannon with 50 connections over loopback.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -12,6 +12,8 @@ import { projectRoot } from '../build/paths.js';
 const ROOT = projectRoot();
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Only the scenarios whose name matches (a regular expression), to measure one change quickly. */
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Run { rps: number; p50: number; p99: number; errors: number; non2xx: number; cpuPerRequest: number }
@@ -76,25 +78,62 @@ function serverNodeArgs(): string[] {
   return /node ((?:--\S+ )*)dist\/src\/server\.js/.exec(pkg.scripts.start)?.[1]?.trim().split(' ').filter(Boolean) ?? [];
 }
 
-async function speciesKeys(): Promise<string[]> {
+interface Keys {
+  species: string[];
+  releases: string[];
+  /** every ordered pair of different releases, both directions, with its number of detail rows per change type */
+  pairs: Array<{ from: string; to: string; rows: Record<string, number> }>;
+}
+
+/** What the scenarios draw from, read from the data set: every (release, species), release and pair. */
+async function keysOf(): Promise<Keys> {
   const instance = await DuckDBInstance.create(join(ROOT, 'data', 'taxonomy.duckdb'), { access_mode: 'READ_ONLY' });
   const conn = await instance.connect();
-  const rows = (await conn.runAndReadAll('SELECT msl, species FROM src.species')).getRows();
+  const all = async (sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJson() as Array<Record<string, string | number>>;
+  const species = (await all('SELECT msl, species FROM src.species')).map((r) => `/api/v1/species/MSL${r.msl}/${encodeURIComponent(String(r.species))}`);
+  const releases = (await all('SELECT version FROM main.releases ORDER BY msl')).map((r) => String(r.version));
+  const diffs = await all(`SELECT from_version, to_version, species_added AS added, species_removed AS removed, species_renamed AS renamed,
+    species_reclassified AS reclassified, species_merged AS merged, species_split AS split, species_ended_by_split AS ended_by_split,
+    species_formed_by_merge AS formed_by_merge FROM main.release_diff`);
   conn.closeSync();
   instance.closeSync();
-  return rows.map(([msl, species]) => `/api/v1/species/MSL${msl}/${encodeURIComponent(String(species))}`);
+  const reversed: Record<string, string> = { added: 'removed', removed: 'added', merged: 'split', split: 'merged', ended_by_split: 'formed_by_merge', formed_by_merge: 'ended_by_split' };
+  const pairs = diffs.flatMap(({ from_version: from, to_version: to, ...rows }) => {
+    const counts = rows as Record<string, number>;
+    const backwards = Object.fromEntries(Object.entries(counts).map(([k, n]) => [reversed[k] ?? k, n]));
+    return [{ from: String(from), to: String(to), rows: counts }, { from: String(to), to: String(from), rows: backwards }];
+  });
+  return { species, releases, pairs };
+}
+
+/** A page of compare details of a random pair: all types or one, at a random offset within what there is. */
+function detailsPage(pairs: Keys['pairs']): string {
+  const p = pairs[Math.floor(Math.random() * pairs.length)]!;
+  const types = Object.keys(p.rows).filter((t) => p.rows[t]! > 0);
+  const type = Math.random() < 0.5 || types.length === 0 ? null : types[Math.floor(Math.random() * types.length)]!;
+  const total = type ? p.rows[type]! : Object.values(p.rows).reduce((a, b) => a + b, 0);
+  const offset = Math.floor(Math.random() * Math.max(1, total - 20));
+  return `/api/v1/compare/${p.from}/${p.to}/details?limit=20&offset=${offset}${type ? `&change_type=${type}` : ''}`;
+}
+
+/** Bytes under a path, files and folders alike. */
+function bytesOf(path: string): number {
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.size;
+  return readdirSync(path).reduce((n, f) => n + bytesOf(join(path, f)), 0);
 }
 
 async function main(): Promise<void> {
-  const keys = await speciesKeys();
+  const { species: keys, releases, pairs } = await keysOf();
   const pick = <T>(xs: T[]) => () => xs[Math.floor(Math.random() * xs.length)]!;
   const scenarios: Array<{ name: string; paths: () => string }> = [
     { name: 'species lookup, random (release, species)', paths: pick(keys) },
-    { name: 'compare two releases', paths: pick(['/api/v1/compare/MSL35/MSL40', '/api/v1/compare/MSL23/MSL40', '/api/v1/compare/MSL40/MSL36']) },
+    { name: 'compare summary, random pair (either order)', paths: pick(pairs.map((p) => `/api/v1/compare/${p.from}/${p.to}`)) },
+    { name: 'compare details, a page of 20 of a random pair', paths: () => detailsPage(pairs) },
     { name: 'history by name', paths: pick(['/api/v1/history/Tobacco%20mosaic%20virus', '/api/v1/history/SARS-CoV-2', '/api/v1/history/Zika%20virus']) },
     { name: 'search (DuckDB)', paths: pick(['/api/v1/search?q=tobamo', '/api/v1/search?q=corona&field=all', '/api/v1/search?q=phage&limit=50']) },
     { name: '/taxonomy/species (latest, any name)', paths: pick(keys.map((k) => `/taxonomy/species/${k.split('/').pop()}`)) },
-    { name: '/historical/releases/:version', paths: pick(Array.from({ length: 18 }, (_, i) => `/historical/releases/MSL${23 + i}`)) },
+    { name: '/historical/releases/:version', paths: pick(releases.map((v) => `/historical/releases/${v}`)) },
   ];
   // POST /ai/query: a question in plain words, answered from the read models (cache off: every request parses).
   const questions = [
@@ -113,12 +152,13 @@ async function main(): Promise<void> {
 
   const results = new Map<string, { ceiling: Run[]; service: Run[] }>();
   for (let round = 0; round < ROUNDS; round++) {
-    for (const s of scenarios) {
+    for (const s of scenarios.filter((x) => !ONLY || ONLY.test(x.name))) {
       const entry = results.get(s.name) ?? { ceiling: [], service: [] };
       entry.ceiling.push(await load(ceiling.child.pid!, 18_701, () => '/'));
       entry.service.push(await load(service.child.pid!, 18_702, s.paths));
       results.set(s.name, entry);
     }
+    if (ONLY && !ONLY.test('/ai/query (POST, no cache)')) continue;
     const ai = results.get('/ai/query (POST, no cache)') ?? { ceiling: [], service: [] };
     ai.ceiling.push(await load(ceiling.child.pid!, 18_701, () => '/'));
     ai.service.push(await load(service.child.pid!, 18_702, () => '/ai/query', 'POST', () => JSON.stringify({ query: questions[Math.floor(Math.random() * questions.length)], use_cache: false })));
@@ -139,7 +179,14 @@ async function main(): Promise<void> {
     const s = mean(r.service.map((x) => x.rps));
     lines.push(`| ${name} | ${c.toFixed(0)} | ${s.toFixed(0)} | ${(s / c).toFixed(2)}x | ${mean(r.service.map((x) => x.p50)).toFixed(1)} | ${Math.max(...r.service.map((x) => x.p99)).toFixed(1)} | ${r.service.reduce((a, x) => a + x.errors + x.non2xx, 0)} | ${mean(r.ceiling.map((x) => x.cpuPerRequest)).toFixed(0)} | ${mean(r.service.map((x) => x.cpuPerRequest)).toFixed(0)} |`);
   }
-  lines.push('', `start-up to first answer: ${startup} ms; service RSS after the runs: ${mem.rss.toFixed(0)} MB (peak ${mem.peak.toFixed(0)} MB)`,
+  const data = join(ROOT, 'data');
+  const report = JSON.parse(readFileSync(join(data, 'build-report.json'), 'utf8')) as { duration_ms: number; stages: Record<string, { ms: number; skipped: boolean }> };
+  const mb = (bytes: number) => (bytes / 1e6).toFixed(0);
+  const [db, docs, parquet] = [bytesOf(join(data, 'taxonomy.duckdb')), bytesOf(join(data, 'documents.bin')), bytesOf(join(data, 'parquet'))];
+  lines.push('', `${releases.length} releases (${releases[0]}..${releases[releases.length - 1]}), ${keys.length} (release, species) pairs, ${pairs.length / 2} release pairs`,
+    `start-up to first answer: ${startup} ms; service RSS after the runs: ${mem.rss.toFixed(0)} MB (peak ${mem.peak.toFixed(0)} MB)`,
+    `data set: database ${mb(db)} MB + documents ${mb(docs)} MB + Parquet ${mb(parquet)} MB = ${mb(db + docs + parquet)} MB`,
+    `last build (build-report.json): ${(report.duration_ms / 1000).toFixed(1)} s (${Object.entries(report.stages).map(([k, v]) => `${k} ${(v.ms / 1000).toFixed(1)} s${v.skipped ? ' skipped' : ''}`).join(', ')}); \`npm run build -- --force\` rebuilds every stage`,
     'non-2xx answers of /taxonomy/species are 404s: it takes names from every release, and abolished ones are not found.');
   console.log(lines.join('\n'));
 }

@@ -4,7 +4,7 @@ import { documents as aiDocuments } from './routes/ai.js';
 import { documents as historicalDocuments } from './routes/historical.js';
 import { documents as searchDocuments } from './routes/search.js';
 import { documents as taxonomyDocuments } from './routes/taxonomy.js';
-import { DIFF_LIST, SPECIES_STATE_DOC } from './routes/v1-history.js';
+import { DIFF_LIST } from './routes/v1-history.js';
 import { definitionsKey, snapshotMismatch } from './doc-snapshot.js';
 import { Store, type DocSpec } from './store.js';
 import { RELEASES_LIST } from './versions.js';
@@ -14,7 +14,9 @@ export const DOCUMENTS: DocSpec[] = [
   { table: 'history_doc', key: ['lineage_id'], doc: 't.doc' },
   { table: 'name_lookup', key: ['name_norm'], doc: 't.doc' },
   { table: 'diversity_stats', key: ['msl'], doc: 'to_json(t)' },
-  { table: 'species_timeline', key: ['msl', 'lineage_id'], doc: SPECIES_STATE_DOC },
+  { table: 'compare_rows', key: ['from_msl', 'to_msl'], doc: 't.doc' },
+  { table: 'compare_species', key: ['msl', 'idx'], doc: 't.doc' },
+  { table: 'compare_exit_proposal', key: ['from_msl', 'to_msl', 'pos'], doc: 't.doc' },
   ...taxonomyDocuments, ...historicalDocuments, ...searchDocuments, ...aiDocuments,
 ];
 

@@ -91,19 +91,40 @@ const COUNT_OF: Record<ChangeType, keyof DiffSummary> = {
   merged: 'species_merged', split: 'species_split', ended_by_split: 'species_ended_by_split', formed_by_merge: 'species_formed_by_merge',
 };
 
-/** A species as a compare detail shows it: one species_timeline row, held in memory (documents.ts). */
+/** A species as a compare detail shows it (compare_species), held in memory. */
 interface SpeciesState {
   name: string;
   family: string | null;
   genus: string | null;
   lineage: string;
+  lineage_id: number;
+  proposal: string | null;
 }
 
-export const SPECIES_STATE_DOC = `json_object('name', t.name, 'family', t.family, 'genus', t.genus, 'lineage', t.full_lineage)`;
+/** The change types in the order a pair's rows are listed (compare_rows: as DuckDB sorts them). */
+const TYPE_ORDER: readonly ChangeType[] = ['added', 'ended_by_split', 'formed_by_merge', 'merged', 'reclassified', 'removed', 'renamed', 'split'];
+/** Rows of species of a that left: the lineage and the proposal are the a-side species' (release_diff_change). */
+const LEFT: ReadonlySet<ChangeType> = new Set(['ended_by_split', 'merged', 'removed']);
+const NONE = 0xffff;
 
-// GET /compare/:from/:to/details <- release_diff_change, one range of positions; the species of both sides
-// from species_timeline documents in memory
-export async function compareDetails(req: Request, res: Response): Promise<void> {
+/**
+ * Rows [from, to) of a pair as (a-side, b-side) species references: compare_rows holds them as base64 of
+ * 4 bytes a row; only the 3-byte groups covering the rows asked are decoded.
+ */
+function pairRows(store: Store, a: number, b: number, from: number, to: number): Uint16Array {
+  const text = store.doc('compare_rows', a, b);
+  if (!text || to <= from) return new Uint16Array(0);
+  const [first, last] = [Math.floor((4 * from) / 3), Math.ceil((4 * to) / 3)];
+  const bytes = Buffer.from(text.toString('latin1', 4 * first, Math.min(text.length, 4 * last)), 'base64');
+  const skip = 4 * from - 3 * first;
+  const rows = new Uint16Array(2 * (to - from));
+  for (let i = 0; i < rows.length; i++) rows[i] = bytes.readUInt16LE(skip + 2 * i);
+  return rows;
+}
+
+// GET /compare/:from/:to/details <- compare_rows + compare_species (+ compare_exit_proposal), in memory:
+// the rows of the page asked, by position, and the species they refer to
+export function compareDetails(req: Request, res: Response): void {
   const { from, to, scope } = pair(req);
   const q = DetailsQuery.parse(req.query);
   const forward = from.msl < to.msl;
@@ -111,30 +132,34 @@ export async function compareDetails(req: Request, res: Response): Promise<void>
   // A backwards pair reads the forward rows with the two sides exchanged, and lists them in the same order.
   const stored = q.change_type && !forward ? REVERSED[q.change_type] as ChangeType : q.change_type ?? null;
   const counts = forwardDiff(req.store, a, b);
-  const total = stored ? counts[COUNT_OF[stored]] : Object.values(COUNT_OF).reduce((n, k) => n + counts[k], 0);
-  const rows = q.offset >= total ? [] : await req.store.query<{
-    change_type: ChangeType; lineage_id: string; old_lineage_id: string | null; new_lineage_id: string | null; proposal: string | null;
-  }>(`
-    SELECT change_type, lineage_id, old_lineage_id, new_lineage_id, proposal
-    FROM main.release_diff_change
-    WHERE from_msl = $1 AND to_msl = $2 AND ($3::VARCHAR IS NULL OR change_type = $3)
-      AND (CASE WHEN $3::VARCHAR IS NULL THEN pos ELSE type_pos END) BETWEEN $4 + 1 AND $4 + $5
-    ORDER BY pos`, [a.msl, b.msl, stored, q.offset, q.limit]);
-  const state = (msl: number, lineage: string | null) =>
-    (lineage === null ? undefined : req.store.docJson<SpeciesState>('species_timeline', msl, lineage));
+  const blocks: Array<{ type: ChangeType; start: number; end: number }> = [];
+  for (const type of TYPE_ORDER) {
+    const start = blocks[blocks.length - 1]?.end ?? 0;
+    blocks.push({ type, start, end: start + counts[COUNT_OF[type]] });
+  }
+  const block = stored ? blocks.find((x) => x.type === stored)! : { start: 0, end: blocks[blocks.length - 1]!.end };
+  const total = block.end - block.start;
+  const first = block.start + Math.min(q.offset, total);
+  const rows = pairRows(req.store, a.msl, b.msl, first, block.start + Math.min(q.offset + q.limit, total));
+  const state = (msl: number, idx: number) => (idx === NONE ? undefined : req.store.docJson<SpeciesState>('compare_species', msl, idx));
+  const changes = [];
+  for (let i = 0; i < rows.length / 2; i++) {
+    const pos = first + i;
+    const type = blocks.find((x) => pos < x.end)!.type;
+    const [older, newer] = [state(a.msl, rows[2 * i]!), state(b.msl, rows[2 * i + 1]!)];
+    const left = LEFT.has(type);
+    const [o, n] = forward ? [older, newer] : [newer, older];
+    changes.push({
+      change_type: forward ? type : REVERSED[type],
+      old_name: o?.name ?? null, new_name: n?.name ?? null, old_family: o?.family ?? null, new_family: n?.family ?? null,
+      old_genus: o?.genus ?? null, new_genus: n?.genus ?? null, old_lineage: o?.lineage ?? null, new_lineage: n?.lineage ?? null,
+      lineage_id: (left || type === 'renamed' || type === 'reclassified' ? older : newer)!.lineage_id,
+      proposal: left ? req.store.docJson<string>('compare_exit_proposal', a.msl, b.msl, pos + 1) ?? null : newer?.proposal ?? null,
+    });
+  }
   sendJson(req, res, {
     from_version: from.version, to_version: to.version, change_type: q.change_type ?? null,
-    total, limit: q.limit, offset: q.offset,
-    changes: rows.map((r) => {
-      const [older, newer] = [state(a.msl, r.old_lineage_id), state(b.msl, r.new_lineage_id)];
-      const [o, n] = forward ? [older, newer] : [newer, older];
-      return {
-        change_type: forward ? r.change_type : REVERSED[r.change_type],
-        old_name: o?.name ?? null, new_name: n?.name ?? null, old_family: o?.family ?? null, new_family: n?.family ?? null,
-        old_genus: o?.genus ?? null, new_genus: n?.genus ?? null, old_lineage: o?.lineage ?? null, new_lineage: n?.lineage ?? null,
-        lineage_id: Number(r.lineage_id), proposal: r.proposal,
-      };
-    }),
+    total, limit: q.limit, offset: q.offset, changes,
   }, scope);
 }
 
