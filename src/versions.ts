@@ -55,9 +55,15 @@ export function normaliseName(name: string): string {
 }
 
 /**
- * A name taken from a URL path: '+' stands for a space there as in a query string (no ICTV name contains a
- * '+'), and runs of whitespace count as one.
+ * A name taken from a URL path: '+' stands for a space there as in a query string, and runs of whitespace
+ * count as one. A few names of the 1970s-1990s lists do hold a '+' ("Phage 3T+"): a lookup by exact name
+ * tries the name as written first (asWritten).
  */
 export function nameParam(raw: string): string {
-  return raw.replaceAll('+', ' ').replace(/\s+/g, ' ').trim();
+  return asWritten(raw.replaceAll('+', ' '));
+}
+
+/** A name from a URL path with its '+' kept, runs of whitespace as one. */
+export function asWritten(raw: string): string {
+  return raw.replace(/\s+/g, ' ').trim();
 }

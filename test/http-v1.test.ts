@@ -62,6 +62,12 @@ describe('/api/v1', function () {
       expect(res.body.classification).to.include({ genus: row!.genus, family: null, order: null, realm: null });
     });
 
+    it("answers a name holding a '+' ('Phage 3T+', 1976-1991) as written, where '+' otherwise stands for a space", async () => {
+      const [row] = await real.db.all<{ msl: number }>("SELECT min(msl)::INTEGER AS msl FROM src.species WHERE species = 'Phage 3T+'");
+      const res = await request(real.app).get(`/api/v1/species/MSL${row!.msl}/${encodeURIComponent('Phage 3T+')}`).expect(200);
+      expect(res.body.scientific_name).to.equal('Phage 3T+');
+    });
+
     it('answers Tobacco mosaic virus as listed in MSL23', async () => {
       const res = await request(real.app).get('/api/v1/species/MSL23/Tobacco%20mosaic%20virus').expect(200);
       expect(res.body.classification.genus).to.equal('Tobamovirus');

@@ -5,7 +5,7 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { HttpError } from '../errors.js';
 import { sendJson } from '../respond.js';
-import { nameParam, normaliseName, releases, resolveVersion, type ResolvedVersion } from '../versions.js';
+import { asWritten, nameParam, normaliseName, releases, resolveVersion, type ResolvedVersion } from '../versions.js';
 import { bulkSpecies } from './v1-bulk.js';
 import { citation } from './v1-citation.js';
 import { compare, compareDetails, history } from './v1-history.js';
@@ -41,7 +41,8 @@ export function v1Router(): Router {
   router.get('/species/:version/:scientific_name', async (req, res) => {
     const v = resolveVersion(req.store, req.params.version);
     const name = nameParam(req.params.scientific_name);
-    const doc = req.store.doc('species_doc', v.msl, name.toLowerCase());
+    const doc = req.store.doc('species_doc', v.msl, asWritten(req.params.scientific_name).toLowerCase())
+      ?? req.store.doc('species_doc', v.msl, name.toLowerCase());
     if (doc) return sendJson(req, res, doc, v.scope);
     throw await speciesNotFound(req, name, v);
   });
