@@ -84,6 +84,20 @@ describe('POST /ai/query', () => {
       }
     });
 
+    it('knows the releases before 2005: MSL1, 1971, a label such as 1999a, and a year without a release', async () => {
+      const count = async (msl: number) => real.db.count('SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = $1', [msl]);
+      for (const [q, version, msl] of [['How many species were in MSL1?', 'MSL1', 1], ['How many species were there in 1971?', 'MSL1', 1],
+        ['How many species were in 1999a?', 'MSL18', 18], ['how many species in release 5', 'MSL5', 5]] as const) {
+        const res = await ask(q);
+        expect(res.body.entities.releases.map((r: { version: string }) => r.version), q).to.deep.equal([version]);
+        expect(res.body.response, q).to.contain((await count(msl)).toLocaleString('en-US'));
+      }
+      // no list was published in 1980: the one in force was 1979's
+      const gap = await ask('How many species were there in 1980?');
+      expect(gap.body.entities.releases[0]).to.include({ version: 'MSL6' });
+      expect(gap.body.response).to.contain('no release was published in 1980');
+    });
+
     it('says which release it used for a year with two releases', async () => {
       const res = await ask('How many species were there in 2018?');
       expect(res.body.entities.releases[0]).to.include({ version: 'MSL34' });

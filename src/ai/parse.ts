@@ -218,8 +218,8 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
     if (r) push(m, [ref(r, m[0])]);
     else push(m, [], `${m[0].toUpperCase().replace(/\s|-/g, '')} is not a release in this data set (${span})`);
   }
-  // "release 39", "version 39"
-  for (const m of lower.matchAll(/\b(?:release|version)\s+(\d{2})\b/g)) {
+  // "release 39", "version 39", "release 5"
+  for (const m of lower.matchAll(/\b(?:release|version)\s+(\d{1,3})\b/g)) {
     const r = byMsl(Number(m[1]));
     if (r) push(m, [ref(r, m[0])]);
   }
