@@ -27,6 +27,7 @@ export interface ReleaseReport {
   counts: Partial<Record<Rank, number>>;
   official_counts: Partial<Record<Rank, number>>;
   official_source: string;
+  /** counts equal official_counts on every checked rank, or every difference is explained (count_differences). */
   counts_match: boolean;
   /**
    * Why a count differs from ICTV's where the export cannot reproduce it: taxa the export's own
@@ -292,6 +293,8 @@ function addOfficial(into: Array<{ msl: number; rank: Rank; count: number; sourc
 }
 
 function describeMismatch(r: ReleaseReport): string {
+  const missing = CHECKED_RANKS.filter((k) => r.official_counts[k] === undefined);
+  if (missing.length > 0) return `has no official count of ${missing.join(', ')} (neither a tree export nor a Taxon Counts sheet gives one)`;
   return r.count_differences.filter((d) => !d.explained)
     .map((d) => `${d.rank} ${d.ours} (ICTV: ${d.official}${d.reasons.length ? `; explained only: ${d.reasons.join('; ')}` : ''})`).join(', ');
 }

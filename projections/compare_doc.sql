@@ -10,7 +10,7 @@
 --                  added = to_count, release_diff's balance)
 --   higher ranks   a taxon is followed from release to release by its name at the same rank, or through a
 --                  rename of that step (ICTV ids in src.taxon_nodes for MSL1-38, the "Taxa Renamed" sheets in
---                  src.renames for MSL38-40, the same rule as family_evolution: the old name gone, the new
+--                  src.renames from MSL38 on, the same rule as family_evolution: the old name gone, the new
 --                  one new). renamed = taxa of the earlier release that reach the later one under another
 --                  name; removed / added = taxa that do not reach the other release (a taxon that changes rank,
 --                  e.g. a family promoted to order, leaves one rank and joins another). from_count - removed +

@@ -14,7 +14,7 @@
 --   lost          abolished + moved_out
 -- so species = species_prev + gained + split + moved_in - lost - merged, except in the rare steps where a
 -- merge or a split carries no predecessor's id on (13 family-steps, MSL24-39). A family renamed between n-1
--- and n (ICTV ids in src.taxon_nodes up to MSL38, the "Taxa Renamed" sheets in src.renames for MSL38-40) is
+-- and n (ICTV ids in src.taxon_nodes up to MSL38, the "Taxa Renamed" sheets in src.renames from MSL38 on) is
 -- the same family: its species did not move.
 --
 -- events: LIST of STRUCT(msl_version, kind, description, species, related): species = the species concerned,

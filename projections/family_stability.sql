@@ -1,4 +1,4 @@
--- family_stability: one row per family name ever used (src.taxa, MSL23-40): its lifetime, per-step churn, the
+-- family_stability: one row per family name ever used (src.taxa, every release): its lifetime, per-step churn, the
 -- share of its species that were renamed, moved out, merged, split or abolished, and a stability score.
 -- Read by the family stability endpoints.
 --

@@ -2,14 +2,14 @@
 -- a name lookup or a "did you mean" is one query over one table. Read by the search and history endpoints.
 -- Names: every species name in an MSL (src.species), the VMR's own spelling of a species name where it
 -- differs (MSL38/39), and the VMR virus names and abbreviations of all isolates, exemplar or additional
--- (MSL37-40). name_norm folds case, accents, punctuation and spaces ("SARS-CoV-2" -> "sarscov2"), so
+-- (MSL37 on). name_norm folds case, accents, punctuation and spaces ("SARS-CoV-2" -> "sarscov2"), so
 -- spellings that differ only in those share a row; name is the spelling to show (the species name
 -- if the lineage ever used it as one, else the latest), variants lists every spelling seen.
 --   kind           the strongest role the name had for the lineage: species > virus_name > abbreviation;
 --                  kinds lists them all
 --   first_msl..last_msl, msls   the releases in which the name was used for the lineage (any kind);
 --                  species_msls only those in which it was the species' official name
---   current_name   the lineage's name in the latest release (MSL40); null when the lineage ends earlier
+--   current_name   the lineage's name in the latest release; null when the lineage ends earlier
 --                  (abolished, merged into or split off another lineage)
 -- Typo-tolerant suggestions: name_len = length(name_norm) bounds the candidates, e.g.
 --   SELECT name, kind, current_name, jaro_winkler_similarity(name_norm, $1) AS score FROM name_index

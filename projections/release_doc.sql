@@ -1,10 +1,10 @@
--- release_doc: one row per release (MSL23..MSL40): its metadata as one pre-rendered JSON document, so
+-- release_doc: one row per release: its metadata as one pre-rendered JSON document, so
 -- GET /historical/releases/:msl_version is a keyed lookup (msl) and release_list_doc can list all 18.
 --   counts / official_counts / counts_match   from releases (our counts per rank, ICTV's own, agreement)
---   growth    species against the previous release (diversity_stats); null on MSL23, the first release
+--   growth    species against the previous release (diversity_stats); null on the first release
 --   changes   the adjacent pair previous -> this of release_diff (lineage-followed counts, the same numbers as
 --             GET /api/v1/compare/<previous>/<this>); total_changes = the sum of the eight change types, i.e.
---             the number of rows its details listing has; null on MSL23
+--             the number of rows its details listing has; null on the first release
 --   sources   the files the release was read from (src.inputs rows of that msl) with their checksums;
 --             cross-release files (msl NULL) are listed once, by release_list_doc
 -- depends: releases, release_diff, diversity_stats

@@ -1,7 +1,7 @@
 -- search_statistics: one row per release: totals and distributions of the release as one JSON doc keyed by msl
 -- (GET /search/statistics sends it as it is; latest by default).
 --   totals            taxa per rank (releases.counts) and species without a family / genus
---   change            against the previous release (release_diff of the consecutive pair; null on MSL23)
+--   change            against the previous release (release_diff of the consecutive pair; null on the first release)
 --   distributions     species per realm, genome composition and host source ([{value, count, percent}],
 --                     largest first, value null = without one; as search_species, carried along the lineage),
 --                     families and genera by size ([{size, families|genera, species}] in buckets 1, 2-5, 6-10,

@@ -1,9 +1,9 @@
--- species_history_doc: one row per lineage (species_identity.lineage_id): the lineage across all 18 releases
+-- species_history_doc: one row per lineage (species_identity.lineage_id): the lineage across every release
 -- as one pre-rendered JSON document, read by GET /historical/species/:name/history after name_lookup has
 -- turned a name into lineages. Unlike history_doc (only the releases the species is in, with its full
 -- lineage strings), releases has one entry for every release of the data set, oldest first:
 --   present   whether the lineage has a species in that release; name, family, genus: its placement there
---   change    how it came into that release (species_timeline: present on MSL23, new, split, merged,
+--   change    how it came into that release (species_timeline: present on the first release, new, split, merged,
 --             unchanged, renamed, moved, renamed+moved); null where it is absent
 -- began/ended, split_from/merged_from, merged_into/split_into and abolished_in are lineage_summary's.
 -- depends: lineage_summary, species_timeline

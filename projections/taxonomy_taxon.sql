@@ -1,4 +1,4 @@
--- taxonomy_taxon: one row per taxon name above species ever used (src.taxa, MSL23-40), keyed by its lower-cased
+-- taxonomy_taxon: one row per taxon name above species ever used (src.taxa, every release), keyed by its lower-cased
 -- name, with a JSON doc saying where it stands in the latest release, so a family or genus given by a client
 -- is checked with a key read in memory. Read by GET /taxonomy/family/:name and GET /search/family/:name/summary
 -- (the 404 that says what became of a former family) and POST /taxonomy/validate (is this genus in that family?).
@@ -30,7 +30,7 @@ species_count AS (  -- species under each taxon in each release, whatever its ra
   GROUP BY ALL
 ),
 -- higher taxa renamed between n-1 and n: ICTV ids in src.taxon_nodes up to MSL38, the "Taxa Renamed" sheets
--- (src.renames) for MSL38-40 (as in family_evolution)
+-- (src.renames) from MSL38 on (as in family_evolution)
 taxon_rename AS (
   SELECT msl, old_name, new_name FROM taxon_rename
 ),

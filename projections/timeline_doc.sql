@@ -1,7 +1,7 @@
 -- timeline_doc: one row (key 'all'): the overview of the whole history as one pre-rendered JSON document,
 -- read by GET /historical/timeline.
---   first_year..last_year, years_covered   the calendar years the releases span, both ends included (2005-2024:
---                                          20 years, though 2006, 2007 and 2010 had no release)
+--   first_year..last_year, years_covered   the calendar years the releases span, both ends included (the
+--                                          years without a release count too)
 --   milestones          every row of timeline (milestones derived from the data), in order of release
 --   species_per_release the size of each release and its growth against the previous one (diversity_stats), with
 --                       its genera, families, orders and realms (releases)

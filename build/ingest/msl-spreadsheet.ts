@@ -130,7 +130,7 @@ function taxnodeId(t: Table<MslField>, i: number): number | null {
 }
 
 /**
- * The "Taxon Counts" sheet (MSL38-40) is a small report, not a table: it may start in column B, and MSL40's
+ * The "Taxon Counts" sheet (MSL38 on) is a small report, not a table: it may start in column B, and MSL40's
  * holds two tables (MSL40v2, then MSL40v1) each under its own "Rank" header row.
  */
 function readTaxonCounts(file: string, wb: XLSX.WorkBook): TaxonCounts[] {
@@ -200,7 +200,7 @@ const RENAME_ALIASES: Readonly<Record<string, RenameField>> = {
   proposal: 'proposal',
 };
 
-/** "Taxa Renamed in MSL38", "Taxa Renamed in MSL39", "Taxa Renamed or Abolished" (MSL40). */
+/** "Taxa Renamed in MSL38", "Taxa Renamed in MSL39", "Taxa Renamed or Abolished" (MSL40 on). */
 function readRenames(file: string, wb: XLSX.WorkBook): RenameRow[] {
   const out: RenameRow[] = [];
   for (const sheet of wb.SheetNames) {

@@ -1,4 +1,4 @@
-// Reader for the EVORA ICTV ontology `ictv_<year>.owl.ttl` (MSL23-MSL38). Its value to the build is
+// Reader for the EVORA ICTV ontology `ictv_<year>.owl.ttl` (MSL1-MSL38). Its value to the build is
 // the stable ictv_id of every taxon and the "replaced by" links into the next release, which bridge
 // the releases where ICTV renumbered its nodes.
 //

@@ -40,7 +40,7 @@ export interface MslRow extends Lineage {
   proposal: string | null;
   /** From the Taxon History URL (MSL29-39). */
   taxnodeId: number | null;
-  /** From the ICTV_ID column (MSL40). */
+  /** From the ICTV_ID column (MSL40 on). */
   ictvId: number | null;
 }
 
@@ -57,14 +57,14 @@ export interface TaxonCounts {
   changes: Record<string, Partial<Record<Rank, number>>>;
 }
 
-/** A row of "Taxa Renamed in MSLnn" (MSL38, MSL39) or "Taxa Renamed or Abolished" (MSL40). */
+/** A row of "Taxa Renamed in MSLnn" (MSL38, MSL39) or "Taxa Renamed or Abolished" (MSL40 on). */
 export interface RenameRow {
   row: number;
-  /** MSL40 only (ICVD_ID column). */
+  /** MSL40 on (ICVD_ID column). */
   ictvId: number | null;
   /** As written: "species", "genus", "family>order" (promotion), ... */
   rank: string;
-  /** MSL40 only: "Renamed", "Renamed,Moved", "Abolished", ... */
+  /** MSL40 on: "Renamed", "Renamed,Moved", "Abolished", ... */
   change: string | null;
   /** Full ';'-joined lineages as written. */
   oldName: string;

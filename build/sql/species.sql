@@ -1,5 +1,5 @@
 -- species: one row per species per release (published as data/parquet/species/msl=NN/).
--- Membership and lineage come from ICTV's database tree export for the releases that have one (MSL23-36:
+-- Membership and lineage come from ICTV's database tree export for the releases that have one (MSL1-36:
 -- it carries ICTV's later corrections and the taxnode ids that link releases), from the official
 -- spreadsheet otherwise (MSL37 on). Spreadsheet attributes are joined onto tree species by taxnode id,
 -- else exact name, else a normalised name; attr_match records which rule matched, for the build report.

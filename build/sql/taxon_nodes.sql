@@ -1,4 +1,4 @@
--- taxon_nodes: one row per taxon of an EVORA ontology file (MSL23-38), published as
+-- taxon_nodes: one row per taxon of an EVORA ontology file (MSL1-38), published as
 -- data/parquet/taxon_nodes/msl=NN/. The ontology names taxa by ictv_id and links each to the taxnode ids of
 -- the same taxon in the next release; it has no ranks and no own taxnode id, so both are taken from the
 -- release's taxa by name (rank stays null for the few ontology taxa the release's lists do not hold).

@@ -16,8 +16,8 @@
 //
 // Parameters W, A, K, V were chosen on the leave-one-out evaluation below (scratch/ai-loo.mjs: a small grid), which
 // subtracts the held-out species from its family's counts and sums, so no species is scored by a family that saw
-// it; only the overall shares and pooled variance, over ~14k species, keep its one contribution. Measured on the
-// MSL40 build: 6,806 species with all three values, top-1 0.635, top-5 0.932. Lengths carry most of the signal (phage
+// it; only the overall shares and pooled variance, over ~14k species, keep its one contribution (its accuracy is
+// in the README and test/ai-classify.test.ts). Lengths carry most of the signal (phage
 // families have tight length ranges), hence a small V: 0.0002 in log10 is about 3% of a length.
 import type { Store } from '../store.js';
 import { count, num } from './format.js';
