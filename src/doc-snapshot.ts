@@ -3,7 +3,8 @@
 // second on two cores) and fills DuckDB's cache with blocks no request reads again (the start-up peak
 // RSS went ~250 MB over the steady state); reading them back from this file costs one sequential read.
 //
-// Layout: one JSON header line, then every batch of every table, byte for byte as PackedDocs holds them.
+// Layout: one JSON header line, then per table its compression dictionary (if any) and every batch, byte
+// for byte as PackedDocs holds them.
 // The header names the build and a fingerprint of the document definitions: a snapshot of another build,
 // or of documents defined differently (a code change), is not used, and the server loads from the
 // database instead. Nothing is ever answered from a snapshot that does not match.
@@ -12,7 +13,7 @@ import { closeSync, fstatSync, openSync, read, readSync, renameSync, rmSync, wri
 import { promisify } from 'node:util';
 import { PackedDocs } from './packed-docs.js';
 
-const FORMAT = 'vtqs-documents/1';
+const FORMAT = 'vtqs-documents/2';
 /** The header is a few KB (a length per batch); more than this means the file is not a snapshot. */
 const MAX_HEADER = 1 << 20;
 const READ_CHUNK = 8 << 20;
@@ -22,12 +23,12 @@ interface Header {
   format: string;
   build_id: string;
   definitions: string;
-  tables: Array<{ table: string; documents: number; batches: number[] }>;
+  tables: Array<{ table: string; documents: number; dictionary: number; batches: number[] }>;
 }
 
 /** Fingerprint of what the documents are: any change to a table's key or document SQL changes it. */
-export function definitionsKey(specs: ReadonlyArray<{ table: string; key: readonly string[]; doc: string }>): string {
-  return createHash('sha256').update(JSON.stringify(specs.map((s) => [s.table, s.key, s.doc]))).digest('hex').slice(0, 16);
+export function definitionsKey(specs: ReadonlyArray<{ table: string; key: readonly string[]; doc: string; compressed?: boolean }>): string {
+  return createHash('sha256').update(JSON.stringify(specs.map((s) => [s.table, s.key, s.doc, s.compressed ?? false]))).digest('hex').slice(0, 16);
 }
 
 /** Writes the snapshot next to its final name and renames it in, so a reader never sees half a file. */
@@ -36,13 +37,18 @@ export function writeSnapshot(file: string, buildId: string, definitions: string
     format: FORMAT,
     build_id: buildId,
     definitions,
-    tables: [...docs].map(([table, d]) => ({ table, documents: d.size, batches: d.batchBuffers.map((b) => b.length) })),
+    tables: [...docs].map(([table, d]) => ({
+      table, documents: d.size, dictionary: d.dictionary?.length ?? 0, batches: d.batchBuffers.map((b) => b.length),
+    })),
   };
   const temp = `${file}.${process.pid}.tmp`;
   const fd = openSync(temp, 'w');
   try {
     writeSync(fd, `${JSON.stringify(header)}\n`);
-    for (const d of docs.values()) for (const b of d.batchBuffers) writeSync(fd, b);
+    for (const d of docs.values()) {
+      if (d.dictionary) writeSync(fd, d.dictionary);
+      for (const b of d.batchBuffers) writeSync(fd, b);
+    }
   } catch (err) {
     closeSync(fd);
     rmSync(temp, { force: true });
@@ -83,7 +89,8 @@ export async function readSnapshot(file: string, buildId: string, definitions: s
     const docs = new Map<string, PackedDocs>();
     let offset = 0;
     for (const t of header.tables) {
-      const d = new PackedDocs();
+      const d = new PackedDocs(t.dictionary > 0 ? body.subarray(offset, offset + t.dictionary) : null);
+      offset += t.dictionary;
       let count = 0;
       for (const length of t.batches) {
         count += d.addBatch(body.subarray(offset, offset + length));
@@ -138,7 +145,7 @@ function checkHeader(fd: number, buildId: string, definitions: string): { header
   if (header.format !== FORMAT) return { reason: `format ${String(header.format)}, not ${FORMAT}` };
   if (header.build_id !== buildId) return { reason: `snapshot of build ${header.build_id}, not ${buildId}` };
   if (header.definitions !== definitions) return { reason: 'documents are defined differently since the snapshot' };
-  const bodyBytes = header.tables.reduce((n, t) => n + t.batches.reduce((a, b) => a + b, 0), 0);
+  const bodyBytes = header.tables.reduce((n, t) => n + t.dictionary + t.batches.reduce((a, b) => a + b, 0), 0);
   if (size !== end + 1 + bodyBytes) return { reason: `truncated or padded (${size} bytes, header says ${end + 1 + bodyBytes})` };
   return { header, bodyStart: end + 1, bodyBytes };
 }

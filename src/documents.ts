@@ -11,7 +11,8 @@ import { RELEASES_LIST } from './versions.js';
 
 export const DOCUMENTS: DocSpec[] = [
   { table: 'species_doc', key: ['msl', 'name_key'], doc: 't.doc' },
-  { table: 'history_doc', key: ['lineage_id'], doc: 't.doc' },
+  // the largest table after species_doc, and read by few requests: held deflated
+  { table: 'history_doc', key: ['lineage_id'], doc: 't.doc', compressed: true },
   { table: 'name_lookup', key: ['name_norm'], doc: 't.doc' },
   { table: 'diversity_stats', key: ['msl'], doc: 'to_json(t)' },
   { table: 'compare_rows', key: ['from_msl', 'to_msl'], doc: 't.doc' },

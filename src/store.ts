@@ -6,7 +6,7 @@ import {
   DuckDBBlobVector, DuckDBConnection, DuckDBInstance, listValue, type DuckDBPreparedStatement, type DuckDBValue,
 } from '@duckdb/node-api';
 import { definitionsKey, readSnapshot, writeSnapshot } from './doc-snapshot.js';
-import { PackedDocs } from './packed-docs.js';
+import { dictionaryOf, PackedDocs } from './packed-docs.js';
 
 export type Row = Record<string, unknown>;
 
@@ -16,6 +16,8 @@ export interface DocSpec {
   key: string[];
   /** SQL for the document over the table aliased t: a JSON text column, or e.g. to_json(t) for a whole row. */
   doc: string;
+  /** Hold the documents deflated (PackedDocs): for large tables that few requests read. */
+  compressed?: boolean;
 }
 
 /** A value bound to a query parameter; arrays become DuckDB lists. */
@@ -217,11 +219,11 @@ async function loadDocs(connections: DuckDBConnection[], specs: DocSpec[]): Prom
   const sizes = new Map((await connections[0]!.runAndReadAll(specs.map((spec) =>
     `SELECT '${spec.table}', count(*)::DOUBLE, coalesce(max(rowid) + 1, 0)::DOUBLE FROM main."${spec.table}"`).join(' UNION ALL ')))
     .getRows().map(([table, rows, end]) => [table as string, [rows as number, end as number]]));
-  specs.forEach((spec) => {
+  for (const spec of specs) {
     const [rows, end] = sizes.get(spec.table)!;
-    tables.set(spec.table, { docs: new PackedDocs(), rows, loaded: 0 });
+    tables.set(spec.table, { docs: new PackedDocs(spec.compressed ? await dictionarySample(connections[0]!, spec, end) : null), rows, loaded: 0 });
     for (let from = 0; from < end; from += BATCH_ROWS) queue.push({ spec, from });
-  });
+  }
   await Promise.all(connections.map(async (conn) => {
     for (let task = queue.shift(); task; task = queue.shift()) {
       const { spec, from } = task;
@@ -232,7 +234,7 @@ async function loadDocs(connections: DuckDBConnection[], specs: DocSpec[]): Prom
         FROM main."${spec.table}" AS t WHERE rowid >= ${from} AND rowid < ${from + BATCH_ROWS}`);
       const bytes = ((await result.fetchChunk())?.getColumnVector(0) as DuckDBBlobVector | undefined)?.getItemBytes(0);
       const table = tables.get(spec.table)!;
-      if (bytes) table.loaded += table.docs.addBatch(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      if (bytes) table.loaded += table.docs.addBatch(table.docs.compressBatch(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
     }
   }));
   const docs = new Map<string, PackedDocs>();
@@ -241,4 +243,11 @@ async function loadDocs(connections: DuckDBConnection[], specs: DocSpec[]): Prom
     docs.set(name, table.docs.seal());
   }
   return docs;
+}
+
+/** A compressed table's dictionary: documents spread evenly over the table (rowid order), so always the same. */
+async function dictionarySample(conn: DuckDBConnection, spec: DocSpec, end: number): Promise<Buffer> {
+  const step = Math.max(1, Math.floor(end / 64));
+  const rows = (await conn.runAndReadAll(`SELECT CAST(${spec.doc} AS VARCHAR) FROM main."${spec.table}" AS t WHERE rowid % ${step} = 0 ORDER BY rowid LIMIT 64`)).getRows();
+  return dictionaryOf(rows.map(([doc]) => Buffer.from(String(doc))));
 }

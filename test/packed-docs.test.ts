@@ -1,7 +1,7 @@
 // PackedDocs: documents handed over in batches ("key NUL byte-length NUL document") must come back byte for
 // byte, whichever batch they came in, including multi-byte characters and bytes that look like separators.
 import { expect } from 'chai';
-import { PackedDocs } from '../src/packed-docs.js';
+import { dictionaryOf, PackedDocs } from '../src/packed-docs.js';
 
 /** A batch in the layout store.ts builds in SQL. */
 function batch(entries: Array<[string, string]>): Buffer {
@@ -46,5 +46,27 @@ describe('PackedDocs', () => {
     expect(() => new PackedDocs().addBatch(whole.subarray(0, whole.length - 1))).to.throw(/malformed batch entry at byte 11/);
     expect(() => new PackedDocs().addBatch(Buffer.from('key\u0000{}'))).to.throw(/malformed/);
     expect(() => new PackedDocs().addBatch(Buffer.from('key\u0000x\u0000{}'))).to.throw(/malformed/);
+  });
+
+  it('holds a compressed table deflated with its dictionary and gives every document back as it was', () => {
+    const entries: Array<[string, string]> = Array.from({ length: 500 }, (_, i) => [`41|species ${i}`,
+      JSON.stringify({ scientific_name: `Examplevirus species${i}`, classification: { realm: null, family: 'Exampleviridae', genus: 'Examplevirus' }, note: 'α'.repeat(i % 7) })]);
+    const dictionary = dictionaryOf(entries.slice(0, 40).map(([, doc]) => Buffer.from(doc)));
+    const docs = new PackedDocs(dictionary);
+    const plain = batch(entries);
+    const packed = docs.compressBatch(plain);
+    expect(packed.length).to.be.below(plain.length / 3);
+    expect(docs.addBatch(packed)).to.equal(500);
+    docs.seal();
+    for (const [key, doc] of entries) expect(docs.get(key)?.toString('utf8'), key).to.equal(doc);
+    // a table without a dictionary keeps its batches as they are
+    expect(new PackedDocs().compressBatch(plain)).to.equal(plain);
+  });
+
+  it('cuts a dictionary to the 32 KB zlib reads, keeping the end', () => {
+    const samples = [Buffer.alloc(30_000, 'a'), Buffer.alloc(10_000, 'b')];
+    const d = dictionaryOf(samples);
+    expect(d.length).to.equal(32 * 1024);
+    expect(d.subarray(-10_000).equals(samples[1]!)).to.equal(true);
   });
 });
