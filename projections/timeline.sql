@@ -13,6 +13,8 @@
 --                      name that was not one
 --   largest_growth     the release adding the most species (species delta against the previous release)
 --   largest_growth_pct the release with the largest relative growth
+--   largest_decline    the release that lost the most species against the previous one, if any did (MSL18,
+--                      1999a: ICTV's species definition of the 7th Report)
 --   species_milestone  the first release with more than 5,000, 10,000, 15,000 ... species
 -- depends: diversity_stats, family_evolution, species_transition, taxon_rename
 WITH rel AS (
@@ -146,6 +148,14 @@ growth AS (
   FROM stats s
   WHERE s.species_growth_pct = (SELECT max(species_growth_pct) FROM stats)
 ),
+decline AS (
+  SELECT s.msl, 'largest_decline', NULL,
+         'Largest decline in one release: ' || s.version || ' listed ' || format('{:,}', -s.species_delta) || ' species fewer ('
+           || s.species_growth_pct || '%), from ' || format('{:,}', s.prev_species) || ' to ' || format('{:,}', s.species),
+         json_object('species_delta', s.species_delta, 'growth_pct', s.species_growth_pct, 'previous_species', s.prev_species, 'species', s.species)
+  FROM stats s
+  WHERE s.species_delta < 0 AND s.species_delta = (SELECT min(species_delta) FROM stats)
+),
 milestone AS (
   SELECT min(s.msl) AS msl, 'species_milestone', NULL,
          arg_min(s.version, s.msl) || ' is the first release with more than ' || format('{:,}', m.threshold) || ' species ('
@@ -161,9 +171,10 @@ milestones(msl, kind, subject, description, figures) AS (
   UNION ALL SELECT * FROM abolished
   UNION ALL SELECT * FROM renaming_wave
   UNION ALL SELECT * FROM growth
+  UNION ALL SELECT * FROM decline
   UNION ALL SELECT * FROM milestone
 )
 SELECT m.msl, rel.version, rel.year, m.kind, m.subject, m.description, m.figures::JSON AS figures
 FROM milestones m JOIN rel ON rel.msl = m.msl
 ORDER BY m.msl, list_position(['first_release', 'first_realm', 'rank_introduced', 'species_milestone', 'largest_growth',
-                               'largest_growth_pct', 'renaming_wave', 'taxon_abolished'], m.kind), m.subject
+                               'largest_growth_pct', 'largest_decline', 'renaming_wave', 'taxon_abolished'], m.kind), m.subject

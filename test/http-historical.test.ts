@@ -355,6 +355,13 @@ describe('/historical', function () {
       expect([...kinds]).to.include.members(['first_release', 'taxon_abolished', 'species_milestone']);
       const caudo = (res.body.milestones as Array<{ subject: string | null; msl_version: string }>).find((m) => m.subject === 'Caudovirales');
       expect(caudo).to.include({ msl_version: 'MSL37' });
+      // the release that lost the most species against the one before, counted from src.species
+      const [drop] = await real.db.all<{ version: string; delta: number }>(`
+        WITH n AS (SELECT msl, count(*) AS n FROM src.species GROUP BY msl)
+        SELECT 'MSL' || b.msl AS version, (b.n - a.n)::INTEGER AS delta FROM n a JOIN n b ON b.msl = a.msl + 1 ORDER BY delta LIMIT 1`);
+      const decline = (res.body.milestones as Array<{ kind: string; msl_version: string; figures: { species_delta: number } }>).find((m) => m.kind === 'largest_decline');
+      expect(decline).to.deep.include({ msl_version: drop!.version });
+      expect(decline!.figures.species_delta).to.equal(drop!.delta);
     });
   });
 
