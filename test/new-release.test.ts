@@ -4,17 +4,15 @@
 // request, and the release shows everywhere. A release whose file the readers do not understand fails the
 // build with the file, sheet and column named, and the last good data set goes on being served.
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as XLSX from '@e965/xlsx';
 import { build, DB_FILE, type BuildReport } from '../build/index.js';
-import { defaultPaths, projectRoot } from '../build/paths.js';
+import { defaultPaths } from '../build/paths.js';
 import { silent } from '../build/progress.js';
 import { refreshDocSnapshot } from '../src/documents.js';
 import { writeFixtureProject, type FixtureProject } from './support/fixture-inputs.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { awaitSwitch, loadOn, sleep, startServer, type ServerProcess } from './support/server-process.js';
 
 const RANKS = ['Realm', 'Subrealm', 'Kingdom', 'Subkingdom', 'Phylum', 'Subphylum', 'Class', 'Subclass', 'Order',
   'Suborder', 'Family', 'Subfamily', 'Genus', 'Subgenus'];
@@ -74,64 +72,32 @@ function isolates25(): string {
 describe('a new release added by one manifest entry', function () {
   this.timeout(300_000);
   let p: FixtureProject;
-  let server: ChildProcess;
-  let base: string;
+  let server: ServerProcess;
   const run = (): Promise<BuildReport> => build({
     manifest: p.manifest, rawDir: p.rawDir, dataDir: p.dataDir, projectionsDir: defaultPaths().projectionsDir,
     mirror: p.mirror, progress: silent, download: false, snapshot: refreshDocSnapshot,
   });
   const get = async (path: string) => {
-    const res = await fetch(`${base}${path}`);
+    const res = await fetch(`${server.base}${path}`);
     return { status: res.status, body: (await res.json()) as Record<string, unknown> & Array<Record<string, unknown>> };
   };
-  const buildId = async () => (await get('/health')).body.build_id as string;
 
   before(async () => {
     p = writeFixtureProject();
     await run();
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
-    base = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, [join(projectRoot(), 'dist', 'src', 'server.js')], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: p.dataDir, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    for (let i = 0; i < 200; i++) {
-      try {
-        if ((await fetch(`${base}/health`)).ok) return;
-      } catch {
-        // not listening yet
-      }
-      await sleep(100);
-    }
-    throw new Error('server did not start');
+    server = await startServer(p.dataDir);
   });
 
   after(() => {
-    if (server && server.exitCode === null) server.kill('SIGKILL');
+    server?.kill();
     rmSync(p.root, { recursive: true, force: true });
   });
 
   it('is served by a server that switches to it under load without a failed request', async () => {
     expect((await get('/api/v1/versions')).body.map((v) => v.version)).to.deep.equal(['MSL23', 'MSL24']);
-    const before = await buildId();
-    const statuses = new Map<number, number>();
-    let stop = false;
-    const paths = ['/api/v1/species/latest/Alphavirus%20one', '/api/v1/history/Alpha%20virus%20one', '/api/v1/compare/MSL23/MSL24',
-      '/api/v1/search?q=alpha&limit=5', '/api/v1/versions'];
-    const worker = async (w: number) => {
-      for (let i = 0; !stop; i++) {
-        let status = 0;
-        try {
-          const res = await fetch(`${base}${paths[(w + i) % paths.length]}`);
-          await res.arrayBuffer();
-          status = res.status;
-        } catch {
-          status = -1;
-        }
-        statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      }
-    };
-    const load = Promise.all(Array.from({ length: 6 }, (_, w) => worker(w)));
+    const before = await server.buildId();
+    const load = loadOn(server.base, ['/api/v1/species/latest/Alphavirus%20one', '/api/v1/history/Alpha%20virus%20one',
+      '/api/v1/compare/MSL23/MSL24', '/api/v1/search?q=alpha&limit=5', '/api/v1/versions'], 6);
 
     // what an operator does: the files in the mirror, one entry in the manifest, a build
     p.addRelease({
@@ -145,18 +111,13 @@ describe('a new release added by one manifest entry', function () {
       ['MSL23', 2, true], ['MSL24', 3, true], ['MSL25', 3, true],
     ]);
 
-    let after = before;
-    for (let i = 0; i < 150 && after === before; i++) {
-      await sleep(100);
-      after = await buildId();
-    }
+    const after = await awaitSwitch(server, before);
     await sleep(300);
-    stop = true;
-    await load;
+    const statuses = await load.stop();
     expect(after).to.equal(report.build_id);
-    const total = [...statuses.values()].reduce((a, b) => a + b, 0);
+    const total = Object.values(statuses).reduce((a, b) => a + b, 0);
     expect(total).to.be.greaterThan(50);
-    expect(Object.fromEntries(statuses)).to.deep.equal({ 200: total });
+    expect(statuses).to.deep.equal({ 200: total });
   });
 
   it('shows the new release everywhere: versions, latest, histories, compare, search and /ai', async () => {
@@ -186,14 +147,14 @@ describe('a new release added by one manifest entry', function () {
     const byVirusName = (await get('/api/v1/history/GV1')).body;
     expect(byVirusName).to.include({ current_name: 'Gammavirus primus' });
 
-    const ai = await fetch(`${base}/ai/query`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query: 'What is the latest release?' }) });
+    const ai = await fetch(`${server.base}/ai/query`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query: 'What is the latest release?' }) });
     expect(((await ai.json()) as { response: string }).response).to.contain('MSL25');
     const aiHealth = (await get('/ai/health')).body;
     expect(aiHealth).to.include({ releases_loaded: 3, first_release: 'MSL23', latest_release: 'MSL25' });
   });
 
   it('refuses a release whose file the readers do not understand, naming file, sheet and column, and goes on serving the last good one', async () => {
-    const served = await buildId();
+    const served = await server.buildId();
     const published = readFileSync(join(p.dataDir, DB_FILE));
     p.addRelease({
       version: 'MSL26', msl: 26, year: 2011, label: '2011', treeId: 20110000,
@@ -209,7 +170,7 @@ describe('a new release added by one manifest entry', function () {
     expect(error?.message).to.contain('MSL26/msl26.xlsx').and.to.contain("sheet 'MSL'").and.to.contain("column 'Genus'");
     expect(readFileSync(join(p.dataDir, DB_FILE)).equals(published)).to.equal(true);
     await sleep(500);
-    expect(await buildId()).to.equal(served);
+    expect(await server.buildId()).to.equal(served);
     const versions = (await get('/api/v1/versions')).body;
     expect(versions[versions.length - 1]).to.include({ version: 'MSL25' });
   });

@@ -1,0 +1,80 @@
+// The real server process, for tests that swap data sets under it: started on a free port over a data
+// folder, and a load of clients that count every answer's status until told to stop.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { projectRoot } from '../../build/paths.js';
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface ServerProcess {
+  child: ChildProcess;
+  base: string;
+  /** The build id /health reports. */
+  buildId(): Promise<string>;
+  kill(): void;
+}
+
+/** Starts dist/src/server.js over `dataDir` and waits until it answers /health. */
+export async function startServer(dataDir: string): Promise<ServerProcess> {
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [join(projectRoot(), 'dist', 'src', 'server.js')], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const server: ServerProcess = {
+    child, base,
+    buildId: async () => ((await (await fetch(`${base}/health`)).json()) as { build_id: string }).build_id,
+    kill: () => { if (child.exitCode === null) child.kill('SIGKILL'); },
+  };
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${base}/health`)).ok) return server;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  server.kill();
+  throw new Error('server did not start');
+}
+
+/**
+ * `clients` clients asking `paths` in turn until stop() is called; stop() resolves to the count of
+ * answers per status (-1: the connection failed).
+ */
+export function loadOn(base: string, paths: readonly string[], clients: number): { stop(): Promise<Record<number, number>> } {
+  const statuses = new Map<number, number>();
+  let stopped = false;
+  const client = async (c: number) => {
+    for (let i = 0; !stopped; i++) {
+      let status = -1;
+      try {
+        const res = await fetch(`${base}${paths[(c + i) % paths.length]}`);
+        await res.arrayBuffer();
+        status = res.status;
+      } catch {
+        // connection refused or reset: a failed request
+      }
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    }
+  };
+  const running = Promise.all(Array.from({ length: clients }, (_, c) => client(c)));
+  return {
+    async stop() {
+      stopped = true;
+      await running;
+      return Object.fromEntries(statuses);
+    },
+  };
+}
+
+/** Waits until the server reports another build than `before` (at most `ms`); returns the one it reports. */
+export async function awaitSwitch(server: ServerProcess, before: string, ms = 15_000): Promise<string> {
+  let now = before;
+  for (let waited = 0; waited < ms && now === before; waited += 100) {
+    await sleep(100);
+    now = await server.buildId();
+  }
+  return now;
+}
