@@ -2,8 +2,8 @@
 -- pair in listing order (pos), packed as two little-endian 16-bit references per row (the species in a,
 -- the species in b: compare_species idx, 65535 for none), base64 of the bytes. Read by GET
 -- /api/v1/compare/:from/:to/details, which decodes only the rows of the page asked: a page is then two
--- keyed reads in memory and no query (a DuckDB query of the same rows took ~1 ms of CPU, most of a
--- request). The change type of a row follows from its position and the pair's counts in release_diff
+-- keyed reads in memory and no query (a DuckDB query of the same rows, even prepared, cost most of a
+-- request's CPU; README, Measured figures). The change type of a row follows from its position and the pair's counts in release_diff
 -- (rows are grouped by type, in name order); the proposal is the b-side species' (compare_species), except
 -- on the few rows of species that left, which compare_exit_proposal holds.
 -- depends: release_diff_change, compare_species

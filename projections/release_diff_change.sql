@@ -5,7 +5,7 @@
 -- listed.
 --
 -- The species themselves are referenced, not copied: with every pair of forty-odd releases there are
--- millions of rows, and the names repeated in each would take several hundred MB. old_lineage_id is the
+-- millions of rows, and the names repeated in each would take most of the database file. old_lineage_id is the
 -- lineage whose species in a the row describes, new_lineage_id the one in b (species_timeline has their
 -- name and placement in each release); for a merge or split they differ, or one is null when the species
 -- on the other side is not a single one (counterparts then lists them).

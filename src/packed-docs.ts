@@ -8,9 +8,10 @@
 // document is a view into it: reading a value out of DuckDB is a native call and a copy, so one per batch
 // instead of one per document took loading from ~1.9 s to ~0.7 s.
 //
-// A table may hold its documents compressed (raw deflate with a dictionary of the table's own documents:
-// ~8x on species documents, a few hundred bytes of JSON sharing most of their keys and values with the
-// others): get() then inflates. Worth it for large tables read rarely; a hot table pays ~15-30 µs a read.
+// A table may hold its documents compressed (raw deflate with a dictionary of the table's own documents,
+// which compresses small JSON documents sharing most of their keys and values many times better than
+// deflate alone): get() then inflates. Worth it for large tables read rarely; a hot table would pay the
+// inflation on every read (README, Measured figures).
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 
 /** zlib reads at most the last 32 KB of a dictionary. */

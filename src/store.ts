@@ -28,8 +28,8 @@ const MEMORY_LIMIT = '256MB';
 
 /**
  * Prepared statements kept per connection. Planning a query costs about as much as running one of the small
- * keyed reads the API makes (a page of compare details: ~0.8 ms prepared, ~1.5 ms planned each time); the
- * SQL texts are a small fixed set, and the cap bounds the rare texts built per request (a bulk COPY).
+ * filtered reads the API makes; the SQL texts are a small fixed set, and the cap bounds the rare texts built
+ * per request (a bulk COPY).
  */
 const PREPARED_PER_CONNECTION = 64;
 
