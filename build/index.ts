@@ -6,15 +6,13 @@ import {
   existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync,
 } from 'node:fs';
 import { join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { fetchInputs } from './fetch.js';
 import { loadManifest } from './manifest.js';
-import { defaultPaths, DOC_SNAPSHOT_FILE, projectRoot, type BuildPaths } from './paths.js';
-import { consoleProgress, type Progress } from './progress.js';
+import { DOC_SNAPSHOT_FILE, projectRoot, type BuildPaths } from './paths.js';
+import type { Progress } from './progress.js';
 import { ingest, type IngestReport } from './stage-ingest.js';
 import { runChecks, type Checks } from './checks.js';
 import { project, type ProjectReport } from './stage-project.js';
-import { refreshDocSnapshot } from '../src/documents.js';
 
 export interface BuildOptions extends BuildPaths {
   progress: Progress;
@@ -225,14 +223,3 @@ function codeFiles(dir: string): string[] {
 
 const hashFile = (f: string) => createHash('sha256').update(readFileSync(f)).digest('hex');
 const hash = (parts: string[]) => createHash('sha256').update(parts.join('\n')).digest('hex');
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const force = process.argv.includes('--force');
-  build({ ...defaultPaths(), progress: consoleProgress(), force, snapshot: refreshDocSnapshot })
-    .then(() => process.stderr.write(readFileSync(join(defaultPaths().dataDir, 'build-report.txt'), 'utf8')))
-    .catch((err: Error) => {
-      console.error(`build failed: ${err.message}`);
-      console.error('the previous data set (if any) is unchanged');
-      process.exit(1);
-    });
-}

@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Manifest, Release } from './manifest.js';
 import type { Progress } from './progress.js';
+import { NAME_NORM_MACRO } from './name-norm.js';
 import { Staging, type Columns } from './staging.js';
 import { readMergeSplit, readToc, readTsv } from './ingest/tsv.js';
 import { readItolLengths, readRefseqMap } from './ingest/genome-lengths.js';
@@ -233,6 +234,7 @@ export async function ingest(
     step.tick('vocabularies');
 
     const sql = (name: string) => join(sqlDir, `${name}.sql`);
+    await db.all(NAME_NORM_MACRO);
     await db.runFile(sql('taxa'));
     step.tick('taxa');
     await db.runFile(sql('species'));

@@ -3,6 +3,7 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { NAME_NORM_MACRO } from './name-norm.js';
 import type { Progress } from './progress.js';
 
 export interface ProjectReport {
@@ -67,6 +68,7 @@ export async function project(opts: ProjectOptions): Promise<ProjectReport> {
   try {
     const bar = opts.progress.bar('building read models', models.length + 1);
     await conn.run('CREATE SCHEMA src');
+    await conn.run(NAME_NORM_MACRO);
     for (const entry of readdirSync(opts.parquetDir, { withFileTypes: true })) {
       const name = entry.name.replace(/\.parquet$/, '');
       const path = entry.isDirectory() ? join(opts.parquetDir, entry.name, '**', '*.parquet') : join(opts.parquetDir, entry.name);

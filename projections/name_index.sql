@@ -37,7 +37,7 @@ WITH used AS (
   FROM src.isolates i JOIN species_genome g ON g.msl = i.msl AND g.vmr_species = i.species
 ),
 normalised AS (
-  SELECT *, regexp_replace(lower(strip_accents(name)), '[^a-z0-9]+', '', 'g') AS name_norm
+  SELECT *, name_norm(name) AS name_norm
   FROM used
   WHERE name <> ''
 ),

@@ -33,7 +33,7 @@ members_in AS (
   GROUP BY ALL
 )
 SELECT t.msl::INTEGER AS msl, t.rank, t.name,
-       regexp_replace(lower(strip_accents(t.name)), '[^a-z0-9]+', '', 'g') AS name_norm,
+       name_norm(t.name) AS name_norm,
        coalesce(s.species, 0)::INTEGER AS species, coalesce(m.genera, 0)::INTEGER AS genera,
        coalesce(m.families, 0)::INTEGER AS families, coalesce(m.orders, 0)::INTEGER AS orders,
        list_filter([

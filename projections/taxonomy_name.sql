@@ -21,12 +21,12 @@ WITH RECURSIVE latest AS (
 ),
 candidate AS (
   SELECT n.name_norm, n.name, n.kind, n.lineage_id, n.last_msl, n.current_name,
-         coalesce(regexp_replace(lower(strip_accents(n.current_name)), '[^a-z0-9]+', '', 'g') = n.name_norm, false) AS is_current_name,
+         coalesce(name_norm(n.current_name) = n.name_norm, false) AS is_current_name,
          list_max(n.species_msls) AS last_species_msl,
          row_number() OVER (
            PARTITION BY n.name_norm
            ORDER BY n.current_name IS NULL,
-                    coalesce(regexp_replace(lower(strip_accents(n.current_name)), '[^a-z0-9]+', '', 'g') = n.name_norm, false) DESC,
+                    coalesce(name_norm(n.current_name) = n.name_norm, false) DESC,
                     list_position(['species', 'virus_name', 'abbreviation'], n.kind), n.last_msl DESC, n.lineage_id) AS pick
   FROM name_index n
 ),

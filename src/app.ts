@@ -11,6 +11,10 @@ import { historicalRouter } from './routes/historical.js';
 import { searchRouter } from './routes/search.js';
 import { taxonomyRouter } from './routes/taxonomy.js';
 import { v1Router } from './routes/v1.js';
+import { bulkRouter } from './routes/v1-bulk.js';
+import { citationRouter } from './routes/v1-citation.js';
+import { historyRouter } from './routes/v1-history.js';
+import { resolveRouter } from './routes/v1-resolve.js';
 import type { Store } from './store.js';
 
 /** Holds the store currently served; server.ts swaps it when a rebuild lands. */
@@ -107,7 +111,7 @@ export function createApp(opts: AppOptions): express.Express {
     ignorePaths: /^\/(docs|openapi\.json|health)(\/|$)/,
   }));
 
-  app.use('/api/v1', v1Router());
+  app.use('/api/v1', v1Router(), historyRouter(), resolveRouter(), citationRouter(), bulkRouter());
   app.use('/taxonomy', taxonomyRouter());
   app.use('/historical', historicalRouter());
   app.use('/search', searchRouter());

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
-import { openStore } from './documents.js';
+import { openStore } from './read/documents.js';
 import type { Store } from './store.js';
 
 const config = loadConfig();
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     logger.info('no data set yet: building it from the raw ICTV files');
     // In a process of its own: the build parses spreadsheets in JS and needs far more heap than serving,
     // which `npm start` caps (README, Configuration).
-    const built = spawnSync(process.execPath, [fileURLToPath(new URL('../build/index.js', import.meta.url))], { stdio: 'inherit' });
+    const built = spawnSync(process.execPath, [fileURLToPath(new URL('./cli/build.js', import.meta.url))], { stdio: 'inherit' });
     if (built.status !== 0) throw new Error(`the data build failed (exit status ${built.status ?? built.signal})`);
   }
   // The app first: the request validator prepares the contract asynchronously, in the gaps while DuckDB

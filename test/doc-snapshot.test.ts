@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { DB_FILE } from '../build/index.js';
 import { defaultPaths, DOC_SNAPSHOT_FILE } from '../build/paths.js';
 import { definitionsKey, readSnapshot, snapshotMismatch } from '../src/doc-snapshot.js';
-import { DOCUMENTS, openStore, refreshDocSnapshot } from '../src/documents.js';
+import { DOCUMENTS, openStore, refreshDocSnapshot } from '../src/read/documents.js';
 import type { Store } from '../src/store.js';
 import { realBuild, realDb } from './support/data.js';
 

@@ -2,8 +2,8 @@
 // from the source tables (src.*) or the raw files, not from the read model an endpoint answers from.
 import { expect } from 'chai';
 import request from 'supertest';
-import { resolveMany } from '../src/routes/v1-resolve.js';
-import { resolveVersion } from '../src/versions.js';
+import { resolveMany } from '../src/read/resolve.js';
+import { resolveVersion } from '../src/read/releases.js';
 import { onRealApp, testApp } from './support/http.js';
 
 describe('/api/v1', function () {

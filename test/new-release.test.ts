@@ -10,7 +10,7 @@ import * as XLSX from '@e965/xlsx';
 import { build, DB_FILE, type BuildReport } from '../build/index.js';
 import { defaultPaths } from '../build/paths.js';
 import { silent } from '../build/progress.js';
-import { refreshDocSnapshot } from '../src/documents.js';
+import { refreshDocSnapshot } from '../src/read/documents.js';
 import { writeFixtureProject, type FixtureProject } from './support/fixture-inputs.js';
 import { awaitSwitch, loadOn, sleep, startServer, type ServerProcess } from './support/server-process.js';
 

@@ -4,9 +4,8 @@
 -- spreadsheet otherwise (MSL37 on). Spreadsheet attributes are joined onto tree species by taxnode id,
 -- else exact name, else a normalised name; attr_match records which rule matched, for the build report.
 
--- Case, whitespace, punctuation and diacritics are ignored: "Barley yellow dwarf virus - GPV" (MSL23
--- spreadsheet) is the tree's "Barley yellow dwarf virus-GPV", "Tai Forest ebolavirus" is "Taï Forest ebolavirus".
-CREATE OR REPLACE MACRO norm_name(s) AS regexp_replace(lower(strip_accents(s)), '[^a-z0-9]+', '', 'g');
+-- Names are matched by name_norm (build/name-norm.ts): "Barley yellow dwarf virus - GPV" (MSL23 spreadsheet) is
+-- the tree's "Barley yellow dwarf virus-GPV", "Tai Forest ebolavirus" is "Taï Forest ebolavirus".
 
 CREATE OR REPLACE TEMP TABLE tree_species AS
 SELECT n.*, row_number() OVER (PARTITION BY n.msl ORDER BY n.walk_order) AS sort
@@ -22,7 +21,7 @@ SELECT t.msl, t.taxnode_id, m.row, 2, 'exact'
 FROM tree_species t JOIN raw_msl_rows m ON m.msl = t.msl AND m.species = t.species
 UNION ALL
 SELECT t.msl, t.taxnode_id, m.row, 3, 'normalised'
-FROM tree_species t JOIN raw_msl_rows m ON m.msl = t.msl AND norm_name(m.species) = norm_name(t.species);
+FROM tree_species t JOIN raw_msl_rows m ON m.msl = t.msl AND name_norm(m.species) = name_norm(t.species);
 
 -- One spreadsheet row per tree species and one tree species per spreadsheet row: each side keeps its best.
 CREATE OR REPLACE TEMP TABLE attr_match AS
@@ -73,7 +72,7 @@ SELECT msl, taxnode_id, ictv_id FROM (
          row_number() OVER (PARTITION BY s.msl, s.taxnode_id
                             ORDER BY (o.name = s.species) DESC, (p.name = s.parent_name) DESC, o.ictv_id) AS pick
   FROM species_parent s
-  JOIN raw_ontology o ON o.msl = s.msl AND norm_name(o.name) = norm_name(s.species)
+  JOIN raw_ontology o ON o.msl = s.msl AND name_norm(o.name) = name_norm(s.species)
   LEFT JOIN raw_ontology p ON p.msl = o.msl AND p.ictv_id = o.parent_ictv_id
 )
 WHERE pick = 1;

@@ -2,17 +2,17 @@
 // and name in a response is read from a read model (named in sources) at answer time; a question whose subject
 // is missing from the data gets a sentence saying so, never a made-up value.
 import type { Store } from '../store.js';
-import { releases as releaseRows, type ReleaseRow, type ResolvedVersion } from '../versions.js';
-import { diffSummary, type CompareCounts } from '../routes/v1-history.js';
-import { resolveOne } from '../routes/v1-resolve.js';
+import { diffSummary, type CompareCounts } from '../read/compare.js';
+import { endingText, lineageDoc, lineageText, mslOf, speciesDoc, type LineageDoc, type SpeciesDoc } from '../read/lineages.js';
+import { normaliseName } from '../read/names.js';
+import { releases as releaseRows, type ReleaseRow, type ResolvedVersion } from '../read/releases.js';
+import { placeIn, resolveOne } from '../read/resolve.js';
 import { modelOf, type FamilyProfile, type Member } from './classify.js';
 import { and, count, dec, num, or, RANK_PLURAL, release, signed } from './format.js';
 import type { ChangeKind, Intent, Parsed, Rank, SpeciesRef, TaxonEntry, TaxonRef } from './parse.js';
-import { endingText, lineageDoc, lineageText, mslOf, placeIn, speciesDoc, type LineageDoc, type SpeciesDoc } from './species.js';
 import { stabilityExtremes, stabilityRow, stabilitySentence, STABILITY_FORMULA, statusOf } from './stability.js';
 import { COMPOSITION_NAMES, formatGenomeSize } from './vocabulary.js';
 import { EXAMPLE_QUESTIONS } from './examples.js';
-import { normaliseName } from '../versions.js';
 import { suggestNames } from './identify.js';
 
 export interface Source {

@@ -2,10 +2,10 @@
 // leads to the species' classification in the latest release, following renames, moves, merges and splits
 // (resolveOne). Also the typo suggestions for names that lead nowhere.
 import type { Store } from '../store.js';
-import { normaliseName, type ResolvedVersion } from '../versions.js';
-import { lookupName } from '../routes/v1-history.js';
-import { resolveOne } from '../routes/v1-resolve.js';
-import { endingText, lineageDoc, lineageText, mslOf, speciesDoc, type SpeciesDoc } from './species.js';
+import { endingText, lineageDoc, lineageText, mslOf, speciesDoc, type SpeciesDoc } from '../read/lineages.js';
+import { lookupName, normaliseName } from '../read/names.js';
+import type { ResolvedVersion } from '../read/releases.js';
+import { resolveOne } from '../read/resolve.js';
 
 const HOW: Record<string, string> = {
   species: 'a species name (of this or an earlier release)',

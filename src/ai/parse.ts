@@ -5,8 +5,8 @@
 // chosen by ordered rules over what was found and the words left around it. A question this cannot read gets
 // the intent 'unknown' (and an honest answer), never a best guess.
 import type { Store } from '../store.js';
-import { normaliseName, releases as releaseRows, type ReleaseRow } from '../versions.js';
-import { lookupName, type NameHit } from '../routes/v1-history.js';
+import { lookupName, normaliseName, type NameHit } from '../read/names.js';
+import { releases as releaseRows, type ReleaseRow } from '../read/releases.js';
 import { findGenomeTypes, findHosts } from './vocabulary.js';
 
 export const INTENTS = [

@@ -3,7 +3,7 @@
 // and where it stands against the median family. Families that no longer exist have a row too.
 import { HttpError } from '../errors.js';
 import type { Store } from '../store.js';
-import { releaseSpan } from '../versions.js';
+import { releaseSpan } from '../read/releases.js';
 import { count, dec, num } from './format.js';
 
 export const STABILITY_FORMULA =

@@ -6,8 +6,7 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { HttpError } from '../errors.js';
 import { sendJson } from '../respond.js';
-import type { DocSpec } from '../store.js';
-import { latest, releases } from '../versions.js';
+import { latest, releases } from '../read/releases.js';
 import { answer, type Answer } from '../ai/answer.js';
 import { AnswerCache } from '../ai/cache.js';
 import { candidates, DEFAULT_PARAMS, evaluationOf, modelOf, type Features } from '../ai/classify.js';
@@ -16,11 +15,6 @@ import { INTENTS, normaliseQuestion, parseQuestion, storeLexicon, type Parsed } 
 import { identify, suggestNames } from '../ai/identify.js';
 import { stabilityReport, STABILITY_FORMULA } from '../ai/stability.js';
 import { formatGenomeSize, parseGenomeSize, parseGenomeType, parseHost } from '../ai/vocabulary.js';
-
-/** Pre-rendered documents this group reads from memory: every higher taxon's name, for the question parser. */
-export const documents: DocSpec[] = [
-  { table: 'taxon_profile', key: ['name_norm'], doc: 't.doc' },
-];
 
 const QueryBody = z.object({
   query: z.string().max(1000),

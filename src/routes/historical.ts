@@ -5,19 +5,10 @@
 import { Router } from 'express';
 import { HttpError } from '../errors.js';
 import { sendJson } from '../respond.js';
-import type { DocSpec, Store } from '../store.js';
-import { nameParam, normaliseName, resolveVersion } from '../versions.js';
-import { diffSummary, lookupName } from './v1-history.js';
-
-/** Pre-rendered documents this group reads from memory. */
-export const documents: DocSpec[] = [
-  { table: 'release_doc', key: ['msl'], doc: 't.doc' },
-  { table: 'release_list_doc', key: ['key'], doc: 't.doc' },
-  { table: 'compare_doc', key: ['from_msl', 'to_msl'], doc: 't.doc' },
-  { table: 'family_evolution_doc', key: ['name_key'], doc: 't.doc' },
-  { table: 'caudovirales_dissolution', key: ['key'], doc: 't.doc' },
-  { table: 'timeline_doc', key: ['key'], doc: 't.doc' },
-];
+import type { Store } from '../store.js';
+import { assertPair, diffSummary } from '../read/compare.js';
+import { lookupName, nameParam, normaliseName } from '../read/names.js';
+import { resolveVersion } from '../read/releases.js';
 
 export function historicalRouter(): Router {
   const router = Router();
@@ -37,7 +28,7 @@ export function historicalRouter(): Router {
   router.get('/compare/:from_version/:to_version', (req, res) => {
     const from = resolveVersion(req.store, req.params.from_version);
     const to = resolveVersion(req.store, req.params.to_version);
-    if (from.msl === to.msl) throw new HttpError(400, `from_version and to_version are both ${from.version}; compare two different releases`);
+    assertPair(from, to);
     const s = diffSummary(req.store, from, to);
     const byType = {
       added: s.species_added, removed: s.species_removed, renamed: s.species_renamed, reclassified: s.species_reclassified,

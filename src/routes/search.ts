@@ -5,16 +5,10 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { HttpError } from '../errors.js';
 import { sendJson } from '../respond.js';
-import type { DocSpec, Store } from '../store.js';
-import { latest, nameParam, normaliseName, resolveVersion } from '../versions.js';
-import { familyNotFound } from './taxonomy.js';
-
-/** Pre-rendered documents this group reads from memory. */
-export const documents: DocSpec[] = [
-  { table: 'search_facets', key: ['msl'], doc: 't.doc' },
-  { table: 'search_statistics', key: ['msl'], doc: 't.doc' },
-  { table: 'search_family_summary', key: ['name_key'], doc: 't.doc' },
-];
+import type { Store } from '../store.js';
+import { nameParam, normaliseName } from '../read/names.js';
+import { latest, resolveVersion } from '../read/releases.js';
+import { familyNotFound } from '../read/taxa.js';
 
 /**
  * Eras of the taxonomy, by release year (src.releases), so a new release falls into one by its year. Each

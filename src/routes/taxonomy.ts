@@ -5,21 +5,14 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { HttpError } from '../errors.js';
 import { sendJson } from '../respond.js';
-import type { DocSpec, Store } from '../store.js';
-import { latest, nameParam, normaliseName, releaseSpan, resolveVersion, type ResolvedVersion } from '../versions.js';
+import type { Store } from '../store.js';
+import { CLASSIFICATION_RANKS, type ClassificationRank } from '../read/lineages.js';
+import { nameParam, normaliseName } from '../read/names.js';
+import { latest, releaseSpan, resolveVersion, type ResolvedVersion } from '../read/releases.js';
+import { familyNotFound, lookupTaxon, type TaxonDoc } from '../read/taxa.js';
 
-/** Pre-rendered documents this group reads from memory. */
-export const documents: DocSpec[] = [
-  { table: 'taxonomy_species', key: ['name_key'], doc: 't.doc' },
-  { table: 'taxonomy_name', key: ['name_norm'], doc: 't.doc' },
-  { table: 'taxonomy_taxon', key: ['name_key'], doc: 't.doc' },
-  { table: 'taxonomy_family', key: ['name_key'], doc: 't.doc' },
-  { table: 'taxonomy_families', key: ['msl'], doc: 't.doc' },
-];
-
-const RANKS = ['realm', 'subrealm', 'kingdom', 'subkingdom', 'phylum', 'subphylum', 'class', 'subclass',
-  'order', 'suborder', 'family', 'subfamily', 'genus', 'subgenus'] as const;
-type Rank = typeof RANKS[number];
+type Rank = ClassificationRank;
+const RANKS = CLASSIFICATION_RANKS;
 
 type NameStatus = 'current' | 'former' | 'virus_name' | 'abbreviation';
 
@@ -28,18 +21,6 @@ type NameDoc =
   | { found: true; species_key: string; matched_name: string; name_status: NameStatus; renamed_in: string | null; also_matches: string[] }
   | { found: false; matched_name: string; name_status: NameStatus; fate: { change: string; version: string; into: string[]; current_names: string[]; detail: string } };
 
-/** taxonomy_taxon: a name above species, current or former (see projections/taxonomy_taxon.sql). */
-interface TaxonDoc {
-  name: string;
-  rank: Rank;
-  current: boolean;
-  first_version: string;
-  last_version: string;
-  classification: Record<Rank, string | null>;
-  species_count: number;
-  fate: null | { change: 'renamed' | 'abolished'; version: string; renamed_to: string | null; renamed_to_current: boolean; summary: string; detail: string };
-}
-
 /** taxonomy_species: species record A (interface spec 2.1) of a species of the latest release. */
 interface SpeciesA {
   scientific_name: string;
@@ -47,42 +28,11 @@ interface SpeciesA {
   [field: string]: unknown;
 }
 
-function lookupTaxon(store: Store, name: string): TaxonDoc | undefined {
-  return store.docJson<TaxonDoc>('taxonomy_taxon', name.trim().toLowerCase());
-}
-
 /** The normal form of a name given by a client; one without letters or digits can match nothing. */
 function nameKey(name: string, what: string, status = 400): string {
   const key = normaliseName(name);
   if (key === '') throw new HttpError(status, `${what} '${name}' has no letters or digits`, status === 422 ? 'ValidationError' : 'BadRequest');
   return key;
-}
-
-/**
- * The 404 for a family name that is not a family of release v: what the name is (another rank, a former family
- * and what became of it) or, for a name never used, up to 3 family names it may be a typo of.
- */
-export async function familyNotFound(store: Store, name: string, v: ResolvedVersion): Promise<HttpError> {
-  const taxon = lookupTaxon(store, name);
-  if (taxon && taxon.rank !== 'family') {
-    const where = taxon.classification.family && taxon.classification.family !== taxon.name ? ` of family '${taxon.classification.family}'` : '';
-    const when = taxon.current ? '' : ` (${taxon.fate?.summary ?? `last listed in ${taxon.last_version}`})`;
-    return new HttpError(404, `'${taxon.name}' is not a family but a ${taxon.rank}${where}${when}`, 'NotFound', { taxon });
-  }
-  if (taxon) {
-    // a family of some release, but not of this one
-    const span = `it is listed in ${taxon.first_version}..${taxon.last_version}`;
-    const fate = taxon.fate ? `: ${taxon.fate.summary}` : ` (${span})`;
-    return new HttpError(404, `family '${taxon.name}' is not in ${v.version}${fate}`, 'NotFound', { taxon });
-  }
-  const suggestions = await store.query<{ name: string }>(`
-    SELECT name FROM main.taxonomy_taxon
-    WHERE rank = 'family' AND current AND jaro_winkler_similarity(name_key, $1) >= 0.85
-    ORDER BY jaro_winkler_similarity(name_key, $1) DESC, name
-    LIMIT 3`, [name.trim().toLowerCase()]);
-  const hint = suggestions.length > 0 ? `; did you mean ${suggestions.map((s) => `'${s.name}'`).join(', ')}?` : '';
-  return new HttpError(404, `family '${name}' not found in any release (${releaseSpan(store)})${hint}`, 'NotFound',
-    { suggestions: suggestions.map((s) => s.name) });
 }
 
 /** Up to 3 known names (of species of the latest release) close to a name that matched nothing. */

@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync, createReadStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { Request, Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import { z } from 'zod';
 import { notModified } from '../respond.js';
-import { resolveVersion } from '../versions.js';
+import { resolveVersion } from '../read/releases.js';
 
 const Query = z.object({
   format: z.enum(['json', 'csv', 'parquet']).default('json'),
@@ -35,7 +35,7 @@ const SELECT = `
   WHERE s.msl = $1 AND ($2::VARCHAR IS NULL OR lower(s.family) = lower($2)) AND ($3::VARCHAR IS NULL OR lower(s.realm) = lower($3))
   ORDER BY s.sort, s.species`;
 
-export async function bulkSpecies(req: Request, res: Response): Promise<void> {
+async function bulkSpecies(req: Request, res: Response): Promise<void> {
   const q = Query.parse(req.query);
   const v = resolveVersion(req.store, req.params.version as string);
   if (notModified(req, res, v.scope)) return;
@@ -69,4 +69,8 @@ export async function bulkSpecies(req: Request, res: Response): Promise<void> {
     if (!res.write(text)) await new Promise((resolve) => res.once('drain', resolve));
   }
   res.end(q.format === 'csv' ? '' : ']');
+}
+
+export function bulkRouter(): Router {
+  return Router().get('/bulk/species/:version', bulkSpecies);
 }

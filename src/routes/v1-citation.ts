@@ -3,12 +3,12 @@
 // its changes where one is on record (data/citations.json), else ICTV's database article.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Request, Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { projectRoot } from '../../build/paths.js';
-import { RANKS } from '../../build/ingest/types.js';
 import { HttpError } from '../errors.js';
-import { resolveVersion } from '../versions.js';
+import { RANKS } from '../read/lineages.js';
+import { resolveVersion } from '../read/releases.js';
 
 const Body = z.object({
   species_name: z.string().min(1).max(500).optional(),
@@ -40,7 +40,7 @@ const loadCitations = (): Citations =>
 const ICTV = 'International Committee on Taxonomy of Viruses (ICTV)';
 const MSL_URL = 'https://ictv.global/msl';
 
-export async function citation(req: Request, res: Response): Promise<void> {
+async function citation(req: Request, res: Response): Promise<void> {
   const body = Body.parse(req.body);
   if ((body.species_name === undefined) === (body.taxonomic_group === undefined)) {
     throw new HttpError(400, 'give exactly one of species_name or taxonomic_group');
@@ -119,4 +119,8 @@ function render(format: 'standard' | 'bibtex' | 'ris', s: { rank: string; name: 
         'ER  - ',
       ].join('\n');
   }
+}
+
+export function citationRouter(): Router {
+  return Router().post('/citation', citation);
 }

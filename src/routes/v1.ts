@@ -1,15 +1,12 @@
-// /api/v1: per-release lookups, search, group listings, comparisons, histories, citations, bulk
-// downloads, diversity statistics and batch name resolution. Point lookups read in-memory documents;
-// searches and listings are one bound DuckDB query each.
+// /api/v1: the releases, per-release species lookups, search, group listings and diversity statistics
+// (comparisons and histories, resolution, citations and bulk downloads have modules of their own). Point
+// lookups read in-memory documents; searches and listings are one bound DuckDB query each.
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { HttpError } from '../errors.js';
 import { sendJson } from '../respond.js';
-import { asWritten, nameParam, normaliseName, releases, resolveVersion, type ResolvedVersion } from '../versions.js';
-import { bulkSpecies } from './v1-bulk.js';
-import { citation } from './v1-citation.js';
-import { compare, compareDetails, history } from './v1-history.js';
-import { resolveGet, resolvePost } from './v1-resolve.js';
+import { asWritten, nameParam, normaliseName } from '../read/names.js';
+import { releases, resolveVersion, type ResolvedVersion } from '../read/releases.js';
 
 const Page = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(20),
@@ -94,11 +91,6 @@ export function v1Router(): Router {
     }, v.scope);
   });
 
-  router.get('/compare/:from_version/:to_version', compare);
-  router.get('/compare/:from_version/:to_version/details', compareDetails);
-  router.get('/history/:species_name', history);
-  router.post('/citation', citation);
-  router.get('/bulk/species/:version', bulkSpecies);
 
   // GET /stats/diversity/:version <- diversity_stats (in memory)
   router.get('/stats/diversity/:version', (req, res) => {
@@ -108,8 +100,6 @@ export function v1Router(): Router {
     sendJson(req, res, doc, v.scope);
   });
 
-  router.get('/resolve', resolveGet);
-  router.post('/resolve', resolvePost);
   return router;
 }
 

@@ -8,7 +8,7 @@ import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { build, DB_FILE, type BuildReport } from '../../build/index.js';
 import { defaultPaths } from '../../build/paths.js';
 import { silent } from '../../build/progress.js';
-import { refreshDocSnapshot } from '../../src/documents.js';
+import { refreshDocSnapshot } from '../../src/read/documents.js';
 import { project } from '../../build/stage-project.js';
 import { SOURCE_SCHEMA } from './source-schema.js';
 

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { DB_FILE } from '../../build/index.js';
 import { defaultPaths, DOC_SNAPSHOT_FILE } from '../../build/paths.js';
 import { createApp } from '../../src/app.js';
-import { openStore } from '../../src/documents.js';
+import { openStore } from '../../src/read/documents.js';
 import type { Store } from '../../src/store.js';
 import { realBuild, realDb, type Db } from './data.js';
 

@@ -1,13 +1,10 @@
-// The pre-rendered documents each store holds in memory, by read model. Everything answered by key
-// (a species in a release, a release pair, a lineage, a release) is one of these.
-import { documents as aiDocuments } from './routes/ai.js';
-import { documents as historicalDocuments } from './routes/historical.js';
-import { documents as searchDocuments } from './routes/search.js';
-import { documents as taxonomyDocuments } from './routes/taxonomy.js';
-import { DIFF_LIST } from './routes/v1-history.js';
-import { definitionsKey, snapshotMismatch } from './doc-snapshot.js';
-import { Store, type DocSpec } from './store.js';
-import { RELEASES_LIST } from './versions.js';
+// The read models a store holds in memory: the pre-rendered documents (everything answered by key: a species
+// in a release, a release pair, a lineage, a release, a name) and the small tables every request may need,
+// held as rows. Opening a store, and keeping the snapshot of these documents in step with the build.
+import { definitionsKey, snapshotMismatch } from '../doc-snapshot.js';
+import { Store, type DocSpec } from '../store.js';
+import { DIFF_LIST } from './compare.js';
+import { RELEASES_LIST } from './releases.js';
 
 export const DOCUMENTS: DocSpec[] = [
   { table: 'species_doc', key: ['msl', 'name_key'], doc: 't.doc' },
@@ -18,7 +15,25 @@ export const DOCUMENTS: DocSpec[] = [
   { table: 'compare_rows', key: ['from_msl', 'to_msl'], doc: 't.doc' },
   { table: 'compare_species', key: ['msl', 'idx'], doc: 't.doc' },
   { table: 'compare_exit_proposal', key: ['from_msl', 'to_msl', 'pos'], doc: 't.doc' },
-  ...taxonomyDocuments, ...historicalDocuments, ...searchDocuments, ...aiDocuments,
+  // /taxonomy
+  { table: 'taxonomy_species', key: ['name_key'], doc: 't.doc' },
+  { table: 'taxonomy_name', key: ['name_norm'], doc: 't.doc' },
+  { table: 'taxonomy_taxon', key: ['name_key'], doc: 't.doc' },
+  { table: 'taxonomy_family', key: ['name_key'], doc: 't.doc' },
+  { table: 'taxonomy_families', key: ['msl'], doc: 't.doc' },
+  // /historical
+  { table: 'release_doc', key: ['msl'], doc: 't.doc' },
+  { table: 'release_list_doc', key: ['key'], doc: 't.doc' },
+  { table: 'compare_doc', key: ['from_msl', 'to_msl'], doc: 't.doc' },
+  { table: 'family_evolution_doc', key: ['name_key'], doc: 't.doc' },
+  { table: 'caudovirales_dissolution', key: ['key'], doc: 't.doc' },
+  { table: 'timeline_doc', key: ['key'], doc: 't.doc' },
+  // /search
+  { table: 'search_facets', key: ['msl'], doc: 't.doc' },
+  { table: 'search_statistics', key: ['msl'], doc: 't.doc' },
+  { table: 'search_family_summary', key: ['name_key'], doc: 't.doc' },
+  // /ai: every higher taxon's name, for the question parser
+  { table: 'taxon_profile', key: ['name_norm'], doc: 't.doc' },
 ];
 
 /** Small tables every request may need, held as rows. */

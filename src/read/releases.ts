@@ -1,8 +1,9 @@
-// Release identifiers in requests: "MSL40", "msl40", "40" is not accepted; "latest" means the newest release.
-// Which releases exist is the data set's business (the manifest it was built from), never this code's.
-import { HttpError } from './errors.js';
-import type { Store } from './store.js';
-import type { Scope } from './respond.js';
+// The releases of the data set, and release identifiers in requests: "MSL40", "msl40" ("40" is not
+// accepted); "latest" means the newest release. Which releases exist is the data set's business (the
+// manifest it was built from), never this code's.
+import { HttpError } from '../errors.js';
+import type { Store } from '../store.js';
+import type { Scope } from '../respond.js';
 
 export interface ReleaseRow {
   version: string;
@@ -47,23 +48,4 @@ export function resolveVersion(store: Store, raw: string | undefined): ResolvedV
   const found = releases(store).find((r) => r.msl === Number(m[1]));
   if (!found) throw new HttpError(404, `Version MSL${Number(m[1])} not found`);
   return { ...found, scope: 'release' };
-}
-
-/** The normal form names are matched on: case, accents, punctuation and spaces ignored (as name_index). */
-export function normaliseName(name: string): string {
-  return name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '');
-}
-
-/**
- * A name taken from a URL path: '+' stands for a space there as in a query string, and runs of whitespace
- * count as one. A few names of the 1970s-1990s lists do hold a '+' ("Phage 3T+"): a lookup by exact name
- * tries the name as written first (asWritten).
- */
-export function nameParam(raw: string): string {
-  return asWritten(raw.replaceAll('+', ' '));
-}
-
-/** A name from a URL path with its '+' kept, runs of whitespace as one. */
-export function asWritten(raw: string): string {
-  return raw.replace(/\s+/g, ' ').trim();
 }

@@ -1,12 +1,15 @@
-// A species found by any of its names, read from the documents the store holds in memory: its lineage
-// (history_doc) and its record in a release (species_doc). Shared by the species answers of POST /ai/query and
-// the name path of POST /ai/classify.
+// A species lineage (history_doc: the species through every release it is in, with the change that brought it
+// into each) and a species' record in one release (species_doc), as the documents held in memory give them.
+// The one shape of these documents the routes and /ai read.
+import { RANKS, type Rank } from '../../build/ingest/types.js';
 import type { Store } from '../store.js';
-import { resolveOne, type Resolution } from '../routes/v1-resolve.js';
-import type { ResolvedVersion } from '../versions.js';
 
-export const CLASSIFICATION_RANKS = ['realm', 'subrealm', 'kingdom', 'subkingdom', 'phylum', 'subphylum', 'class',
-  'subclass', 'order', 'suborder', 'family', 'subfamily', 'genus', 'subgenus'] as const;
+// The one list of ranks, realm first, is the build's (build/ingest/types.ts): the data holds no other.
+export { RANKS, type Rank };
+
+/** The ranks above species, realm first (a species' classification). */
+export const CLASSIFICATION_RANKS = RANKS.filter((r): r is Exclude<Rank, 'species'> => r !== 'species');
+export type ClassificationRank = typeof CLASSIFICATION_RANKS[number];
 
 export interface SpeciesDoc {
   scientific_name: string;
@@ -47,6 +50,7 @@ export interface LineageDoc {
   timeline: TimelineEntry[];
 }
 
+/** The release number of a version name: MSL40 -> 40. */
 export const mslOf = (version: string): number => Number(version.slice(3));
 
 export function lineageDoc(store: Store, id: number): LineageDoc {
@@ -62,28 +66,6 @@ export function speciesDoc(store: Store, msl: number, name: string): SpeciesDoc 
 /** "realm Riboviria > ... > genus Orthoflavivirus", the ranks the species has. */
 export function lineageText(c: Record<string, string | null>): string {
   return CLASSIFICATION_RANKS.filter((r) => c[r]).map((r) => `${r} ${c[r]}`).join(' > ');
-}
-
-export interface Placement {
-  lineage: LineageDoc;
-  /** The species record in the release asked, or in the release it went on as (merged, split). */
-  species: SpeciesDoc | null;
-  /** present: the lineage is in that release; ended: it ended before it (resolution says where it went);
-   *  not_yet: the release predates it; gap: it is missing from that release only. */
-  status: 'present' | 'ended' | 'not_yet' | 'gap';
-  resolution: Resolution | null;
-}
-
-/** Where a lineage stands in a release: its own species there, or what it became. */
-export function placeIn(store: Store, lineageId: number, name: string, target: ResolvedVersion): Placement {
-  const lineage = lineageDoc(store, lineageId);
-  const here = lineage.timeline.find((t) => t.version === target.version);
-  if (here) return { lineage, species: speciesDoc(store, target.msl, here.name), status: 'present', resolution: null };
-  if (target.msl < mslOf(lineage.first_appearance)) return { lineage, species: null, status: 'not_yet', resolution: null };
-  if (target.msl < mslOf(lineage.last_appearance)) return { lineage, species: null, status: 'gap', resolution: null };
-  const resolution = resolveOne(store, name, null, target);
-  const successor = resolution.results[0];
-  return { lineage, species: successor ? speciesDoc(store, target.msl, successor) : null, status: 'ended', resolution };
 }
 
 /** One sentence on how a lineage ended: "abolished in MSL36", "merged into X in MSL25". */

@@ -1,0 +1,17 @@
+// `npm run build`: the offline build with its last step, the server's document snapshot. The pipeline
+// (build/) knows nothing of the server; this entry point joins the two.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from '../../build/index.js';
+import { defaultPaths } from '../../build/paths.js';
+import { consoleProgress } from '../../build/progress.js';
+import { refreshDocSnapshot } from '../read/documents.js';
+
+const force = process.argv.includes('--force');
+build({ ...defaultPaths(), progress: consoleProgress(), force, snapshot: refreshDocSnapshot })
+  .then(() => process.stderr.write(readFileSync(join(defaultPaths().dataDir, 'build-report.txt'), 'utf8')))
+  .catch((err: Error) => {
+    console.error(`build failed: ${err.message}`);
+    console.error('the previous data set (if any) is unchanged');
+    process.exit(1);
+  });
