@@ -1,6 +1,6 @@
 -- taxonomy_species: one row per species of the latest release, keyed by its lower-cased name: species record A
 -- of the interface spec (section 2.1) as one JSON doc. Read by GET /taxonomy/species/:name (which adds how the
--- name asked for matched, from taxonomy_name) and POST /taxonomy/validate (the correct values).
+-- name asked for matched, from the resolver) and POST /taxonomy/validate (the correct values).
 -- Record A names the ranks `taxonomy` and the release `classification` (species_doc, record B, calls the ranks
 -- `classification`), so the doc is species_doc's record re-shaped, values unchanged:
 --   taxonomy         every rank realm..subgenus, null where the species has none

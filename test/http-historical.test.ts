@@ -278,13 +278,13 @@ describe('/historical', function () {
       const res = await request(real.app).get('/historical/family/Myovirdae/evolution').expect(404);
       expectError(res.body, 'NotFound');
       expect(res.body.suggestions[0]).to.equal('Myoviridae');
-      expect(res.body.detail).to.contain("no family was ever named 'Myovirdae'; did you mean 'Myoviridae'");
+      expect(res.body.detail).to.contain("'Myovirdae' is not the name of any taxon, virus or identifier in MSL1..; did you mean 'Myoviridae'".replace('MSL1..', `${real.first.version}..${real.latest.version}`));
     });
 
     it('answers the name of an order with 404 saying so', async () => {
       const res = await request(real.app).get('/historical/family/Caudovirales/evolution').expect(404);
       expectError(res.body, 'NotFound');
-      expect(res.body.detail).to.contain("'Caudovirales' is an order name, not a family");
+      expect(res.body.detail).to.contain("'Caudovirales' is an order, not a family");
     });
   });
 

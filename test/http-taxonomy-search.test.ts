@@ -73,23 +73,35 @@ describe('/taxonomy and /search', function () {
       const res = await request(real.app).get('/taxonomy/species/Abutilon%20Brazil%20virus');
       expectError(res, 404, 'NotFound');
       expect(res.body.detail).to.equal(
-        `'Abutilon Brazil virus' is not a species of ${real.latest.version}: species 'Abutilon Brazil virus' was abolished in MSL30 (last listed in MSL29)`);
+        `'Abutilon Brazil virus' is not in ${real.latest.version}: the species 'Abutilon Brazil virus' was abolished in MSL30`);
       expect(res.body.fate).to.deep.include({ change: 'abolished', version: 'MSL30', into: [], current_names: [] });
     });
 
-    it('answers a merged species name with 404 naming the species it went into and its name today', async () => {
+    it('answers a merged species name with the species it went into, as it is named today', async () => {
       expect(await real.db.count("SELECT max(msl)::INTEGER AS n FROM src.species WHERE species = 'Torque teno virus 11'")).to.equal(35);
       const today = await nameNow('Torque teno virus 9', 36);
-      const res = await request(real.app).get('/taxonomy/species/Torque%20teno%20virus%2011');
+      const res = await request(real.app).get('/taxonomy/species/Torque%20teno%20virus%2011').expect(200);
+      expect(res.body).to.include({ scientific_name: today, matched_name: 'Torque teno virus 11', name_status: 'former', status: 'merged', renamed_in: 'MSL36' });
+    });
+
+    it('answers a species split into several with 404 naming them', async () => {
+      // a lineage that ended split, and whose products all reach the latest release
+      const [split] = await real.db.all<{ name: string; version: string; into: string[] }>(`
+        SELECT l.names[-1] AS name, 'MSL' || (l.last_msl + 1) AS version, l.split_into AS into
+        FROM main.lineage_summary l
+        WHERE l.ended = 'split' AND len(l.split_into) = 2
+          AND (SELECT count(*) FROM main.name_index n WHERE n.name_norm = name_norm(l.names[-1])) = 1
+        ORDER BY l.last_msl DESC, l.lineage_id LIMIT 1`);
+      const res = await request(real.app).get(`/taxonomy/species/${encodeURIComponent(split!.name)}`);
       expectError(res, 404, 'NotFound');
-      expect(res.body.detail).to.contain("was merged into 'Torque teno virus 9' in MSL36").and.contain(`today '${today}'`);
-      expect(res.body.fate).to.deep.include({ change: 'merged', version: 'MSL36', into: ['Torque teno virus 9'], current_names: [today] });
+      expect(res.body.fate).to.deep.include({ change: 'split', version: split!.version, into: [...split!.into].sort() });
+      expect(res.body.detail).to.contain(`was split into ${[...split!.into].sort().map((n) => `'${n}'`).join(', ')} in ${split!.version}`);
     });
 
     it('answers an unknown name with 404 and up to 3 suggestions', async () => {
       const res = await request(real.app).get('/taxonomy/species/Tobaco%20mosaic%20virus');
       expectError(res, 404, 'NotFound');
-      expect(res.body.detail).to.equal(`species 'Tobaco mosaic virus' not found in any release (MSL1..${real.latest.version})`);
+      expect(res.body.detail).to.match(new RegExp(`^'Tobaco mosaic virus' is not the name of any taxon, virus or identifier in ${real.first.version}\\.\\.${real.latest.version}; did you mean 'Tobacco mosaic virus'`));
       expect(res.body.suggestions).to.be.an('array').with.length.within(1, 3);
       expect(res.body.suggestions[0]).to.equal('Tobacco mosaic virus');
     });
@@ -116,14 +128,16 @@ describe('/taxonomy and /search', function () {
       expect(await real.db.count("SELECT max(msl)::INTEGER AS n FROM src.taxa WHERE rank = 'family' AND name = 'Myoviridae'")).to.equal(36);
       const res = await request(real.app).get('/taxonomy/family/Myoviridae');
       expectError(res, 404, 'NotFound');
-      expect(res.body.detail).to.equal(`family 'Myoviridae' is not in ${real.latest.version}: Myoviridae was abolished in MSL37 (last listed in MSL36)`);
+      expect(res.body.detail).to.equal(`'Myoviridae' is not in ${real.latest.version}: the family 'Myoviridae' was abolished in MSL37`);
+      expect(res.body.resolution).to.include({ status: 'abolished', rank: 'family' });
       expect(res.body.taxon).to.include({ name: 'Myoviridae', rank: 'family', current: false, last_version: 'MSL36' });
     });
 
     it('says what a genus given as a family is, and suggests families for a typo', async () => {
       const genus = await request(real.app).get('/taxonomy/family/Tobamovirus');
       expectError(genus, 404, 'NotFound');
-      expect(genus.body.detail).to.equal("'Tobamovirus' is not a family but a genus of family 'Virgaviridae'");
+      expect(genus.body.detail).to.equal("'Tobamovirus' is a genus, not a family");
+      expect(genus.body.taxon).to.include({ name: 'Tobamovirus', rank: 'genus' });
       const typo = await request(real.app).get('/taxonomy/family/Virgaviridea');
       expectError(typo, 404, 'NotFound');
       expect(typo.body.suggestions[0]).to.equal('Virgaviridae');
@@ -350,7 +364,8 @@ describe('/taxonomy and /search', function () {
     it('answers a family not in that release with 404, and a missing msl_version with 422', async () => {
       const res = await faceted({ family: 'Virgaviridae', msl_version: 'MSL23' });
       expectError(res, 404, 'NotFound');
-      expect(res.body.detail).to.equal(`family 'Virgaviridae' is not in MSL23 (it is listed in MSL25..${real.latest.version})`);
+      const first = await real.db.count("SELECT min(msl)::INTEGER AS n FROM src.taxa WHERE rank = 'family' AND name = 'Virgaviridae'");
+      expect(res.body.detail).to.equal(`'Virgaviridae' is not in MSL23: the family 'Virgaviridae' was first listed in MSL${first}`);
       expectError(await faceted({ family: 'Virgaviridae' }), 422, 'ValidationError');
       expectError(await faceted({ family: 'Virgaviridae', msl_version: 'MSL99' }), 404, 'NotFound');
     });
@@ -371,7 +386,7 @@ describe('/taxonomy and /search', function () {
     it('answers a former family with 404 saying what became of it', async () => {
       const res = await request(real.app).get('/search/family/Herpesviridae/summary');
       expectError(res, 404, 'NotFound');
-      expect(res.body.detail).to.equal(`family 'Herpesviridae' is not in ${real.latest.version}: Herpesviridae was renamed Orthoherpesviridae in MSL38 (last listed in MSL37)`);
+      expect(res.body.detail).to.equal(`'Herpesviridae' is not a family of ${real.latest.version}: it was renamed 'Orthoherpesviridae' in MSL38; in ${real.latest.version} it is 'Orthoherpesviridae'`);
     });
   });
 

@@ -74,10 +74,31 @@ describe('/api/v1', function () {
       expect(res.body.classification.family).to.equal(null);
     });
 
-    it('answers a former name with a 404 that names the current species', async () => {
-      const res = await request(real.app).get('/api/v1/species/MSL40/Tobacco%20mosaic%20virus').expect(404);
-      expect(res.body.detail).to.contain("'Tobamovirus tabaci'").and.to.contain('MSL40');
-      expect(res.body.current_name).to.equal('Tobamovirus tabaci');
+    it('answers a name the species had in another release with its record there, saying how the name matched', async () => {
+      const res = await request(real.app).get('/api/v1/species/MSL40/Tobacco%20mosaic%20virus').expect(200);
+      expect(res.body).to.include({ scientific_name: 'Tobamovirus tabaci', msl_version: 'MSL40' });
+      // in MSL40 the old species name is the name of the species' virus in the VMR
+      expect(res.body.match).to.include({ query: 'Tobacco mosaic virus', match_type: 'virus_name', status: 'unchanged' });
+      const old = await request(real.app).get('/api/v1/species/MSL36/Tobamovirus%20tabaci').expect(200);
+      expect(old.body).to.include({ scientific_name: 'Tobacco mosaic virus', msl_version: 'MSL36' });
+      expect(old.body.match).to.include({ match_type: 'former_name', status: 'renamed' });
+      expect(old.body.match.note).to.contain('was not used in MSL36');
+    });
+
+    it('answers a spelling of another release, without accents (Junin virus in MSL23 is Junín virus)', async () => {
+      const res = await request(real.app).get('/api/v1/species/MSL23/Junin%20virus').expect(200);
+      expect(res.body.scientific_name).to.equal('Junín virus');
+      expect(res.body.match).to.include({ query: 'Junin virus', matched_name: 'Junín virus' });
+    });
+
+    it('answers a name that is no species of that release with 404 and the resolution', async () => {
+      const res = await request(real.app).get('/api/v1/species/MSL1/SARS-CoV-2').expect(404);
+      const first = await real.db.count(`SELECT min(msl)::INTEGER AS n FROM main.species_identity
+        WHERE lineage_id = (SELECT lineage_id FROM main.species_identity WHERE msl = $1 AND species = 'Betacoronavirus pandemicum')`, [real.latest.msl]);
+      expect(res.body.detail).to.contain(`was first listed in MSL${first}`);
+      expect(res.body.resolution).to.include({ status: 'new', match_type: 'abbreviation' });
+      const genus = await request(real.app).get('/api/v1/species/MSL40/Tobamovirus').expect(404);
+      expect(genus.body.detail).to.equal("'Tobamovirus' is a genus, not a species");
     });
 
     it('answers an unknown version with 404 "Version MSL99 not found"', async () => {
@@ -106,7 +127,8 @@ describe('/api/v1', function () {
 
     it('answers an unknown name with 404', async () => {
       const res = await request(real.app).get('/api/v1/species/MSL40/No%20such%20virus').expect(404);
-      expect(res.body.detail).to.equal("species 'No such virus' not found in MSL40");
+      expect(res.body.detail).to.equal(`'No such virus' is not the name of any taxon, virus or identifier in ${real.first.version}..${real.latest.version}`);
+      expect(res.body.suggestions).to.deep.equal([]);
     });
   });
 
@@ -183,8 +205,9 @@ describe('/api/v1', function () {
 
     it('answers 404 for a family not in the release and 400 for another rank', async () => {
       const res = await request(real.app).get('/api/v1/taxonomy/MSL40/family/Myoviridae').expect(404);
-      expect(res.body.detail).to.equal("family 'Myoviridae' not found in MSL40");
-      await request(real.app).get('/api/v1/taxonomy/MSL40/phylum/Pisuviricota').expect(400);
+      expect(res.body.detail).to.equal("'Myoviridae' is not in MSL40: the family 'Myoviridae' was abolished in MSL37");
+      await request(real.app).get('/api/v1/taxonomy/MSL40/species/Tobamovirus%20tabaci').expect(400);
+      await request(real.app).get('/api/v1/taxonomy/MSL40/tribe/Tobamovirus').expect(400);
     });
   });
 
@@ -426,10 +449,12 @@ describe('/api/v1', function () {
       const [abolished] = await real.db.all<{ old_name: string }>("SELECT old_name FROM src.renames WHERE msl = 40 AND rank = 'species' AND change = 'Abolished' ORDER BY old_name LIMIT 1");
       const abolishedName = abolished!.old_name.split(';').pop()!;
       const res = await request(real.app).post('/api/v1/resolve')
-        .send({ names: ['Tobacco mosaic virus', 'Tobamovirus tabaci', abolishedName, 'Tobaco mosaic virus'], from_version: 'MSL39', to_version: 'MSL40' })
+        .send({ names: ['Tobacco mosaic virus', 'Tobamovirus tabaci', abolishedName, 'Tobaco mosaic virus'], from_version: 'MSL38', to_version: 'MSL40' })
         .expect(200);
       const statuses = res.body.results.map((r: { status: string }) => r.status);
       expect(statuses).to.deep.equal(['renamed', 'unchanged', 'abolished', 'unknown']);
+      // the current name was not used in MSL38: resolved from its own releases, and said so
+      expect(res.body.results[1].note).to.contain('was not used in MSL38');
       expect(res.body.results[3].suggestions).to.include('Tobacco mosaic virus');
       expect(res.body.summary).to.deep.equal({ renamed: 1, unchanged: 1, abolished: 1, unknown: 1 });
     });
@@ -438,8 +463,8 @@ describe('/api/v1', function () {
       const res = await request(real.app).post('/api/v1/resolve?to_version=MSL40').set('Content-Type', 'text/csv')
         .send('id,name\n1,Tobacco mosaic virus\n2,"Zika virus"\n').expect(200).expect('Content-Type', /text\/csv/);
       const lines = res.text.trim().split('\r\n');
-      expect(lines[0]).to.equal('id,name,status,matched_name,to_version,result,changes,suggestions');
-      expect(lines[1]).to.match(/^1,Tobacco mosaic virus,renamed,Tobacco mosaic virus,MSL40,Tobamovirus tabaci,/);
+      expect(lines[0]).to.equal('id,name,status,rank,matched_name,match_type,confidence,to_version,result,changes,note,suggestions');
+      expect(lines[1]).to.match(/^1,Tobacco mosaic virus,renamed,species,Tobacco mosaic virus,former_name,1,MSL40,Tobamovirus tabaci,/);
       expect(lines[2]).to.match(/^2,Zika virus,/);
     });
 
@@ -467,7 +492,7 @@ describe('/api/v1', function () {
         for (const path of [`/api/v1/species/MSL40/${n}`, `/api/v1/history/${n}`, `/api/v1/taxonomy/MSL40/family/${n}`, `/api/v1/search?q=${n}`, `/api/v1/resolve?name=${n}`]) {
           const res = await request(real.app).get(path);
           expect(res.status, path.slice(0, 80)).to.be.oneOf([200, 400, 404]);
-          if (res.status !== 200) expect(res.body, path.slice(0, 80)).to.have.keys(['detail']);
+          if (res.status !== 200) expect(Object.keys(res.body), path.slice(0, 80)).to.include('detail').and.to.satisfy((ks: string[]) => ks.every((k) => ['detail', 'suggestions', 'resolution'].includes(k)));
         }
       }
       const res = await request(real.app).post('/api/v1/resolve').send({ names: ["' OR 1=1 --", 'a\u0000b', 'x'.repeat(500)] }).expect(200);

@@ -7,13 +7,13 @@ import { endingText, lineageDoc, lineageText, mslOf, speciesDoc, type LineageDoc
 import { normaliseName } from '../read/names.js';
 import { releases as releaseRows, type ReleaseRow, type ResolvedVersion } from '../read/releases.js';
 import { placeIn, resolveOne } from '../read/resolve.js';
+import { suggestNames } from '../read/suggest.js';
 import { modelOf, type FamilyProfile, type Member } from './classify.js';
 import { and, count, dec, num, or, RANK_PLURAL, release, signed } from './format.js';
 import type { ChangeKind, Intent, Parsed, Rank, SpeciesRef, TaxonEntry, TaxonRef } from './parse.js';
 import { stabilityExtremes, stabilityRow, stabilitySentence, STABILITY_FORMULA, statusOf } from './stability.js';
 import { COMPOSITION_NAMES, formatGenomeSize } from './vocabulary.js';
 import { EXAMPLE_QUESTIONS } from './examples.js';
-import { suggestNames } from './identify.js';
 
 export interface Source {
   model: string;

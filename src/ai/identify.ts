@@ -1,20 +1,23 @@
-// The name path of POST /ai/classify: a name any release used for a species, or a VMR virus name or abbreviation,
-// leads to the species' classification in the latest release, following renames, moves, merges and splits
-// (resolveOne). Also the typo suggestions for names that lead nowhere.
+// The name path of POST /ai/classify: a species name of any release, a VMR virus name or abbreviation, an
+// accession or an id, as the resolver (read/resolve.ts) follows it to the latest release, becomes that
+// species' classification there; a lineage that ended without a successor shows its last record.
 import type { Store } from '../store.js';
 import { endingText, lineageDoc, lineageText, mslOf, speciesDoc, type SpeciesDoc } from '../read/lineages.js';
-import { lookupName, normaliseName } from '../read/names.js';
 import type { ResolvedVersion } from '../read/releases.js';
-import { resolveOne } from '../read/resolve.js';
+import type { Resolution } from '../read/resolve.js';
 
 const HOW: Record<string, string> = {
   species: 'a species name (of this or an earlier release)',
   virus_name: 'a virus name of the ICTV Virus Metadata Resource',
   abbreviation: 'a virus abbreviation of the ICTV Virus Metadata Resource',
+  accession: 'a GenBank or RefSeq accession of a VMR isolate',
+  taxid: 'an NCBI taxonomy id of a VMR isolate',
+  ictv_id: 'an ICTV id',
+  taxnode_id: 'an ICTV taxnode id',
 };
 
 export interface Identified {
-  match: { matched_name: string; kind: string; how: string; exact_spelling: boolean; lineage_ids: number[] };
+  match: { matched_name: string; kind: string; how: string; exact_spelling: boolean; match_type: string | null; confidence: number; lineage_ids: number[] };
   status: string;
   species: string | null;
   version: string;
@@ -28,16 +31,13 @@ export interface Identified {
 
 const NO_GENOME: SpeciesDoc['genome'] = { type: null, type_from_version: null, size: null, size_bp: null, size_from_version: null, size_coverage: null };
 
-/** The species a known name leads to in the latest release, or null when the name is unknown. */
-export function identify(store: Store, name: string, latest: ResolvedVersion): Identified | null {
-  const hits = lookupName(store, name);
-  if (hits.length === 0) return null;
-  const res = resolveOne(store, name, null, latest);
-  const best = hits.some((h) => h.kind === 'species') ? hits.filter((h) => h.kind === 'species') : hits;
-  const first = best[0]!;
+/** The species a resolved input leads to in the latest release; null unless it resolved to a species. */
+export function identified(store: Store, res: Resolution, latest: ResolvedVersion): Identified | null {
+  if (res.status === 'unknown' || res.rank !== 'species' || res.matched_kind === null) return null;
+  const lineageIds = res.lineages.map((l) => l.id);
   const match = {
-    matched_name: first.name, kind: first.kind, how: HOW[first.kind] ?? first.kind,
-    exact_spelling: first.name === name.trim(), lineage_ids: [...new Set(best.map((h) => h.lineage_id))],
+    matched_name: res.matched_name!, kind: res.matched_kind, how: HOW[res.matched_kind] ?? res.matched_kind,
+    exact_spelling: res.matched_name === res.name.trim(), match_type: res.match_type, confidence: res.confidence, lineage_ids: lineageIds,
   };
   const now = res.results[0];
   const doc = now ? speciesDoc(store, latest.msl, now) : null;
@@ -46,34 +46,17 @@ export function identify(store: Store, name: string, latest: ResolvedVersion): I
     return {
       match, status: res.status, species: doc.scientific_name, version: latest.version, classification: doc.classification,
       lineage_text: lineageText(doc.classification), genome: doc.genome, hosts: doc.hosts, other_species: res.results.slice(1),
-      explanation: `'${name}' is ${match.how} of the species ${doc.scientific_name} in ${latest.version}${moved}.`,
+      explanation: `'${res.name}' is ${match.how} of the species ${doc.scientific_name} in ${latest.version}${moved}.`,
     };
   }
   // the lineage ended without a successor in the latest release: its last record is all there is
-  const l = lineageDoc(store, first.lineage_id);
+  const l = lineageDoc(store, lineageIds[0]!);
   const lastName = l.timeline[l.timeline.length - 1]!.name;
   const last = speciesDoc(store, mslOf(l.last_appearance), lastName);
   return {
     match, status: res.status, species: null, version: l.last_appearance, classification: last?.classification ?? null,
     lineage_text: last ? lineageText(last.classification) : null, genome: last?.genome ?? NO_GENOME, hosts: last?.hosts ?? [],
     other_species: [],
-    explanation: `'${name}' is ${match.how}, but its species (last listed as ${lastName} in ${l.last_appearance}) was ${endingText(l)} and has no successor in ${latest.version}; the classification shown is from ${l.last_appearance}.`,
+    explanation: `'${res.name}' is ${match.how}, but its species (last listed as ${lastName} in ${l.last_appearance}) was ${endingText(l)} and has no successor in ${latest.version}; the classification shown is from ${l.last_appearance}.`,
   };
-}
-
-/** Up to 3 known species, virus or taxon names within a small edit of an unknown one. */
-export async function suggestNames(store: Store, name: string): Promise<string[]> {
-  const q = normaliseName(name);
-  if (q.length < 3) return [];
-  const rows = await store.query<{ name: string }>(`
-    SELECT name FROM (
-      SELECT name, max(jaro_winkler_similarity(name_norm, $1)) AS score FROM main.name_index
-      -- a typo rarely hits the first letter, and rarely changes the length by more than 3
-      WHERE name_len BETWEEN length($1) - 3 AND length($1) + 3 AND left(name_norm, 1) = left($1, 1)
-      GROUP BY name
-      UNION ALL
-      SELECT any_value(name), max(jaro_winkler_similarity(name_norm, $1)) FROM main.taxon_counts
-      WHERE left(name_norm, 1) = left($1, 1) GROUP BY name_norm
-    ) WHERE score >= 0.88 ORDER BY score DESC, name LIMIT 3`, [q]);
-  return [...new Set(rows.map((r) => r.name))];
 }

@@ -100,7 +100,8 @@ export interface Lexicon {
 
 export function storeLexicon(store: Store): Lexicon {
   return {
-    names: (norm) => lookupName(store, norm),
+    // species, virus names and abbreviations; higher taxa are the taxa lexicon's
+    names: (norm) => lookupName(store, norm).filter((h) => h.kind !== 'taxon'),
     taxa: (norm) => {
       return store.docJson<TaxonEntry[]>('taxon_profile', norm) ?? [];
     },

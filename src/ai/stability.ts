@@ -1,9 +1,9 @@
 // The stability analysis of one family (GET /ai/stability/:family_name and the stability questions of
 // POST /ai/query), read from family_stability: its score, the score's formula, its churn per release, its events
 // and where it stands against the median family. Families that no longer exist have a row too.
-import { HttpError } from '../errors.js';
 import type { Store } from '../store.js';
-import { releaseSpan } from '../read/releases.js';
+import { latest } from '../read/releases.js';
+import { notFoundAt } from '../read/taxa.js';
 import { count, dec, num } from './format.js';
 
 export const STABILITY_FORMULA =
@@ -94,15 +94,6 @@ export async function stabilityExtremes(store: Store, n: number): Promise<{ most
   return { most: rows.filter((r) => r.end === 'most').map(decode), least: rows.filter((r) => r.end === 'least').map(decode) };
 }
 
-/** Up to 3 family names closest to an unknown one. */
-export async function suggestFamilies(store: Store, name: string): Promise<string[]> {
-  const rows = await store.query<{ family: string }>(`
-    SELECT family FROM main.family_stability
-    WHERE jaro_winkler_similarity(lower(family), lower($1)) >= 0.8
-    ORDER BY jaro_winkler_similarity(lower(family), lower($1)) DESC, family LIMIT 3`, [name]);
-  return rows.map((r) => r.family);
-}
-
 export function statusOf(r: StabilityRow): 'current' | 'renamed' | 'abolished' {
   return r.current ? 'current' : r.renamed_to ? 'renamed' : 'abolished';
 }
@@ -122,10 +113,7 @@ export function stabilitySentence(r: StabilityRow): string {
 /** The body of GET /ai/stability/:family_name. */
 export async function stabilityReport(store: Store, family: string): Promise<Record<string, unknown>> {
   const r = await stabilityRow(store, family);
-  if (!r) {
-    const suggestions = await suggestFamilies(store, family);
-    throw new HttpError(404, `no family was ever named '${family}' in ${releaseSpan(store)}${suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : ''}`, 'NotFound', { suggestions });
-  }
+  if (!r) throw await notFoundAt(store, family, 'family', latest(store));
   return {
     family: r.family,
     status: statusOf(r),

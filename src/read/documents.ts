@@ -10,6 +10,7 @@ export const DOCUMENTS: DocSpec[] = [
   { table: 'species_doc', key: ['msl', 'name_key'], doc: 't.doc' },
   // the largest table after species_doc, and read by few requests: held deflated
   { table: 'history_doc', key: ['lineage_id'], doc: 't.doc', compressed: true },
+  { table: 'taxon_history_doc', key: ['taxon_id'], doc: 't.doc', compressed: true },
   { table: 'name_lookup', key: ['name_norm'], doc: 't.doc' },
   { table: 'diversity_stats', key: ['msl'], doc: 'to_json(t)' },
   { table: 'compare_rows', key: ['from_msl', 'to_msl'], doc: 't.doc' },
@@ -17,7 +18,6 @@ export const DOCUMENTS: DocSpec[] = [
   { table: 'compare_exit_proposal', key: ['from_msl', 'to_msl', 'pos'], doc: 't.doc' },
   // /taxonomy
   { table: 'taxonomy_species', key: ['name_key'], doc: 't.doc' },
-  { table: 'taxonomy_name', key: ['name_norm'], doc: 't.doc' },
   { table: 'taxonomy_taxon', key: ['name_key'], doc: 't.doc' },
   { table: 'taxonomy_family', key: ['name_key'], doc: 't.doc' },
   { table: 'taxonomy_families', key: ['msl'], doc: 't.doc' },

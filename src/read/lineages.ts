@@ -1,6 +1,6 @@
-// A species lineage (history_doc: the species through every release it is in, with the change that brought it
-// into each) and a species' record in one release (species_doc), as the documents held in memory give them.
-// The one shape of these documents the routes and /ai read.
+// Lineages: a species (history_doc) or a higher taxon (taxon_history_doc) through every release it is in, with
+// the change that brought it into each and how it ended; and a species' record in one release (species_doc),
+// as the documents held in memory give them. The one shape of these documents the routes and /ai read.
 import { RANKS, type Rank } from '../../build/ingest/types.js';
 import type { Store } from '../store.js';
 
@@ -32,6 +32,9 @@ export interface TimelineEntry {
   lineage: string;
   change: string;
   proposal: string | null;
+  /** Species of this release split off the lineage in this step while it carried on. */
+  split_off: string[] | null;
+  merged_in: string[] | null;
 }
 
 export interface LineageDoc {
@@ -56,6 +59,41 @@ export const mslOf = (version: string): number => Number(version.slice(3));
 export function lineageDoc(store: Store, id: number): LineageDoc {
   const doc = store.docJson<LineageDoc>('history_doc', id);
   if (!doc) throw new Error(`history_doc has no lineage ${id}`);
+  return doc;
+}
+
+export interface TaxonTimelineEntry {
+  version: string;
+  year: number;
+  rank: string;
+  name: string;
+  lineage: string;
+  change: string;
+  species: number;
+}
+
+/** A higher taxon through the releases (taxon_history_doc; see projections/taxon_history_doc.sql). */
+export interface TaxonLineageDoc {
+  taxon_id: number;
+  rank: string;
+  name: string;
+  names: string[];
+  first_appearance: string;
+  last_appearance: string;
+  current_name: string | null;
+  ended: 'current' | 'renamed' | 'merged' | 'split' | 'abolished';
+  ended_in: string | null;
+  into: string[];
+  species_at_end: number | null;
+  species_abolished: number | null;
+  destinations: Array<{ taxon_id: number; rank: string; name: string; species: number }>;
+  children: Array<{ taxon_id: number; rank: string; name: string }>;
+  timeline: TaxonTimelineEntry[];
+}
+
+export function taxonDoc(store: Store, id: number): TaxonLineageDoc {
+  const doc = store.docJson<TaxonLineageDoc>('taxon_history_doc', id);
+  if (!doc) throw new Error(`taxon_history_doc has no lineage ${id}`);
   return doc;
 }
 

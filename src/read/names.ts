@@ -1,9 +1,10 @@
-// Names as users give them, and what a name leads to: the one normal form names are matched on (the
-// same as name_index.name_norm in SQL; test/read-names.test.ts holds the two together), and the lineages a
-// name has ever denoted (name_lookup, held in memory).
+// Names as users give them, and what a name leads to: the one normal form names are matched on (the same as
+// the SQL macro name_norm, build/name-norm.ts; test/read-layer.test.ts holds the two together), the lineages a
+// name has ever denoted (name_lookup, held in memory), and how closely a spelling matches: an exact spelling
+// wins over one that differs in case or accents, which wins over one that differs in punctuation or spaces.
 import type { Store } from '../store.js';
 
-/** The normal form names are matched on: case, accents, punctuation and spaces ignored (as name_index). */
+/** The normal form names are matched on: case, accents, punctuation and spaces ignored (as name_norm). */
 export function normaliseName(name: string): string {
   return name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '');
 }
@@ -24,18 +25,48 @@ export function asWritten(raw: string): string {
 
 /** One lineage a name leads to (name_lookup; see projections/name_lookup.sql). */
 export interface NameHit {
+  /** A species lineage (history_doc), or for kind 'taxon' a higher taxon's lineage (taxon_history_doc). */
   lineage_id: number;
   name: string;
-  kind: 'species' | 'virus_name' | 'abbreviation';
+  kind: 'species' | 'virus_name' | 'abbreviation' | 'taxon';
+  /** species, or the higher taxon's rank. */
+  rank: string;
+  /** Every spelling of the name seen for the lineage. */
+  variants: string[];
   first_msl: number;
   last_msl: number;
-  /** Releases in which it was the lineage's official species name (null: only ever an isolate name). */
+  /** Releases in which it was the lineage's official name (null: only ever an isolate name). */
   species_first_msl: number | null;
   species_last_msl: number | null;
   current_name: string | null;
 }
 
+/** How a spelling matched a known name, closest first. */
+export type Spelling = 'exact' | 'case_diacritics' | 'normalised';
+
+const folded = (s: string) => asWritten(s).normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+function spellingOf(input: string, hit: NameHit): Spelling {
+  const written = asWritten(input);
+  if (hit.variants.some((v) => asWritten(v) === written)) return 'exact';
+  const f = folded(input);
+  return hit.variants.some((v) => folded(v) === f) ? 'case_diacritics' : 'normalised';
+}
+
 /** The lineages a name (any spelling of case, accents, punctuation) leads to, best first. */
 export function lookupName(store: Store, name: string): NameHit[] {
   return store.docJson<NameHit[]>('name_lookup', normaliseName(name)) ?? [];
+}
+
+/**
+ * The lineages a name leads to by its closest spelling only: "Shigella virus SHBML-50-1" as written is one
+ * species, though "Shigella virus SHBML501" (another species) normalises to the same letters.
+ */
+export function findName(store: Store, name: string): { hits: NameHit[]; spelling: Spelling } | null {
+  const hits = lookupName(store, name);
+  if (hits.length === 0) return null;
+  const order: Spelling[] = ['exact', 'case_diacritics', 'normalised'];
+  const tiers = hits.map((h) => spellingOf(name, h));
+  const best = order.find((s) => tiers.includes(s))!;
+  return { hits: hits.filter((_, i) => tiers[i] === best), spelling: best };
 }

@@ -1,137 +1,402 @@
-// Resolution: a name, in any spelling, as any species or virus name or abbreviation it has ever been, followed
-// from the release it was used in to the release asked for, through renames, moves, merges and splits (the
-// lineages of history_doc, held in memory). The one walk every endpoint that migrates a name uses: /resolve,
-// /ai, and the placements of species in a release.
+// Resolution: whatever a user holds (a name of any rank in any spelling, a former name, a VMR virus name or
+// abbreviation, an accession, a taxid, an ICTV or taxnode id) -> the taxon it denotes, followed from the
+// release it was used in to the release asked for, forwards or backwards, through renames, moves, merges,
+// splits and abolitions (the lineages of history_doc and taxon_history_doc, held in memory). Every endpoint
+// that answers for a name answers with this: /api/v1/resolve, /species, /history, /taxonomy, /historical,
+// /search and /ai.
 import { setImmediate } from 'node:timers/promises';
 import type { Store } from '../store.js';
-import { lineageDoc, mslOf, speciesDoc, type LineageDoc, type SpeciesDoc, type TimelineEntry } from './lineages.js';
-import { lookupName, normaliseName, type NameHit } from './names.js';
+import { identifierKeys, lookupIdentifiers, type IdentifierHit, type IdentifierKind } from './identifiers.js';
+import { lineageDoc, mslOf, speciesDoc, taxonDoc, type LineageDoc, type SpeciesDoc } from './lineages.js';
+import { findName, lookupName, normaliseName, type NameHit, type Spelling } from './names.js';
 import type { ResolvedVersion } from './releases.js';
+import { suggest } from './suggest.js';
+
+export type MatchType = Spelling | 'former_name' | 'virus_name' | 'abbreviation' | IdentifierKind | 'fuzzy';
+export type Status = 'unchanged' | 'renamed' | 'moved' | 'renamed+moved' | 'merged' | 'split' | 'abolished' | 'new'
+  | 'ambiguous' | 'unknown';
+
+export interface ChainStep {
+  version: string;
+  change: string;
+  from_name: string | null;
+  to_name: string | null;
+  proposal: string | null;
+}
+
+/** Where the species of a higher taxon that ended went, or one of the taxa that were under it. */
+export interface Successor {
+  rank: string;
+  /** As named in the release the taxon ended into. */
+  name: string;
+  /** How many of its species (destinations), or null (members). */
+  species: number | null;
+  status: Status;
+  /** Where that taxon is in the release asked for. */
+  results: string[];
+}
 
 export interface Resolution {
   name: string;
-  status: 'unchanged' | 'renamed' | 'moved' | 'renamed+moved' | 'merged' | 'split' | 'abolished' | 'ambiguous' | 'unknown';
+  status: Status;
+  /** species, or the rank of the higher taxon the input denotes. */
+  rank: string | null;
   matched_name: string | null;
-  matched_kind: NameHit['kind'] | null;
+  matched_kind: NameHit['kind'] | IdentifierKind | null;
+  match_type: MatchType | null;
+  /** How sure the match of the input to the taxon is, 0..1 (see MATCH_CONFIDENCE). */
+  confidence: number;
   from_version: string | null;
   to_version: string;
   results: string[];
-  chain: Array<{ version: string; change: string; from_name: string | null; to_name: string | null; proposal: string | null }>;
+  chain: ChainStep[];
+  /** A higher taxon that ended before the release asked for: where its species went. */
+  destinations: Successor[];
+  /** A higher taxon that ended before the release asked for: the taxa that were under it, and where each is. */
+  members: Successor[];
+  /** Anything the answer must not be read without (a from_version the name was not used in). */
+  note: string | null;
   suggestions: string[];
+  /** The lineages the input denotes (for callers that read their documents; not part of any response). */
+  lineages: Array<{ kind: LineageKind; id: number }>;
 }
 
-const above = (lineage: string) => lineage.split(';').slice(0, -1).join(';');
+/**
+ * How much the kind of match leaves in doubt. An official name spelt as ICTV spells it leaves none; a virus
+ * name can be shared by isolates of several species, an abbreviation more so; a spelling that differs in
+ * punctuation may be another name. Multiplied together (a normalised virus name: 0.9 * 0.95), divided among
+ * the taxa of an ambiguous name, and lowered when the name was not used in the from_version given.
+ */
+export const MATCH_CONFIDENCE = {
+  exact: 1, case_diacritics: 0.98, normalised: 0.9,
+  species: 1, taxon: 1, virus_name: 0.95, abbreviation: 0.85,
+  accession: 0.99, taxid: 0.97, ictv_id: 1, taxnode_id: 1,
+  not_in_from_version: 0.9,
+} as const;
 
-/** Follows a lineage to the target release: its species there, or where it went when it ended. */
-function follow(store: Store, id: number, from: number, to: number, depth = 0): { names: string[]; ended: LineageDoc['ended'] | 'present'; chain: Resolution['chain'] } {
-  const doc = lineageDoc(store, id);
-  const chain: Resolution['chain'] = [];
-  let previous: TimelineEntry | undefined;
-  for (const t of doc.timeline) {
-    if (mslOf(t.version) > to) break;
-    if (mslOf(t.version) > from && previous && t.change !== 'unchanged') {
-      chain.push({ version: t.version, change: t.change, from_name: previous.name, to_name: t.name, proposal: t.proposal });
+// --- the lineages, species and higher taxa alike ----------------------------------------------------------
+
+export type LineageKind = 'species' | 'taxon';
+
+/** A lineage as the walk reads it: its entries, how it began and how it ended. */
+interface View {
+  kind: LineageKind;
+  id: number;
+  rank: string;
+  entries: Array<{ msl: number; version: string; name: string; lineage: string; change: string; proposal: string | null; split_off: string[] }>;
+  first: number;
+  last: number;
+  began: 'new' | 'split' | 'merged' | null;
+  began_from: string[];
+  ended: 'current' | 'abolished' | 'merged' | 'split' | 'renamed';
+  /** The first release without it, when it ended. */
+  ended_in: string | null;
+  into: string[];
+}
+
+function view(store: Store, kind: LineageKind, id: number): View {
+  if (kind === 'taxon') {
+    const d = taxonDoc(store, id);
+    return {
+      kind, id, rank: d.rank,
+      entries: d.timeline.map((t) => ({ msl: mslOf(t.version), version: t.version, name: t.name, lineage: t.lineage, change: t.change, proposal: null, split_off: [] })),
+      first: mslOf(d.first_appearance), last: mslOf(d.last_appearance),
+      began: d.timeline[0]!.change === 'new' ? 'new' : null, began_from: [],
+      ended: d.ended, ended_in: d.ended_in, into: d.into,
+    };
+  }
+  const d = lineageDoc(store, id);
+  const last = mslOf(d.last_appearance);
+  return {
+    kind, id, rank: 'species',
+    entries: d.timeline.map((t) => ({ msl: mslOf(t.version), version: t.version, name: t.name, lineage: t.lineage, change: t.change, proposal: t.proposal, split_off: t.split_off ?? [] })),
+    first: mslOf(d.first_appearance), last,
+    began: d.began as View['began'], began_from: d.began === 'split' ? d.split_from : d.began === 'merged' ? d.merged_from : [],
+    ended: d.ended,
+    ended_in: d.ended === 'current' ? null : d.abolished_in ?? `MSL${nextRelease(d)}`,
+    into: d.ended === 'merged' ? d.merged_into : d.ended === 'split' ? d.split_into : [],
+  };
+}
+
+// A lineage's next release is the one after its last; the timeline of the lineage it went into says which.
+const nextRelease = (d: LineageDoc) => mslOf(d.last_appearance) + 1;
+
+/** The lineage of this kind that carried `name` as its official name in release msl. */
+function lineageNamed(store: Store, kind: LineageKind, name: string, msl: number): number | null {
+  const hits = lookupName(store, name).filter((h) => (kind === 'taxon' ? h.kind === 'taxon' : h.kind === 'species')
+    && (h.species_first_msl ?? h.first_msl) <= msl && (h.species_last_msl ?? h.last_msl) >= msl);
+  const exact = hits.find((h) => h.variants.includes(name));
+  return (exact ?? hits[0])?.lineage_id ?? null;
+}
+
+// --- the walk -----------------------------------------------------------------------------------------------
+
+interface Walked {
+  names: string[];
+  /** present: the lineage is in the target release; otherwise how the way there went. */
+  outcome: 'present' | 'gap' | Exclude<View['ended'], 'current'> | 'new';
+  /** The lineage itself split species off (while carrying on) between the two releases. */
+  splitOff: boolean;
+  chain: ChainStep[];
+  ended: View | null;
+}
+
+const MAX_DEPTH = 20;
+const CHANGES = new Set(['renamed', 'moved', 'renamed+moved']);
+
+/** Follows a lineage forwards from release `from` (which it is in) to `to`. */
+function forward(store: Store, v: View, from: number, to: number, depth = 0): Walked {
+  const chain: ChainStep[] = [];
+  const extra: string[] = [];
+  let prev = v.entries.filter((e) => e.msl <= from).pop() ?? v.entries[0]!;
+  for (const e of v.entries) {
+    if (e.msl <= from || e.msl > to) continue;
+    if (CHANGES.has(e.change)) chain.push({ version: e.version, change: e.change, from_name: prev.name, to_name: e.name, proposal: e.proposal });
+    for (const s of e.split_off) {
+      chain.push({ version: e.version, change: 'split', from_name: prev.name, to_name: s, proposal: e.proposal });
+      const id = lineageNamed(store, v.kind, s, e.msl);
+      if (id !== null && depth < MAX_DEPTH) {
+        const onward = forward(store, view(store, v.kind, id), e.msl, to, depth + 1);
+        extra.push(...onward.names);
+        chain.push(...onward.chain);
+      }
     }
-    previous = t;
+    prev = e;
   }
-  const there = doc.timeline.find((t) => mslOf(t.version) === to);
-  if (there) return { names: [there.name], ended: 'present', chain };
-  if (mslOf(doc.last_appearance) > to) return { names: [], ended: 'present', chain }; // a gap: not listed in that release
-  const next = `MSL${mslOf(doc.last_appearance) + 1}`;
-  if (doc.ended === 'abolished' || depth > 20) {
-    chain.push({ version: doc.abolished_in ?? next, change: 'abolished', from_name: previous?.name ?? null, to_name: null, proposal: null });
-    return { names: [], ended: 'abolished', chain };
+  const splitOff = extra.length > 0 || chain.some((c) => c.change === 'split');
+  const there = v.entries.find((e) => e.msl === to);
+  if (there) return { names: unique([there.name, ...extra]), outcome: 'present', splitOff, chain, ended: null };
+  if (v.last > to) return { names: extra, outcome: 'gap', splitOff, chain, ended: null };
+  if (v.ended === 'current' || v.ended === 'abolished' || depth >= MAX_DEPTH) {
+    chain.push({ version: v.ended_in ?? `MSL${v.last + 1}`, change: 'abolished', from_name: prev.name, to_name: null, proposal: null });
+    return { names: extra, outcome: 'abolished', splitOff, chain, ended: v };
   }
-  const targets = doc.ended === 'merged' ? doc.merged_into : doc.split_into;
-  const names: string[] = [];
-  for (const target of targets) {
-    chain.push({ version: next, change: doc.ended, from_name: previous?.name ?? null, to_name: target, proposal: null });
-    const hit = lookupName(store, target).find((h) => h.kind === 'species' && h.first_msl <= mslOf(next) && h.last_msl >= mslOf(next));
-    if (!hit) continue;
-    const onward = follow(store, hit.lineage_id, mslOf(next), to, depth + 1);
+  const next = mslOf(v.ended_in!);
+  const names = [...extra];
+  for (const target of v.into) {
+    chain.push({ version: v.ended_in!, change: v.ended, from_name: prev.name, to_name: target, proposal: null });
+    const id = lineageNamed(store, v.kind, target, next);
+    if (id === null) continue;
+    const onward = forward(store, view(store, v.kind, id), next, to, depth + 1);
     names.push(...onward.names);
     chain.push(...onward.chain);
   }
-  return { names: [...new Set(names)], ended: doc.ended, chain };
+  return { names: unique(names), outcome: v.ended, splitOff, chain, ended: v };
 }
 
-export function resolveOne(store: Store, name: string, from: ResolvedVersion | null, to: ResolvedVersion): Resolution {
-  const base = { name, from_version: from?.version ?? null, to_version: to.version, suggestions: [] as string[] };
-  let hits = lookupName(store, name);
-  if (hits.length === 0) return { ...base, status: 'unknown', matched_name: null, matched_kind: null, results: [], chain: [] };
-  // Prefer what the name meant in the source release, and a species name over a virus name.
-  // A species name is "in use" in the releases where it was the official name, not where a VMR isolate
-  // still carried it as a virus name (Tobacco mosaic virus in MSL39 is the virus of Tobamovirus tabaci).
-  const inUse = (h: NameHit, v: number) => (h.kind === 'species' && h.species_first_msl !== null
-    ? h.species_first_msl <= v && (h.species_last_msl ?? 0) >= v
-    : h.first_msl <= v && h.last_msl >= v);
-  const validAtFrom = from ? hits.filter((h) => inUse(h, from.msl)) : [];
-  if (validAtFrom.length > 0) hits = validAtFrom;
-  if (hits.some((h) => h.kind === 'species')) hits = hits.filter((h) => h.kind === 'species');
-  const lineages = [...new Set(hits.map((h) => h.lineage_id))];
-  const best = hits[0]!;
-  const matched = { matched_name: best.name, matched_kind: best.kind };
-
-  if (lineages.length > 1) {
-    const results = [...new Set(lineages.flatMap((id) => follow(store, id, from?.msl ?? (best.species_last_msl ?? best.last_msl), to.msl).names))];
-    return { ...base, ...matched, status: 'ambiguous', results, chain: [] };
+/** Follows a lineage backwards from release `from` (which it is in) to an earlier release `to`. */
+function backward(store: Store, v: View, from: number, to: number, depth = 0): Walked {
+  const chain: ChainStep[] = [];
+  const entries = v.entries.filter((e) => e.msl <= from);
+  for (let i = entries.length - 1; i > 0; i--) {
+    const e = entries[i]!;
+    if (e.msl <= to) break;
+    if (CHANGES.has(e.change)) chain.push({ version: e.version, change: e.change, from_name: e.name, to_name: entries[i - 1]!.name, proposal: e.proposal });
   }
-  // The release the name is taken from: the one asked for when the name was in use there, else the last
-  // release in which it was the species' name (an old name given without from_version means that era).
-  const start = validAtFrom.length > 0 ? from!.msl : Math.min(best.species_last_msl ?? best.last_msl, to.msl);
-  const walked = follow(store, best.lineage_id, start, to.msl);
-  if (walked.ended !== 'present') {
-    const status = walked.ended === 'current' ? 'abolished' : walked.ended;
-    return { ...base, ...matched, status, results: walked.names, chain: walked.chain };
+  const there = v.entries.find((e) => e.msl === to);
+  if (there) return { names: [there.name], outcome: 'present', splitOff: false, chain, ended: null };
+  if (to >= v.first) return { names: [], outcome: 'gap', splitOff: false, chain, ended: null };
+  const firstEntry = v.entries[0]!;
+  if ((v.began === 'split' || v.began === 'merged') && depth < MAX_DEPTH) {
+    const names: string[] = [];
+    for (const source of v.began_from) {
+      chain.push({ version: firstEntry.version, change: `${v.began}_from`, from_name: firstEntry.name, to_name: source, proposal: firstEntry.proposal });
+      const id = lineageNamed(store, v.kind, source, v.first - 1);
+      if (id === null) continue;
+      const src = view(store, v.kind, id);
+      const prior = src.entries.filter((e) => e.msl < v.first).pop();
+      if (!prior) continue;
+      const onward = backward(store, src, prior.msl, to, depth + 1);
+      names.push(...onward.names);
+      chain.push(...onward.chain);
+    }
+    return { names: unique(names), outcome: v.began, splitOff: false, chain, ended: null };
   }
-  if (walked.names.length === 0) return { ...base, ...matched, status: 'abolished', results: [], chain: walked.chain };
-  const doc = lineageDoc(store, best.lineage_id);
-  const origin = doc.timeline.filter((t) => mslOf(t.version) <= start).pop() ?? doc.timeline[0]!;
-  const target = doc.timeline.find((t) => mslOf(t.version) === to.msl)!;
-  const renamed = origin.name !== target.name;
-  const moved = above(origin.lineage) !== above(target.lineage);
-  const status = renamed && moved ? 'renamed+moved' : renamed ? 'renamed' : moved ? 'moved' : 'unchanged';
-  return { ...base, ...matched, status, results: [target.name], chain: walked.chain };
+  chain.push({ version: firstEntry.version, change: 'new', from_name: firstEntry.name, to_name: null, proposal: firstEntry.proposal });
+  return { names: [], outcome: 'new', splitOff: false, chain, ended: null };
 }
 
-/** Up to 3 known names close to each unknown name (Jaro-Winkler over names of similar length). */
-async function suggest(store: Store, names: string[]): Promise<Map<string, string[]>> {
-  const wanted = [...new Set(names.map(normaliseName).filter((n) => n.length > 0))];
-  const out = new Map<string, string[]>();
-  if (wanted.length === 0) return out;
-  const rows = await store.query<{ q: string; names: string[] }>(`
-    WITH q AS (SELECT unnest($1::VARCHAR[]) AS q)
-    SELECT q.q, list(name ORDER BY score DESC, name)[1:3] AS names
-    FROM (
-      SELECT q.q, n.name, max(jaro_winkler_similarity(n.name_norm, q.q)) AS score
-      FROM q JOIN main.name_index n
-        -- a typo rarely hits the first letter, and rarely changes the length by more than 3
-        ON n.name_len BETWEEN length(q.q) - 3 AND length(q.q) + 3 AND left(n.name_norm, 1) = left(q.q, 1)
-      GROUP BY ALL
-      HAVING score >= 0.85
-    ) q
-    GROUP BY q.q`, [wanted]);
-  for (const r of rows) out.set(r.q, r.names);
-  return out;
+const unique = (xs: string[]) => [...new Set(xs)];
+const above = (lineage: string) => lineage.split(';').slice(0, -1).join(';');
+
+/** A lineage from release `start` (which it is in) to `to`: its status, names there and the chain. */
+function walk(store: Store, v: View, start: number, to: number): Walked & { status: Status } {
+  const w = to >= start ? forward(store, v, start, to) : backward(store, v, start, to);
+  // in the order the changes happened (a split-off's own changes were followed where it split off)
+  const sign = to >= start ? 1 : -1;
+  w.chain.sort((a, b) => sign * (mslOf(a.version) - mslOf(b.version)));
+  if (w.outcome === 'present') {
+    if (w.splitOff) return { ...w, status: 'split' };
+    const origin = v.entries.filter((e) => e.msl <= start).pop() ?? v.entries[0]!;
+    const target = v.entries.find((e) => e.msl === to)!;
+    const renamed = origin.name !== target.name;
+    const moved = above(origin.lineage) !== above(target.lineage);
+    return { ...w, status: renamed && moved ? 'renamed+moved' : renamed ? 'renamed' : moved ? 'moved' : 'unchanged' };
+  }
+  return { ...w, status: w.outcome === 'gap' ? 'abolished' : w.outcome };
+}
+
+/** For a higher taxon that ended before `to`: where its species went, and its child taxa, each followed to `to`. */
+function dispersal(store: Store, v: View, to: number): { destinations: Successor[]; members: Successor[] } {
+  if (v.kind !== 'taxon' || v.ended_in === null || mslOf(v.ended_in) > to) return { destinations: [], members: [] };
+  const doc = taxonDoc(store, v.id);
+  const follow = (id: number, from: number) => {
+    const w = walk(store, view(store, 'taxon', id), from, to);
+    return { status: w.status, results: w.names };
+  };
+  return {
+    destinations: doc.destinations.map((d) => ({ rank: d.rank, name: d.name, species: d.species, ...follow(d.taxon_id, mslOf(v.ended_in!)) })),
+    members: doc.children.map((c) => ({ rank: c.rank, name: c.name, species: null, ...follow(c.taxon_id, v.last) })),
+  };
+}
+
+// --- what an input denotes ------------------------------------------------------------------------------------
+
+/** One lineage an input denotes. */
+export interface Candidate {
+  kind: LineageKind;
+  id: number;
+  rank: string;
+  matched_name: string;
+  matched_kind: NameHit['kind'] | IdentifierKind;
+  /** The releases the name or identifier was used in for it, in any role. */
+  first_msl: number;
+  last_msl: number;
+  /** The releases in which it was the taxon's own name (null: never; only a VMR isolate's name). */
+  official: [number, number] | null;
+}
+
+export interface Identification {
+  candidates: Candidate[];
+  match_type: MatchType;
+  confidence: number;
+  /** Set when from_version was given and the input was not used in it. */
+  note: string | null;
+  /** The release each candidate's walk starts from. */
+  start: number[];
+}
+
+function candidateOfName(h: NameHit): Candidate {
+  return {
+    kind: h.kind === 'taxon' ? 'taxon' : 'species', id: h.lineage_id, rank: h.rank, matched_name: h.name, matched_kind: h.kind,
+    first_msl: h.first_msl, last_msl: h.last_msl,
+    official: h.species_first_msl === null || h.species_last_msl === null ? null : [h.species_first_msl, h.species_last_msl],
+  };
+}
+
+function candidateOfId(h: IdentifierHit): Candidate {
+  return {
+    kind: h.rank === 'species' ? 'species' : 'taxon', id: h.lineage_id, rank: h.rank, matched_name: h.name, matched_kind: h.kind,
+    first_msl: h.first_msl, last_msl: h.last_msl, official: null,
+  };
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+const isOfficial = (c: Candidate) => c.matched_kind === 'species' || c.matched_kind === 'taxon';
+/** The release a name is taken from when none is given: the last in which it was the taxon's own name, else its last use. */
+const lastUse = (c: Candidate) => c.official?.[1] ?? c.last_msl;
+
+/**
+ * The taxa an input denotes, best match only: a name by its closest spelling; the names in use in from_version
+ * when it is given, else each name's latest use; an official name before a virus name or abbreviation; then
+ * identifiers. Null when nothing matches (the caller suggests).
+ */
+export function identify(store: Store, input: string, from: ResolvedVersion | null, ids?: IdentifierHit[]): Identification | null {
+  const found = findName(store, input);
+  let candidates: Candidate[];
+  if (found) candidates = found.hits.map(candidateOfName);
+  else if (ids && ids.length > 0) candidates = ids.map(candidateOfId);
+  else return null;
+  let note: string | null = null;
+  if (from) {
+    const used = candidates.filter((c) => c.first_msl <= from.msl && c.last_msl >= from.msl);
+    if (used.length > 0) candidates = used;
+    else {
+      const span = `MSL${Math.min(...candidates.map((c) => c.first_msl))}..MSL${Math.max(...candidates.map((c) => c.last_msl))}`;
+      note = `'${input.trim()}' was not used in ${from.version} (it is known in ${span}); resolved from the last release it was used in`;
+    }
+  }
+  if (candidates.some(isOfficial)) candidates = candidates.filter(isOfficial);
+  if (!from || note) {
+    // the name's latest meaning: the taxa that used it last
+    const latest = Math.max(...candidates.map(lastUse));
+    candidates = candidates.filter((c) => lastUse(c) === latest);
+  }
+  // one candidate per lineage (a number that is a taxnode id and an ICTV id of one taxon is one candidate)
+  const seen = new Set<string>();
+  candidates = candidates.filter((c) => !seen.has(`${c.kind}:${c.id}`) && seen.add(`${c.kind}:${c.id}`));
+  const start = candidates.map((c) => (from && !note ? from.msl : lastUse(c)));
+  // what the name was in the release it is taken from: a taxon's own name there, or (a former species name
+  // still borne by an isolate: Tobacco mosaic virus in MSL40) a virus name
+  const roles = candidates.map((c, i): MatchType => {
+    if (!isOfficial(c)) return c.matched_kind as MatchType;
+    return c.official && c.official[0] <= start[i]! && c.official[1] >= start[i]! ? 'exact' : 'virus_name';
+  });
+  const confidenceOf = (c: Candidate, role: MatchType) => (role === 'exact' ? MATCH_CONFIDENCE[c.matched_kind] : MATCH_CONFIDENCE[role as keyof typeof MATCH_CONFIDENCE] ?? 1);
+  let base = Math.min(...candidates.map((c, i) => confidenceOf(c, roles[i]!)));
+  if (found) base *= MATCH_CONFIDENCE[found.spelling];
+  if (note) base *= MATCH_CONFIDENCE.not_in_from_version;
+  const match_type = found && found.spelling !== 'exact' ? found.spelling : roles[0]!;
+  return { candidates, match_type, confidence: round(base / candidates.length), note, start };
+}
+
+const EMPTY = { destinations: [] as Successor[], members: [] as Successor[] };
+
+export function resolveOne(store: Store, name: string, from: ResolvedVersion | null, to: ResolvedVersion, ids?: IdentifierHit[]): Resolution {
+  const base = { name, from_version: from?.version ?? null, to_version: to.version, suggestions: [] as string[], ...EMPTY };
+  const found = identify(store, name, from, ids);
+  if (!found) {
+    return { ...base, status: 'unknown', rank: null, matched_name: null, matched_kind: null, match_type: null, confidence: 0, results: [], chain: [], note: null, lineages: [] };
+  }
+  const { candidates, start } = found;
+  const lineages = candidates.map((c) => ({ kind: c.kind, id: c.id }));
+  const first = candidates[0]!;
+  const matched = {
+    rank: candidates.every((c) => c.rank === first.rank) ? first.rank : null,
+    matched_name: first.matched_name, matched_kind: first.matched_kind, confidence: found.confidence, note: found.note, lineages,
+  };
+  if (candidates.length > 1) {
+    const results = unique(candidates.flatMap((c, i) => walk(store, view(store, c.kind, c.id), start[i]!, to.msl).names));
+    return { ...base, ...matched, match_type: found.match_type, status: 'ambiguous', results, chain: [] };
+  }
+  const v = view(store, first.kind, first.id);
+  const w = walk(store, v, start[0]!, to.msl);
+  // an official name that is the taxon's name in the release asked for was matched exactly; any other a former name
+  const match_type: MatchType = found.match_type === 'exact' && !w.names.includes(first.matched_name) ? 'former_name' : found.match_type;
+  const dispersed = w.ended && w.ended.ended !== 'renamed' ? dispersal(store, w.ended, to.msl) : EMPTY;
+  return { ...base, ...matched, match_type, status: w.status, results: w.names, chain: w.chain, ...dispersed };
 }
 
 /** Names resolved between two turns of the event loop (~10 ms of work). */
 const SLICE = 128;
 
+/**
+ * Resolves a batch: identifiers looked up in one query, names in memory, suggestions for every input that
+ * matched nothing in one more query.
+ */
 export async function resolveMany(store: Store, names: string[], from: ResolvedVersion | null, to: ResolvedVersion): Promise<Resolution[]> {
+  const ids = await lookupIdentifiers(store, names.filter((n) => identifierKeys(n) !== null && findName(store, n) === null));
   // Resolving is synchronous work on in-memory documents, ~0.1 ms a name: 10,000 names in one go would
   // hold every other request for a second. In slices, lookups keep being answered between them.
   const results: Resolution[] = [];
   for (let i = 0; i < names.length; i += SLICE) {
     if (i > 0) await setImmediate();
-    for (const n of names.slice(i, i + SLICE)) results.push(resolveOne(store, n, from, to));
+    for (const n of names.slice(i, i + SLICE)) results.push(resolveOne(store, n, from, to, ids.get(n)));
   }
   const unknown = results.filter((r) => r.status === 'unknown');
   if (unknown.length > 0) {
     const suggestions = await suggest(store, unknown.map((r) => r.name));
-    for (const r of unknown) r.suggestions = suggestions.get(normaliseName(r.name)) ?? [];
+    for (const r of unknown) {
+      r.suggestions = (suggestions.get(normaliseName(r.name)) ?? []).map((s) => s.name);
+      if (r.suggestions.length > 0) r.match_type = 'fuzzy';
+    }
   }
   return results;
+}
+
+/** One input resolved (resolveMany of one). */
+export async function resolveName(store: Store, name: string, from: ResolvedVersion | null, to: ResolvedVersion): Promise<Resolution> {
+  return (await resolveMany(store, [name], from, to))[0]!;
 }
 
 export interface Placement {
@@ -144,7 +409,7 @@ export interface Placement {
   resolution: Resolution | null;
 }
 
-/** Where a lineage stands in a release: its own species there, or what it became. */
+/** Where a species lineage stands in a release: its own species there, or what it became. */
 export function placeIn(store: Store, lineageId: number, name: string, target: ResolvedVersion): Placement {
   const lineage = lineageDoc(store, lineageId);
   const here = lineage.timeline.find((t) => t.version === target.version);
@@ -156,3 +421,38 @@ export function placeIn(store: Store, lineageId: number, name: string, target: R
   return { lineage, species: successor ? speciesDoc(store, target.msl, successor) : null, status: 'ended', resolution };
 }
 
+/** A resolution as the API shows it: everything but the lineage ids the read layer works with. */
+export function shownResolution(r: Resolution): Omit<Resolution, 'lineages'> {
+  return Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'lineages')) as Omit<Resolution, 'lineages'>;
+}
+
+const article = (word: string) => (/^[aeiou]/i.test(word) ? 'an' : 'a');
+
+/**
+ * Why a resolved input is not one taxon of `rank` in release `v` (resolved to v): another rank, not yet
+ * classified, ended, or several taxa. The sentence every 404 for a known name says.
+ */
+export function absence(r: Resolution, v: ResolvedVersion, rank: string): string {
+  const q = `'${r.name}'`;
+  const names = (xs: string[]) => xs.map((x) => `'${x}'`).join(', ');
+  const where = r.results.length > 0 && !(r.results.length === 1 && r.results[0] === r.name) ? ` (in ${v.version}: ${names(r.results)})` : '';
+  if (r.status === 'ambiguous') return `${q} names several taxa${r.results.length > 0 ? `, in ${v.version} ${names(r.results)}` : ''}`;
+  if (r.rank !== null && r.rank !== rank) return `${q} is ${article(r.rank)} ${r.rank}${where}, not ${article(rank)} ${rank}`;
+  const now = r.results.length > 0 ? `; in ${v.version} it is ${names(r.results)}` : '';
+  const step = r.chain.find((c) => ['abolished', 'merged', 'split', 'new', 'split_from', 'merged_from'].includes(c.change));
+  if (!step) {
+    const rename = r.chain.find((c) => c.change.startsWith('renamed'));
+    return rename
+      ? `${q} is not ${article(rank)} ${rank} of ${v.version}: it was renamed '${rename.to_name}' in ${rename.version}${now}`
+      : `${q} is not ${article(rank)} ${rank} of ${v.version}${now}`;
+  }
+  const taxon = `the ${r.rank ?? 'taxon'}${step.from_name ? ` '${step.from_name}'` : ''}`;
+  const into = r.chain.filter((c) => c.version === step.version && c.change === step.change && c.to_name).map((c) => c.to_name!);
+  switch (step.change) {
+    case 'new': return `${q} is not in ${v.version}: ${taxon} was first listed in ${step.version}`;
+    case 'abolished': return `${q} is not in ${v.version}: ${taxon} was abolished in ${step.version}${now}`;
+    case 'split_from': return `${q} is not in ${v.version}: ${taxon} was split off ${names(into)} in ${step.version}${now}`;
+    case 'merged_from': return `${q} is not in ${v.version}: ${taxon} was formed by merging ${names(into)} in ${step.version}${now}`;
+    default: return `${q} is not ${article(rank)} ${rank} of ${v.version}: ${taxon} was ${step.change} ${into.length > 0 ? `into ${names(into)} ` : ''}in ${step.version}${now}`;
+  }
+}

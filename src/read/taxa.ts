@@ -1,9 +1,11 @@
 // Taxa above species by name: where a name stands in the latest release, or what became of it
-// (taxonomy_taxon, held in memory).
+// (taxonomy_taxon, held in memory), and the 404 for a name that is not a taxon of the rank asked.
 import { HttpError } from '../errors.js';
 import type { Store } from '../store.js';
 import type { ClassificationRank } from './lineages.js';
-import { releaseSpan, type ResolvedVersion } from './releases.js';
+import type { ResolvedVersion } from './releases.js';
+import { absence, resolveName, shownResolution } from './resolve.js';
+import { unknownNameError } from './suggest.js';
 
 /** taxonomy_taxon: a name above species, current or former (see projections/taxonomy_taxon.sql). */
 export interface TaxonDoc {
@@ -22,28 +24,12 @@ export function lookupTaxon(store: Store, name: string): TaxonDoc | undefined {
 }
 
 /**
- * The 404 for a family name that is not a family of release v: what the name is (another rank, a former family
- * and what became of it) or, for a name never used, up to 3 family names it may be a typo of.
+ * The 404 for a name that is not a taxon of `rank` in release v, as the resolver sees it: unknown (the one text
+ * and suggestions of every endpoint), a taxon of another rank, not yet or no longer in v, or several taxa.
  */
-export async function familyNotFound(store: Store, name: string, v: ResolvedVersion): Promise<HttpError> {
-  const taxon = lookupTaxon(store, name);
-  if (taxon && taxon.rank !== 'family') {
-    const where = taxon.classification.family && taxon.classification.family !== taxon.name ? ` of family '${taxon.classification.family}'` : '';
-    const when = taxon.current ? '' : ` (${taxon.fate?.summary ?? `last listed in ${taxon.last_version}`})`;
-    return new HttpError(404, `'${taxon.name}' is not a family but a ${taxon.rank}${where}${when}`, 'NotFound', { taxon });
-  }
-  if (taxon) {
-    // a family of some release, but not of this one
-    const span = `it is listed in ${taxon.first_version}..${taxon.last_version}`;
-    const fate = taxon.fate ? `: ${taxon.fate.summary}` : ` (${span})`;
-    return new HttpError(404, `family '${taxon.name}' is not in ${v.version}${fate}`, 'NotFound', { taxon });
-  }
-  const suggestions = await store.query<{ name: string }>(`
-    SELECT name FROM main.taxonomy_taxon
-    WHERE rank = 'family' AND current AND jaro_winkler_similarity(name_key, $1) >= 0.85
-    ORDER BY jaro_winkler_similarity(name_key, $1) DESC, name
-    LIMIT 3`, [name.trim().toLowerCase()]);
-  const hint = suggestions.length > 0 ? `; did you mean ${suggestions.map((s) => `'${s.name}'`).join(', ')}?` : '';
-  return new HttpError(404, `family '${name}' not found in any release (${releaseSpan(store)})${hint}`, 'NotFound',
-    { suggestions: suggestions.map((s) => s.name) });
+export async function notFoundAt(store: Store, name: string, rank: string, v: ResolvedVersion): Promise<HttpError> {
+  const r = await resolveName(store, name, v, v);
+  if (r.status === 'unknown') return unknownNameError(store, name, r.suggestions);
+  const taxon = r.rank !== 'species' && r.matched_name ? lookupTaxon(store, r.matched_name) : undefined;
+  return new HttpError(404, absence(r, v, rank), 'NotFound', { resolution: shownResolution(r), ...(taxon ? { taxon } : {}) });
 }

@@ -12,7 +12,9 @@ import { AnswerCache } from '../ai/cache.js';
 import { candidates, DEFAULT_PARAMS, evaluationOf, modelOf, type Features } from '../ai/classify.js';
 import { EXAMPLE_QUESTIONS, INTENT_GUIDE } from '../ai/examples.js';
 import { INTENTS, normaliseQuestion, parseQuestion, storeLexicon, type Parsed } from '../ai/parse.js';
-import { identify, suggestNames } from '../ai/identify.js';
+import { identified } from '../ai/identify.js';
+import { resolveName } from '../read/resolve.js';
+import { unknownName } from '../read/suggest.js';
 import { stabilityReport, STABILITY_FORMULA } from '../ai/stability.js';
 import { formatGenomeSize, parseGenomeSize, parseGenomeType, parseHost } from '../ai/vocabulary.js';
 
@@ -81,27 +83,28 @@ export function aiRouter(): Router {
     const body = parseBody(ClassifyBody, req.body);
     const name = body.organism_name?.trim() ?? '';
     const meta = body.metadata ?? {};
-    if (name) {
-      const known = identify(req.store, name, latest(req.store));
-      if (known) {
-        res.set('Cache-Control', 'no-store').json({ method: 'name', organism_name: name, ...known, metadata_check: metadataCheck(meta, known) });
-        return;
-      }
+    const resolution = name ? await resolveName(req.store, name, null, latest(req.store)) : null;
+    const known = resolution ? identified(req.store, resolution, latest(req.store)) : null;
+    if (known) {
+      res.set('Cache-Control', 'no-store').json({ method: 'name', organism_name: name, ...known, metadata_check: metadataCheck(meta, known) });
+      return;
     }
+    // a name of a higher taxon says too little to stand for an organism: its metadata decides, as for an unknown name
+    const taxon = resolution && resolution.status !== 'unknown' ? `'${name}' is a ${resolution.rank ?? 'taxon'} name, not a species, virus name or identifier` : null;
     const features = readMetadata(meta);
     const given = features.compositions.length > 0 || features.hosts.length > 0 || features.sizeBp !== null;
     if (!given) {
       if (!name) throw new HttpError(422, 'give organism_name, or metadata with at least one of genome_type, genome_size and host');
-      const suggestions = await suggestNames(req.store, name);
-      throw new HttpError(404, `'${name}' is not a species, virus name or abbreviation of any release, and no metadata was given to classify it by${suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : ''}`, 'NotFound', { suggestions });
+      if (taxon) throw new HttpError(422, `${taxon}, and no metadata was given to classify it by`);
+      throw await unknownName(req.store, name);
     }
     const model = await modelOf(req.store);
     const top = candidates(model, features, 5);
-    const suggestions = name ? await suggestNames(req.store, name) : [];
+    const suggestions = resolution?.suggestions ?? [];
     res.set('Cache-Control', 'no-store').json({
       method: 'metadata',
       organism_name: name || null,
-      name_note: name ? `'${name}' is not a known species, virus name or abbreviation, so the metadata was used` : null,
+      name_note: name ? `${taxon ?? `'${name}' is not a known species, virus name, abbreviation or identifier`}, so the metadata was used` : null,
       suggestions,
       version: latest(req.store).version,
       features: {
@@ -167,7 +170,7 @@ function readMetadata(meta: Metadata): Features {
 }
 
 /** For a known name given with metadata: does the metadata agree with the species' own record? */
-function metadataCheck(meta: Metadata, known: NonNullable<ReturnType<typeof identify>>): Record<string, unknown> | null {
+function metadataCheck(meta: Metadata, known: NonNullable<ReturnType<typeof identified>>): Record<string, unknown> | null {
   if (!meta.genome_type && !meta.host && meta.genome_size === undefined) return null;
   const out: Record<string, unknown> = {};
   if (meta.genome_type) {

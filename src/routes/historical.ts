@@ -1,14 +1,17 @@
 // /historical: the releases, comparisons of any two, a species or a family across all releases, the end of the
-// order Caudovirales and the milestones of the 20 years. Every answer is a pre-rendered document (projections
-// *_doc.sql, caudovirales_dissolution.sql), held in memory except the species histories; a 404 runs a query,
-// to suggest close names.
+// order Caudovirales and the milestones of the whole record. Every answer is a pre-rendered document
+// (projections *_doc.sql, caudovirales_dissolution.sql), held in memory except the species histories; names
+// are found by the resolver, and a 404 for an unknown name suggests close ones (read/suggest.ts).
 import { Router } from 'express';
 import { HttpError } from '../errors.js';
 import { sendJson } from '../respond.js';
 import type { Store } from '../store.js';
 import { assertPair, diffSummary } from '../read/compare.js';
-import { lookupName, nameParam, normaliseName } from '../read/names.js';
-import { resolveVersion } from '../read/releases.js';
+import { nameParam } from '../read/names.js';
+import { latest, resolveVersion } from '../read/releases.js';
+import { absence, resolveName } from '../read/resolve.js';
+import { unknownNameError } from '../read/suggest.js';
+import { notFoundAt } from '../read/taxa.js';
 
 export function historicalRouter(): Router {
   const router = Router();
@@ -50,24 +53,25 @@ export function historicalRouter(): Router {
   // shape analysts script against, and holding both would cost the memory budget.
   router.get('/species/:scientific_name/history', async (req, res) => {
     const name = nameParam(req.params.scientific_name);
-    const hits = lookupName(req.store, name);
-    if (hits.length === 0) throw await speciesNotFound(req.store, name);
-    // As /api/v1/history: a name that was a species name follows only those lineages; a virus name or
-    // abbreviation may lead to several.
-    const chosen = hits.some((h) => h.kind === 'species') ? hits.filter((h) => h.kind === 'species') : hits;
-    const ids = [...new Set(chosen.map((h) => h.lineage_id))];
+    const v = latest(req.store);
+    const r = await resolveName(req.store, name, null, v);
+    if (r.status === 'unknown') throw unknownNameError(req.store, name, r.suggestions);
+    // As /api/v1/history: the lineages the resolver finds for the name (species only: the taxa above have
+    // their histories at /api/v1/history)
+    const ids = r.lineages.filter((l) => l.kind === 'species').map((l) => l.id);
+    if (ids.length === 0) throw new HttpError(404, absence(r, v, 'species'), 'NotFound');
     const rows = await req.store.query<{ lineage_id: string; doc: string }>(
       'SELECT lineage_id, doc FROM main.species_history_doc WHERE list_contains($1::BIGINT[], lineage_id)', [ids]);
-    const byId = new Map(rows.map((r) => [Number(r.lineage_id), JSON.parse(r.doc) as unknown]));
+    const byId = new Map(rows.map((x) => [Number(x.lineage_id), JSON.parse(x.doc) as unknown]));
     const lineages = ids.map((id) => byId.get(id) ?? brokenBuild('species_history_doc', [id]));
-    sendJson(req, res, { query: name, matched_name: chosen[0]!.name, matched_kind: chosen[0]!.kind, lineages }, 'latest');
+    sendJson(req, res, { query: name, matched_name: r.matched_name, matched_kind: r.matched_kind, match_type: r.match_type, confidence: r.confidence, lineages }, 'latest');
   });
 
   // GET /family/:name/evolution <- family_evolution_doc (in memory), keyed by every name the family carried
   router.get('/family/:family_name/evolution', async (req, res) => {
     const name = nameParam(req.params.family_name);
     const doc = req.store.doc('family_evolution_doc', name.toLowerCase());
-    if (!doc) throw await familyNotFound(req.store, name);
+    if (!doc) throw await notFoundAt(req.store, name, 'family', latest(req.store));
     sendJson(req, res, doc, 'latest');
   });
 
@@ -96,37 +100,3 @@ function requiredJson<T>(store: Store, table: string, ...key: Array<string | num
 function brokenBuild(table: string, key: Array<string | number>): never {
   throw new Error(`read model ${table} has no document ${key.join('|')}`);
 }
-
-/** 404 for a name no species ever had, with up to 3 known names close to it. */
-async function speciesNotFound(store: Store, name: string): Promise<HttpError> {
-  const norm = normaliseName(name);
-  const [row] = norm.length === 0 ? [] : await store.query<{ names: string[] | null }>(`
-    SELECT list(name ORDER BY score DESC, name)[1:3] AS names
-    FROM (
-      SELECT name, max(jaro_winkler_similarity(name_norm, $1)) AS score
-      FROM main.name_index
-      -- a typo rarely hits the first letter, and rarely changes the length by more than 3
-      WHERE name_len BETWEEN length($1) - 3 AND length($1) + 3 AND left(name_norm, 1) = left($1, 1)
-      GROUP BY name
-      HAVING score >= 0.85
-    )`, [norm]);
-  const suggestions = row?.names ?? [];
-  return new HttpError(404, `no species ever had the name '${name}'${didYouMean(suggestions)}`, 'NotFound', { suggestions });
-}
-
-/** 404 for an unknown family: says when the name is a taxon of another rank, and suggests close family names. */
-async function familyNotFound(store: Store, name: string): Promise<HttpError> {
-  const key = name.toLowerCase();
-  const [row] = await store.query<{ ranks: string[] | null; names: string[] | null }>(`
-    SELECT (SELECT list(DISTINCT rank ORDER BY rank) FROM src.taxa WHERE lower(name) = $1) AS ranks,
-           (SELECT list(name ORDER BY score DESC, name)[1:3]
-            FROM (SELECT name, jaro_winkler_similarity(name_key, $1) AS score FROM main.family_evolution_doc)
-            WHERE score >= 0.85) AS names`, [key]);
-  const suggestions = row?.names ?? [];
-  const ranks = row?.ranks ?? [];
-  const what = ranks.length > 0 ? `'${name}' is ${/^[aeiou]/.test(ranks[0]!) ? 'an' : 'a'} ${ranks.join(' or ')} name, not a family`
-    : `no family was ever named '${name}'`;
-  return new HttpError(404, `${what}${didYouMean(suggestions)}`, 'NotFound', { suggestions });
-}
-
-const didYouMean = (names: string[]) => (names.length > 0 ? `; did you mean ${names.map((n) => `'${n}'`).join(', ')}?` : '');

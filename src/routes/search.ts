@@ -8,7 +8,8 @@ import { sendJson } from '../respond.js';
 import type { Store } from '../store.js';
 import { nameParam, normaliseName } from '../read/names.js';
 import { latest, resolveVersion } from '../read/releases.js';
-import { familyNotFound } from '../read/taxa.js';
+import { MIN_SCORE } from '../read/suggest.js';
+import { notFoundAt } from '../read/taxa.js';
 
 /**
  * Eras of the taxonomy, by release year (src.releases), so a new release falls into one by its year. Each
@@ -40,19 +41,22 @@ function queryKey(query: string): string {
 
 const lower = (s: string | null | undefined): string | null => (s ? s.trim().toLowerCase() : null);
 
-// How a name matched, best first: the whole name, its start, inside it, or a typo of it (Jaro-Winkler >= 0.92
-// over names of about the same length, for queries of 5+ characters: shorter ones match too much by chance).
+// How a name matched, best first: the whole name, its start, inside it, or a misspelling of it (the similarity
+// and threshold of "did you mean", read/suggest.ts, over names of about the same length, for queries of 5+
+// characters: shorter ones match too much by chance). Species names only (name_index also holds higher taxa).
 // $1 = the normalised query, $2 = exact matches only.
+const SIMILARITY = 'round(1 - damerau_levenshtein(n.name_norm, $1) / greatest(length(n.name_norm), length($1)), 3)';
 const MATCH = `
   SELECT n.lineage_id, n.name, n.name_norm, n.kind, n.current_name,
          CASE WHEN n.name_norm = $1 THEN 1 WHEN starts_with(n.name_norm, $1) THEN 2
               WHEN contains(n.name_norm, $1) THEN 3 ELSE 4 END AS tier,
-         jaro_winkler_similarity(n.name_norm, $1) AS similarity
+         ${SIMILARITY} AS similarity
   FROM main.name_index n
-  WHERE n.name_norm = $1
+  WHERE n.kind <> 'taxon'
+    AND (n.name_norm = $1
      OR (NOT $2 AND (contains(n.name_norm, $1)
          OR (length($1) >= 5 AND n.name_len BETWEEN length($1) - 2 AND length($1) + 2
-             AND jaro_winkler_similarity(n.name_norm, $1) >= 0.92)))`;
+             AND ${SIMILARITY} >= ${MIN_SCORE}))))`;
 
 // The match as the results show it: which name (current, former, virus name, abbreviation) and how.
 const MATCH_JSON = (h: string, current: string) => `json_object(
@@ -114,7 +118,7 @@ function statistics(req: Request, res: Response): void {
 async function familySummary(req: Request, res: Response): Promise<void> {
   const name = nameParam(req.params.family_name as string);
   const doc = req.store.doc('search_family_summary', name.toLowerCase());
-  if (!doc) throw await familyNotFound(req.store, name, latest(req.store));
+  if (!doc) throw await notFoundAt(req.store, name, 'family', latest(req.store));
   sendJson(req, res, doc, 'latest');
 }
 
@@ -158,7 +162,7 @@ async function faceted(req: Request, res: Response): Promise<void> {
               SELECT facet, to_json(list(json_object('value', value, 'count', n) ORDER BY n DESC, value NULLS LAST)) AS items
               FROM facet GROUP BY facet))::VARCHAR AS facets`,
   [v.msl, lower(body.family), lower(body.realm), lower(body.genus), lower(body.genome_composition), lower(body.host_source), body.limit, body.offset]);
-  if (!row?.family) throw await familyNotFound(req.store, body.family, v);
+  if (!row?.family) throw await notFoundAt(req.store, body.family, 'family', v);
   const none = { subfamily: [], genus: [], genome_composition: [], host_source: [] };
   // a POST: its URL does not name the answer, so no URL-derived ETag (respond.ts) and no caching
   res.set('Cache-Control', 'no-store').json({

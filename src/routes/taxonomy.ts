@@ -8,18 +8,16 @@ import { sendJson } from '../respond.js';
 import type { Store } from '../store.js';
 import { CLASSIFICATION_RANKS, type ClassificationRank } from '../read/lineages.js';
 import { nameParam, normaliseName } from '../read/names.js';
-import { latest, releaseSpan, resolveVersion, type ResolvedVersion } from '../read/releases.js';
-import { familyNotFound, lookupTaxon, type TaxonDoc } from '../read/taxa.js';
+import { latest, resolveVersion, type ResolvedVersion } from '../read/releases.js';
+import { absence, resolveName, type Resolution } from '../read/resolve.js';
+import { unknownNameError } from '../read/suggest.js';
+import { lookupTaxon, notFoundAt, type TaxonDoc } from '../read/taxa.js';
 
 type Rank = ClassificationRank;
 const RANKS = CLASSIFICATION_RANKS;
 
-type NameStatus = 'current' | 'former' | 'virus_name' | 'abbreviation';
-
-/** taxonomy_name: what a normalised name leads to (see projections/taxonomy_name.sql). */
-type NameDoc =
-  | { found: true; species_key: string; matched_name: string; name_status: NameStatus; renamed_in: string | null; also_matches: string[] }
-  | { found: false; matched_name: string; name_status: NameStatus; fate: { change: string; version: string; into: string[]; current_names: string[]; detail: string } };
+/** What the name given is to the species answered. */
+type NameStatus = 'current' | 'former' | 'virus_name' | 'abbreviation' | 'identifier';
 
 /** taxonomy_species: species record A (interface spec 2.1) of a species of the latest release. */
 interface SpeciesA {
@@ -29,62 +27,88 @@ interface SpeciesA {
 }
 
 /** The normal form of a name given by a client; one without letters or digits can match nothing. */
-function nameKey(name: string, what: string, status = 400): string {
-  const key = normaliseName(name);
-  if (key === '') throw new HttpError(status, `${what} '${name}' has no letters or digits`, status === 422 ? 'ValidationError' : 'BadRequest');
-  return key;
+function nameKey(name: string, what: string, status = 400): void {
+  if (normaliseName(name) === '') throw new HttpError(status, `${what} '${name}' has no letters or digits`, status === 422 ? 'ValidationError' : 'BadRequest');
 }
 
-/** Up to 3 known names (of species of the latest release) close to a name that matched nothing. */
-async function suggestNames(store: Store, key: string): Promise<string[]> {
-  const rows = await store.query<{ name: string }>(`
-    SELECT name FROM (
-      SELECT name, max(jaro_winkler_similarity(name_norm, $1)) AS score
-      FROM main.name_index
-      -- a typo rarely changes the first letter, or the length by more than 3
-      WHERE current_name IS NOT NULL AND name_len BETWEEN length($1) - 3 AND length($1) + 3 AND left(name_norm, 1) = left($1, 1)
-      GROUP BY name
-      HAVING score >= 0.85)
-    ORDER BY score DESC, name
-    LIMIT 3`, [key]);
-  return rows.map((r) => r.name);
+interface Match {
+  matched_name: string;
+  name_status: NameStatus;
+  /** The resolution's status from the name's last use to the latest release (renamed, merged, ...). */
+  status: Resolution['status'];
+  match_type: Resolution['match_type'];
+  confidence: number;
+  renamed_in: string | null;
+  also_matches: string[];
 }
 
-interface Resolved {
-  match: Extract<NameDoc, { found: true }>;
-  species: SpeciesA;
+interface Gone {
+  matched_name: string;
+  name_status: NameStatus;
+  fate: { change: string; version: string | null; into: string[]; current_names: string[]; detail: string };
 }
 
-/** A name as the latest release knows it: its species, how it is gone, or a 404 with suggestions. */
-async function resolveSpecies(store: Store, name: string, keyStatus = 400): Promise<Resolved | { gone: Extract<NameDoc, { found: false }> } | { unknown: string[] }> {
-  const key = nameKey(name, 'species name', keyStatus);
-  const match = store.docJson<NameDoc>('taxonomy_name', key);
-  if (!match) return { unknown: await suggestNames(store, key) };
-  if (!match.found) return { gone: match };
-  return { match, species: store.docJson<SpeciesA>('taxonomy_species', match.species_key)! };
+type Found = { match: Match; species: SpeciesA } | { gone: Gone } | { unknown: string[] };
+
+function nameStatusOf(r: Resolution, current: string): NameStatus {
+  if (r.matched_kind === 'virus_name' || r.matched_kind === 'abbreviation') return r.matched_kind;
+  if (r.match_type === 'virus_name') return 'virus_name';
+  if (r.matched_kind !== 'species' && r.matched_kind !== 'taxon') return 'identifier';
+  return normaliseName(r.matched_name!) === normaliseName(current) && r.chain.length === 0 ? 'current' : 'former';
 }
 
-// GET /species/:scientific_name <- taxonomy_name + taxonomy_species (in memory)
+/**
+ * A name as the latest release knows it (the resolver, as every endpoint): its species, how it is gone (split
+ * into several, abolished, or not a species at all), or a 404 with suggestions.
+ */
+async function resolveSpecies(store: Store, name: string, keyStatus = 400): Promise<Found> {
+  nameKey(name, 'species name', keyStatus);
+  const v = latest(store);
+  const r = await resolveName(store, name, null, v);
+  if (r.status === 'unknown') return { unknown: r.suggestions };
+  const current = r.rank === 'species' && r.status !== 'split' ? r.results[0] : undefined;
+  const species = current ? store.docJson<SpeciesA>('taxonomy_species', current.toLowerCase()) : undefined;
+  if (!species) {
+    const step = r.chain.find((c) => ['abolished', 'merged', 'split'].includes(c.change));
+    return {
+      gone: {
+        matched_name: r.matched_name!, name_status: nameStatusOf(r, r.results[0] ?? ''),
+        fate: {
+          change: r.rank === 'species' ? r.status : 'not_a_species', version: step?.version ?? null,
+          into: r.chain.filter((c) => c.version === step?.version && c.change === step?.change && c.to_name).map((c) => c.to_name!),
+          current_names: r.results, detail: absence(r, v, 'species'),
+        },
+      },
+    };
+  }
+  const name_status = nameStatusOf(r, species.scientific_name);
+  return {
+    species,
+    match: {
+      matched_name: r.matched_name!, name_status, status: r.status, match_type: r.match_type, confidence: r.confidence,
+      renamed_in: name_status === 'former' ? r.chain.find((c) => c.change.startsWith('renamed') || c.change === 'merged')?.version ?? null : null,
+      also_matches: r.results.slice(1),
+    },
+  };
+}
+
+// GET /species/:scientific_name <- the resolver + taxonomy_species (in memory)
 async function species(req: Request, res: Response): Promise<void> {
   const name = nameParam(req.params.scientific_name as string);
-  const v = latest(req.store);
   const r = await resolveSpecies(req.store, name);
-  if ('unknown' in r) {
-    throw new HttpError(404, `species '${name}' not found in any release (${releaseSpan(req.store)})`, 'NotFound', { suggestions: r.unknown });
-  }
+  if ('unknown' in r) throw unknownNameError(req.store, name, r.unknown);
   if ('gone' in r) {
     const { matched_name, name_status, fate } = r.gone;
-    throw new HttpError(404, `'${name}' is not a species of ${v.version}: ${fate.detail}`, 'NotFound', { matched_name, name_status, fate });
+    throw new HttpError(404, fate.detail, 'NotFound', { matched_name, name_status, fate });
   }
-  const { matched_name, name_status, renamed_in, also_matches } = r.match;
-  sendJson(req, res, { ...r.species, query: name, matched_name, name_status, renamed_in, also_matches }, 'latest');
+  sendJson(req, res, { ...r.species, query: name, ...r.match }, 'latest');
 }
 
 // GET /family/:family_name <- taxonomy_family (in memory)
 async function family(req: Request, res: Response): Promise<void> {
   const name = nameParam(req.params.family_name as string);
   const doc = req.store.doc('taxonomy_family', name.toLowerCase());
-  if (!doc) throw await familyNotFound(req.store, name, latest(req.store));
+  if (!doc) throw await notFoundAt(req.store, name, 'family', latest(req.store));
   sendJson(req, res, doc, 'latest');
 }
 
@@ -161,15 +185,16 @@ function checkRank(store: Store, rank: Rank, given: string, species: SpeciesA | 
   return { given, valid: true, expected: placed.name, message: `${rank} '${placed.name}' exists in the latest release` };
 }
 
-type NameCheck = FieldCheck & { status: NameStatus | 'abolished' | 'merged' | 'split' | 'unknown'; renamed_in: string | null };
+type NameCheck = FieldCheck & { status: NameStatus | 'abolished' | 'merged' | 'split' | 'not_a_species' | 'unknown'; renamed_in: string | null };
 
-function checkName(store: Store, given: string, r: Awaited<ReturnType<typeof resolveSpecies>>, v: ResolvedVersion): NameCheck {
+function checkName(store: Store, given: string, r: Found, v: ResolvedVersion): NameCheck {
   if ('species' in r) {
     const { name_status: status, renamed_in, matched_name } = r.match;
     const current = r.species.scientific_name;
     const message = status === 'current' ? (current === given ? 'correct' : `correct (ICTV writes '${current}')`)
       : status === 'former' ? `'${matched_name}' is a former name; the species has been '${current}' since ${renamed_in ?? v.version}`
-        : `'${matched_name}' is ${status === 'virus_name' ? 'the name of a virus' : 'the abbreviation of a virus name'} of species '${current}', not a species name`;
+        : status === 'identifier' ? `'${given}' is an identifier of species '${current}', not a species name`
+          : `'${matched_name}' is ${status === 'virus_name' ? 'the name of a virus' : 'the abbreviation of a virus name'} of species '${current}', not a species name`;
     return { given, valid: status === 'current', expected: current, message, status, renamed_in };
   }
   if ('gone' in r) {
@@ -177,11 +202,10 @@ function checkName(store: Store, given: string, r: Awaited<ReturnType<typeof res
     return { given, valid: false, expected: current_names.length === 1 ? current_names[0]! : null, message: detail,
       status: change as NameCheck['status'], renamed_in: null };
   }
-  const hint = r.unknown.length > 0 ? `; did you mean ${r.unknown.map((s) => `'${s}'`).join(', ')}?` : '';
-  return { given, valid: false, expected: null, message: `'${given}' is not the name of any species in ${releaseSpan(store)}${hint}`, status: 'unknown', renamed_in: null };
+  return { given, valid: false, expected: null, message: unknownNameError(store, given, r.unknown).message, status: 'unknown', renamed_in: null };
 }
 
-// POST /validate <- taxonomy_name, taxonomy_species, taxonomy_taxon (in memory)
+// POST /validate <- the resolver, taxonomy_species, taxonomy_taxon (in memory)
 async function validate(req: Request, res: Response): Promise<void> {
   const body = ValidateBody.parse(req.body);
   const v = latest(req.store);

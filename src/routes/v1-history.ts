@@ -1,13 +1,15 @@
-// /api/v1/compare and /api/v1/history: comparisons of any two releases and species histories found by any
-// name. The answers are the read layer's (read/compare.ts, read/names.ts, read/lineages.ts).
+// /api/v1/compare and /api/v1/history: comparisons of any two releases, and the history of the taxon of any
+// rank that a name or identifier denotes. The answers are the read layer's (read/compare.ts, read/resolve.ts,
+// read/lineages.ts).
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { HttpError } from '../errors.js';
 import { sendJson, type Scope } from '../respond.js';
 import { assertPair, CHANGE_TYPES, changesPage, diffSummary } from '../read/compare.js';
-import { lineageDoc, mslOf } from '../read/lineages.js';
-import { lookupName, nameParam } from '../read/names.js';
-import { resolveVersion, type ResolvedVersion } from '../read/releases.js';
+import { lineageDoc, mslOf, taxonDoc } from '../read/lineages.js';
+import { nameParam } from '../read/names.js';
+import { latest, resolveVersion, type ResolvedVersion } from '../read/releases.js';
+import { resolveName } from '../read/resolve.js';
+import { unknownNameError } from '../read/suggest.js';
 
 function pair(req: Request): { from: ResolvedVersion; to: ResolvedVersion; scope: Scope } {
   const from = resolveVersion(req.store, req.params.from_version as string);
@@ -39,21 +41,26 @@ function compareDetails(req: Request, res: Response): void {
   }, scope);
 }
 
-// GET /history/:name <- name_lookup + history_doc (in memory)
-function history(req: Request, res: Response): void {
+// GET /history/:name <- the resolver (name_lookup, identifier_index) + history_doc / taxon_history_doc (in memory)
+async function history(req: Request, res: Response): Promise<void> {
   const name = nameParam(req.params.species_name as string);
-  const hits = lookupName(req.store, name);
-  if (hits.length === 0) throw new HttpError(404, `no species ever had the name '${name}'`);
-  // A name that was a species name only follows those lineages; a virus name or abbreviation may lead to several.
-  const chosen = hits.some((h) => h.kind === 'species') ? hits.filter((h) => h.kind === 'species') : hits;
-  const lineages = [...new Set(chosen.map((h) => h.lineage_id))].map((id) => lineageDoc(req.store, id));
+  const resolution = await resolveName(req.store, name, null, latest(req.store));
+  if (resolution.status === 'unknown') throw unknownNameError(req.store, name, resolution.suggestions);
+  const lineages = resolution.lineages.map((l) => (l.kind === 'taxon' ? taxonDoc(req.store, l.id) : lineageDoc(req.store, l.id)));
   const versions = lineages.flatMap((l) => [l.first_appearance, l.last_appearance]).sort((x, y) => mslOf(x) - mslOf(y));
+  // where the name lives now: its own lineage's current name, else (merged, split) where the resolver follows it
+  const own = lineages.find((l) => l.current_name)?.current_name ?? null;
   sendJson(req, res, {
     query: name,
-    matched_name: chosen[0]!.name,
+    matched_name: resolution.matched_name,
+    match_type: resolution.match_type,
+    confidence: resolution.confidence,
+    rank: resolution.rank,
     first_appearance: versions[0],
     last_appearance: versions[versions.length - 1],
-    current_name: lineages.find((l) => l.current_name)?.current_name ?? null,
+    current_name: own ?? (resolution.results.length === 1 ? resolution.results[0]! : null),
+    current_names: resolution.results,
+    status: resolution.status,
     names: [...new Set(lineages.flatMap((l) => l.names))],
     lineages,
   }, 'latest');

@@ -6,7 +6,7 @@ import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import { z } from 'zod';
 import { HttpError } from '../errors.js';
 import { resolveVersion } from '../read/releases.js';
-import { resolveMany } from '../read/resolve.js';
+import { resolveMany, shownResolution } from '../read/resolve.js';
 
 const MAX_NAMES = 10_000;
 
@@ -23,7 +23,7 @@ async function resolveGet(req: Request, res: Response): Promise<void> {
   const from = q.from_version ? resolveVersion(req.store, q.from_version) : null;
   const to = resolveVersion(req.store, q.to_version);
   const [result] = await resolveMany(req.store, [q.name], from, to);
-  res.set('Cache-Control', 'public, max-age=300').json(result);
+  res.set('Cache-Control', 'public, max-age=300').json(shownResolution(result!));
 }
 
 // POST /resolve: JSON {names, from_version, to_version}, or CSV with a name column (CSV in, CSV out)
@@ -36,7 +36,7 @@ async function resolvePost(req: Request, res: Response): Promise<void> {
   const summary: Record<string, number> = {};
   for (const r of results) summary[r.status] = (summary[r.status] ?? 0) + 1;
   res.set('Cache-Control', 'no-store').json({
-    from_version: from?.version ?? null, to_version: to.version, count: results.length, summary, results,
+    from_version: from?.version ?? null, to_version: to.version, count: results.length, summary, results: results.map(shownResolution),
   });
 }
 
@@ -55,9 +55,10 @@ async function resolveCsv(req: Request, res: Response): Promise<void> {
   const rows = records.map((r, i) => {
     const x = results[i]!;
     return {
-      ...r, status: x.status, matched_name: x.matched_name ?? '', to_version: x.to_version, result: x.results.join('; '),
+      ...r, status: x.status, rank: x.rank ?? '', matched_name: x.matched_name ?? '', match_type: x.match_type ?? '',
+      confidence: x.confidence, to_version: x.to_version, result: x.results.join('; '),
       changes: x.chain.map((c) => `${c.version} ${c.change}${c.to_name ? ` -> ${c.to_name}` : ''}`).join('; '),
-      suggestions: x.suggestions.join('; '),
+      note: x.note ?? '', suggestions: x.suggestions.join('; '),
     };
   });
   res.set('Cache-Control', 'no-store').type('text/csv; charset=utf-8').send(stringifyCsv(rows, { header: true, record_delimiter: 'windows' }));

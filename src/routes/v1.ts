@@ -5,8 +5,11 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { HttpError } from '../errors.js';
 import { sendJson } from '../respond.js';
-import { asWritten, nameParam, normaliseName } from '../read/names.js';
+import { CLASSIFICATION_RANKS, speciesDoc } from '../read/lineages.js';
+import { asWritten, nameParam } from '../read/names.js';
 import { releases, resolveVersion, type ResolvedVersion } from '../read/releases.js';
+import { absence, resolveName, shownResolution, type Resolution } from '../read/resolve.js';
+import { unknownNameError } from '../read/suggest.js';
 
 const Page = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(20),
@@ -19,7 +22,6 @@ const SearchQuery = Page.extend({
   field: z.enum(['name', 'family', 'host', 'all']).default('name'),
 });
 
-const GROUP_RANKS = { family: 'family', genus: 'genus', realm: 'realm' } as const;
 
 export function v1Router(): Router {
   const router = Router();
@@ -34,14 +36,19 @@ export function v1Router(): Router {
     sendJson(req, res, body, 'latest');
   });
 
-  // GET /species/:version/:name <- species_doc (in memory)
+  // GET /species/:version/:name <- species_doc (in memory); a name that is not the species' own in that
+  // release goes through the resolver (former names, other spellings, virus names, identifiers)
   router.get('/species/:version/:scientific_name', async (req, res) => {
     const v = resolveVersion(req.store, req.params.version);
     const name = nameParam(req.params.scientific_name);
     const doc = req.store.doc('species_doc', v.msl, asWritten(req.params.scientific_name).toLowerCase())
       ?? req.store.doc('species_doc', v.msl, name.toLowerCase());
     if (doc) return sendJson(req, res, doc, v.scope);
-    throw await speciesNotFound(req, name, v);
+    const r = await resolveName(req.store, name, v, v);
+    if (r.status === 'unknown') throw unknownNameError(req.store, name, r.suggestions);
+    const found = r.rank === 'species' && r.status !== 'ambiguous' && r.results.length === 1 ? speciesDoc(req.store, v.msl, r.results[0]!) : null;
+    if (!found) throw new HttpError(404, absence(r, v, 'species'), 'NotFound', { resolution: shownResolution(r) });
+    sendJson(req, res, { ...found, match: matchOf(r) }, v.scope);
   });
 
   // GET /search <- api_search, one query
@@ -50,7 +57,7 @@ export function v1Router(): Router {
     const v = resolveVersion(req.store, q.version);
     const term = q.q.toLowerCase();
     const fields: Record<typeof q.field, string> = {
-      name: 'contains(name_key, $2)',
+      name: 'contains(names_key, $2)',
       family: 'contains(family_key, $2)',
       host: 'contains(host_key, $2)',
       all: 'contains(all_key, $2)',
@@ -59,8 +66,8 @@ export function v1Router(): Router {
       SELECT count(*) OVER () AS total, result
       FROM main.api_search
       WHERE msl = $1 AND ${fields[q.field]}
-      -- exact matches first, then names starting with the query, then alphabetical
-      ORDER BY name_key = $2 DESC, starts_with(name_key, $2) DESC, species
+      -- the species name itself first (exactly, at its start, anywhere), then species found by another of their names
+      ORDER BY name_key = $2 DESC, starts_with(name_key, $2) DESC, contains(name_key, $2) DESC, species
       LIMIT $3 OFFSET $4`, [v.msl, term, q.limit, q.offset]);
     const total = rows.length > 0 ? Number(rows[0]!.total) : await countMatches(req, v, fields[q.field], term);
     sendJson(req, res, {
@@ -69,28 +76,28 @@ export function v1Router(): Router {
     }, v.scope);
   });
 
-  // GET /taxonomy/:version/(family|genus|realm)/:name <- src.species, one query
+  // GET /taxonomy/:version/:rank/:name <- src.species, one query; a name that is not a taxon of that rank in
+  // that release goes through the resolver, as for species
   router.get('/taxonomy/:version/:rank/:name', async (req, res) => {
     const v = resolveVersion(req.store, req.params.version);
-    const rank = GROUP_RANKS[req.params.rank as keyof typeof GROUP_RANKS];
-    if (!rank) throw new HttpError(400, `invalid rank '${req.params.rank}'; expected family, genus or realm`);
+    const rank = CLASSIFICATION_RANKS.find((r) => r === req.params.rank);
+    if (!rank) throw new HttpError(400, `invalid rank '${req.params.rank}'; expected one of ${CLASSIFICATION_RANKS.join(', ')}`);
     const page = Page.parse(req.query);
-    const [row] = await req.store.query<{ name: string | null; total: number; genera: number; doc: string | null }>(`
-      WITH members AS (
-        SELECT * FROM src.species WHERE msl = $1 AND lower("${rank}") = lower($2)
-      )
-      SELECT any_value("${rank}") AS name, count(*)::INTEGER AS total, count(DISTINCT genus)::INTEGER AS genera,
-             (SELECT json_group_array(json_object('scientific_name', species, 'genus', genus, 'subgenus', subgenus,
-                     'family', family, 'subfamily', subfamily, 'order', "order", 'realm', realm))::VARCHAR
-              FROM (SELECT * FROM members ORDER BY sort, species LIMIT $3 OFFSET $4)) AS doc
-      FROM members`, [v.msl, nameParam(req.params.name), page.limit, page.offset]);
-    if (!row || row.total === 0) throw new HttpError(404, `${rank} '${req.params.name}' not found in ${v.version}`);
+    const name = nameParam(req.params.name);
+    let listing = await members(req, v, rank, name, page);
+    let match: ReturnType<typeof matchOf> | null = null;
+    if (!listing) {
+      const r = await resolveName(req.store, name, v, v);
+      if (r.status === 'unknown') throw unknownNameError(req.store, name, r.suggestions);
+      if (r.rank === rank && r.status !== 'ambiguous' && r.results.length === 1) listing = await members(req, v, rank, r.results[0]!, page);
+      if (!listing) throw new HttpError(404, absence(r, v, rank), 'NotFound', { resolution: shownResolution(r) });
+      match = matchOf(r);
+    }
     sendJson(req, res, {
-      version: v.version, rank, name: row.name, total_species: row.total, total_genera: row.genera,
-      limit: page.limit, offset: page.offset, species: JSON.parse(row.doc ?? '[]') as unknown,
+      version: v.version, rank, name: listing.name, total_species: listing.total, total_genera: listing.genera,
+      limit: page.limit, offset: page.offset, species: listing.species, ...(match ? { match } : {}),
     }, v.scope);
   });
-
 
   // GET /stats/diversity/:version <- diversity_stats (in memory)
   router.get('/stats/diversity/:version', (req, res) => {
@@ -103,31 +110,29 @@ export function v1Router(): Router {
   return router;
 }
 
+/** A page of the species under a taxon of one rank in a release, or null when no species is under that name. */
+async function members(req: Request, v: ResolvedVersion, rank: string, name: string, page: z.infer<typeof Page>):
+  Promise<{ name: string; total: number; genera: number; species: unknown[] } | null> {
+  const [row] = await req.store.query<{ name: string | null; total: number; genera: number; doc: string | null }>(`
+    WITH members AS (
+      SELECT * FROM src.species WHERE msl = $1 AND lower("${rank}") = lower($2)
+    )
+    SELECT any_value("${rank}") AS name, count(*)::INTEGER AS total, count(DISTINCT genus)::INTEGER AS genera,
+           (SELECT json_group_array(json_object('scientific_name', species, 'genus', genus, 'subgenus', subgenus,
+                   'family', family, 'subfamily', subfamily, 'order', "order", 'realm', realm))::VARCHAR
+            FROM (SELECT * FROM members ORDER BY sort, species LIMIT $3 OFFSET $4)) AS doc
+    FROM members`, [v.msl, name, page.limit, page.offset]);
+  if (!row || row.total === 0) return null;
+  return { name: row.name!, total: row.total, genera: row.genera, species: JSON.parse(row.doc ?? '[]') as unknown[] };
+}
+
+/** How a name that is not the taxon's own name in the release asked matched it (shown with the answer). */
+function matchOf(r: Resolution): Record<string, unknown> {
+  return { query: r.name, matched_name: r.matched_name, match_type: r.match_type, confidence: r.confidence, status: r.status, note: r.note };
+}
+
 async function countMatches(req: Request, v: ResolvedVersion, where: string, term: string): Promise<number> {
   const [row] = await req.store.query<{ n: number }>(`
     SELECT count(*)::INTEGER AS n FROM main.api_search WHERE msl = $1 AND ${where}`, [v.msl, term]);
   return row?.n ?? 0;
 }
-
-/** A 404 that says where the name went when it is a former (or later) name of a species. */
-async function speciesNotFound(req: Request, name: string, v: ResolvedVersion): Promise<HttpError> {
-  const rows = await req.store.query<{ name: string; kind: string; name_in_version: string | null; current_name: string | null; last_msl: number }>(`
-    SELECT n.name, n.kind, si.species AS name_in_version, n.current_name, n.last_msl::INTEGER AS last_msl
-    FROM main.name_index n
-    LEFT JOIN main.species_identity si ON si.lineage_id = n.lineage_id AND si.msl = $2
-    WHERE n.name_norm = $1
-    ORDER BY si.species IS NULL, n.last_msl DESC
-    LIMIT 5`, [normaliseName(name), v.msl]);
-  const hit = rows.find((r) => r.name_in_version !== null);
-  if (hit) {
-    const what = hit.kind === 'species' ? 'is not the name of a species' : `is a ${hit.kind.replace('_', ' ')}, not a species name`;
-    return new HttpError(404, `'${name}' ${what} in ${v.version}; the species is '${hit.name_in_version}' in ${v.version}`, 'NotFound',
-      { current_name: hit.name_in_version, version: v.version });
-  }
-  const gone = rows[0];
-  if (gone) {
-    return new HttpError(404, `species '${name}' is not in ${v.version}; it was last listed in MSL${gone.last_msl}${gone.current_name ? `, and is '${gone.current_name}' today` : ''}`);
-  }
-  return new HttpError(404, `species '${name}' not found in ${v.version}`);
-}
-

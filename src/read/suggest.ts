@@ -1,0 +1,78 @@
+// "Did you mean": the one place that turns a name matching nothing into the known names it is most likely a
+// misspelling of, over every name of name_index (species, virus names, abbreviations, higher taxa, of every
+// release). Every endpoint that cannot find a name suggests with this, so the same unknown name gets the
+// same suggestions everywhere. The scoring and the threshold were chosen by measurement (bench/suggestions.ts,
+// README "Measured figures"): misspellings generated from real names, the share whose first suggestion is
+// the name meant, against how often a suggestion is offered for a name that is not a misspelling at all.
+import { HttpError } from '../errors.js';
+import type { Store } from '../store.js';
+import { normaliseName, type NameHit } from './names.js';
+import { releaseSpan } from './releases.js';
+
+export interface Suggestion {
+  name: string;
+  kind: NameHit['kind'];
+  rank: string;
+  lineage_id: number;
+  current_name: string | null;
+  /** Similarity of the normal forms, 0..1 (1 - Damerau-Levenshtein distance / the longer length). */
+  score: number;
+}
+
+/** The least similarity offered as a suggestion. */
+export const MIN_SCORE = 0.75;
+const MAX_SUGGESTIONS = 3;
+
+/**
+ * Up to 3 known names close to each input, best first, keyed by the input's normal form. Candidates are names
+ * within 2 characters of its length that share its first or its last letter (a misspelling rarely changes
+ * both, and comparing every name would cost 20 times more).
+ */
+export async function suggest(store: Store, inputs: string[], minScore = MIN_SCORE): Promise<Map<string, Suggestion[]>> {
+  const wanted = [...new Set(inputs.map(normaliseName).filter((n) => n.length >= 3))];
+  const out = new Map<string, Suggestion[]>();
+  if (wanted.length === 0) return out;
+  const rows = await store.query<{ q: string; hits: Array<Suggestion & { lineage_id: string }> }>(`
+    WITH q AS (SELECT unnest($1::VARCHAR[]) AS q),
+    scored AS (
+      SELECT q.q, n.name, n.kind, n.rank, n.lineage_id, n.current_name, n.last_msl,
+             1 - damerau_levenshtein(n.name_norm, q.q) / greatest(length(n.name_norm), length(q.q)) AS score
+      FROM q JOIN main.name_index n
+        ON n.name_len BETWEEN length(q.q) - 2 AND length(q.q) + 2
+       AND (n.name_norm[1] = q.q[1] OR n.name_norm[-1] = q.q[-1])
+    ),
+    best AS (  -- a name once, with its strongest role: an official name before a virus name or abbreviation
+      SELECT * FROM scored WHERE score >= $2
+      QUALIFY row_number() OVER (PARTITION BY q, name ORDER BY kind IN ('species', 'taxon') DESC, last_msl DESC, lineage_id) = 1
+    )
+    SELECT q, list(struct_pack(name := name, kind := kind, rank := rank, lineage_id := lineage_id::VARCHAR,
+                               current_name := current_name, score := round(score, 3))
+                   ORDER BY score DESC, kind IN ('species', 'taxon') DESC, last_msl DESC, name)[1:${MAX_SUGGESTIONS}] AS hits
+    FROM best GROUP BY q`, [wanted, minScore]);
+  for (const r of rows) out.set(r.q, r.hits.map((h) => ({ ...h, lineage_id: Number(h.lineage_id) })));
+  return out;
+}
+
+/** " did you mean 'A', 'B'?" for a message, or nothing. */
+export function didYouMean(names: string[]): string {
+  return names.length > 0 ? `; did you mean ${names.map((n) => `'${n}'`).join(', ')}?` : '';
+}
+
+/** The names suggested for one input. */
+export async function suggestNames(store: Store, name: string): Promise<string[]> {
+  return (await suggest(store, [name])).get(normaliseName(name))?.map((s) => s.name) ?? [];
+}
+
+/**
+ * The 404 for a name that matches no taxon, virus or identifier of any release: the same text and the same
+ * suggestions on every endpoint.
+ */
+export async function unknownName(store: Store, name: string): Promise<HttpError> {
+  return unknownNameError(store, name, await suggestNames(store, name));
+}
+
+/** unknownName, for a caller that has the suggestions already (a resolution of the name). */
+export function unknownNameError(store: Store, name: string, suggestions: string[]): HttpError {
+  return new HttpError(404, `'${name}' is not the name of any taxon, virus or identifier in ${releaseSpan(store)}${didYouMean(suggestions)}`,
+    'NotFound', { suggestions });
+}
