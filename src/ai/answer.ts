@@ -130,6 +130,10 @@ function speciesClassification(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
   };
 }
 
+const IDENTIFIER_WORDS: Record<string, string> = {
+  accession: 'a GenBank/RefSeq accession', taxid: 'an NCBI taxonomy id', ictv_id: 'the ICTV id', taxnode_id: 'an ICTV taxnode id',
+};
+
 function currentName(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
   const res = resolveOne(ctx.store, s.matched_name, null, asResolved(ctx.latest));
   const l = lineageDoc(ctx.store, s.lineage_ids[0]!);
@@ -138,11 +142,15 @@ function currentName(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
   const sources = speciesSources(ctx, ctx.latest.version);
   if (res.results.length === 1) {
     const now = res.results[0]!;
+    const id = IDENTIFIER_WORDS[s.kind];
+    if (id) return { response: `${s.text} is ${id} of the species named ${now} in the latest release, ${release(ctx.latest)}.`, data, sources };
     if (same(now, s.text)) {
       return { response: `${now} is still the species' name in the latest release, ${release(ctx.latest)}.`, data, sources };
     }
     const steps = renames.map((r) => `${r.to} in ${r.version}`);
-    const how = res.status === 'merged' ? `; its species was merged into ${now}` : steps.length ? `; the species was renamed ${and(steps)}` : '';
+    const merge = res.chain.find((c) => c.change === 'merged');
+    const how = merge ? `; its species was merged into ${merge.to_name} in ${merge.version}${merge.to_name === now ? '' : `, now ${now}`}`
+      : steps.length ? `; the species was renamed ${and(steps)}` : '';
     return { response: `The current (${ctx.latest.version}) name of ${s.matched_name} is ${now}${how}.`, data, sources };
   }
   if (res.results.length > 1) {

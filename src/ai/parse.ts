@@ -5,6 +5,7 @@
 // chosen by ordered rules over what was found and the words left around it. A question this cannot read gets
 // the intent 'unknown' (and an honest answer), never a best guess.
 import type { Store } from '../store.js';
+import { identifierKeys, type IdentifierHit, type IdentifierKind } from '../read/identifiers.js';
 import { lookupName, normaliseName, type NameHit } from '../read/names.js';
 import { releases as releaseRows, type ReleaseRow } from '../read/releases.js';
 import { findGenomeTypes, findHosts } from './vocabulary.js';
@@ -46,7 +47,7 @@ export interface ReleaseRef {
 export interface SpeciesRef {
   text: string;
   matched_name: string;
-  kind: NameHit['kind'];
+  kind: NameHit['kind'] | IdentifierKind;
   lineage_ids: number[];
   current_name: string | null;
   /** The releases the name itself was used in (as species name, VMR virus name or abbreviation). */
@@ -96,10 +97,21 @@ export interface Lexicon {
   names(norm: string): NameHit[];
   taxa(norm: string): TaxonEntry[];
   releases: ReleaseRow[];
+  /** Species identifiers (accessions, taxids, ICTV ids) of the question's words, looked up beforehand. */
+  identifiers?: Map<string, IdentifierHit[]>;
 }
 
-export function storeLexicon(store: Store): Lexicon {
+/**
+ * The words of a question that may be identifiers of a species: accessions, "txid12242", "ICTV19710322" (a bare
+ * number is a release, a year or a count in a question, never an identifier).
+ */
+export function identifierWords(query: string): string[] {
+  return tokenise(clean(query)).map((t) => t.text).filter((t) => !/^\d+$/.test(t) && identifierKeys(t) !== null);
+}
+
+export function storeLexicon(store: Store, identifiers?: Map<string, IdentifierHit[]>): Lexicon {
   return {
+    ...(identifiers ? { identifiers } : {}),
     // species, virus names and abbreviations; higher taxa are the taxa lexicon's
     names: (norm) => lookupName(store, norm).filter((h) => h.kind !== 'taxon'),
     taxa: (norm) => {
@@ -290,6 +302,14 @@ function speciesRef(text: string, hits: NameHit[]): SpeciesRef {
   };
 }
 
+function identifierRef(text: string, hits: IdentifierHit[]): SpeciesRef {
+  const best = hits[0]!;
+  return {
+    text, matched_name: best.name, kind: best.kind, lineage_ids: [...new Set(hits.map((h) => h.lineage_id))],
+    current_name: null, first_msl: best.first_msl, last_msl: best.last_msl,
+  };
+}
+
 function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
   const out: NameMatch[] = [];
   for (let i = 0; i < tokens.length; i++) {
@@ -304,6 +324,12 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
       if (QUESTION_WORDS.has(first) || (n > 1 && QUESTION_WORDS.has(last) && last !== 'virus' && !endsWithLetter)) continue;
       if (/^\d+$/.test(first) && n === 1) continue;
       const text = span.map((t) => t.text).join(' ');
+      const ids = n === 1 ? lex.identifiers?.get(text)?.filter((h) => h.rank === 'species') ?? [] : [];
+      if (ids.length > 0) {
+        span[0]!.used = true;
+        out.push({ start: span[0]!.start, end: span[0]!.end, text, species: identifierRef(text, ids) });
+        break;
+      }
       const norm = normaliseName(text);
       if (norm.length < 2) continue;
       const previous = i > 0 ? rankOf(tokens[i - 1]!.text) : null;

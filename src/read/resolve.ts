@@ -297,9 +297,9 @@ const isOfficial = (c: Candidate) => c.matched_kind === 'species' || c.matched_k
 const lastUse = (c: Candidate) => c.official?.[1] ?? c.last_msl;
 
 /**
- * The taxa an input denotes, best match only: a name by its closest spelling; the names in use in from_version
- * when it is given, else each name's latest use; an official name before a virus name or abbreviation; then
- * identifiers. Null when nothing matches (the caller suggests).
+ * The taxa an input denotes, best match only: a name by its closest spelling; the taxa it was used for in
+ * from_version when it is given, else in its latest use; an official name before a virus name or abbreviation;
+ * identifiers when it is no name. Null when nothing matches (the caller suggests).
  */
 export function identify(store: Store, input: string, from: ResolvedVersion | null, ids?: IdentifierHit[]): Identification | null {
   const found = findName(store, input);
@@ -316,9 +316,15 @@ export function identify(store: Store, input: string, from: ResolvedVersion | nu
       note = `'${input.trim()}' was not used in ${from.version} (it is known in ${span}); resolved from the last release it was used in`;
     }
   }
+  if (!from || note) {
+    // the name's latest meaning: the taxa it was last used for, in any role ('Marek's disease virus' was a
+    // species abolished long ago and is the name of a virus of Mardivirus gallidalpha2 in the latest VMR)
+    const latest = Math.max(...candidates.map((c) => c.last_msl));
+    candidates = candidates.filter((c) => c.last_msl === latest);
+  }
   if (candidates.some(isOfficial)) candidates = candidates.filter(isOfficial);
   if (!from || note) {
-    // the name's latest meaning: the taxa that used it last
+    // of these, the ones whose own name it was most recently
     const latest = Math.max(...candidates.map(lastUse));
     candidates = candidates.filter((c) => lastUse(c) === latest);
   }

@@ -11,7 +11,8 @@ import { answer, type Answer } from '../ai/answer.js';
 import { AnswerCache } from '../ai/cache.js';
 import { candidates, DEFAULT_PARAMS, evaluationOf, modelOf, type Features } from '../ai/classify.js';
 import { EXAMPLE_QUESTIONS, INTENT_GUIDE } from '../ai/examples.js';
-import { INTENTS, normaliseQuestion, parseQuestion, storeLexicon, type Parsed } from '../ai/parse.js';
+import { identifierWords, INTENTS, normaliseQuestion, parseQuestion, storeLexicon, type Parsed } from '../ai/parse.js';
+import { lookupIdentifiers } from '../read/identifiers.js';
 import { identified } from '../ai/identify.js';
 import { resolveName } from '../read/resolve.js';
 import { unknownName } from '../read/suggest.js';
@@ -70,7 +71,8 @@ export function aiRouter(): Router {
     let result = body.use_cache ? cache.get(build, key) : undefined;
     const cached = result !== undefined;
     if (!result) {
-      const parsed = parseQuestion(body.query, storeLexicon(req.store));
+      const ids = await lookupIdentifiers(req.store, identifierWords(body.query));
+      const parsed = parseQuestion(body.query, storeLexicon(req.store, ids));
       const a = await answer(req.store, parsed);
       result = { response: a.response, intent: parsed.intent, entities: entitiesOf(parsed), data: a.data, sources: a.sources };
       cache.set(build, key, result);
