@@ -9,7 +9,7 @@ import type { Store } from '../store.js';
 import { identifierKeys, lookupIdentifiers, type IdentifierHit, type IdentifierKind } from './identifiers.js';
 import { lineageDoc, mslOf, speciesDoc, taxonDoc, type LineageDoc, type SpeciesDoc } from './lineages.js';
 import { findName, lookupName, normaliseName, type NameHit, type Spelling } from './names.js';
-import type { ResolvedVersion } from './releases.js';
+import { latest, type ResolvedVersion } from './releases.js';
 import { suggest } from './suggest.js';
 
 export type MatchType = Spelling | 'former_name' | 'virus_name' | 'abbreviation' | IdentifierKind | 'fuzzy';
@@ -264,6 +264,8 @@ export interface Candidate {
   last_msl: number;
   /** The releases in which it was the taxon's own name (null: never; only a VMR isolate's name). */
   official: [number, number] | null;
+  /** The taxon's name in the latest release, when the input is a name (identifiers do not say). */
+  current_name: string | null;
 }
 
 export interface Identification {
@@ -281,13 +283,14 @@ function candidateOfName(h: NameHit): Candidate {
     kind: h.kind === 'taxon' ? 'taxon' : 'species', id: h.lineage_id, rank: h.rank, matched_name: h.name, matched_kind: h.kind,
     first_msl: h.first_msl, last_msl: h.last_msl,
     official: h.species_first_msl === null || h.species_last_msl === null ? null : [h.species_first_msl, h.species_last_msl],
+    current_name: h.current_name,
   };
 }
 
 function candidateOfId(h: IdentifierHit): Candidate {
   return {
     kind: h.rank === 'species' ? 'species' : 'taxon', id: h.lineage_id, rank: h.rank, matched_name: h.name, matched_kind: h.kind,
-    first_msl: h.first_msl, last_msl: h.last_msl, official: null,
+    first_msl: h.first_msl, last_msl: h.last_msl, official: null, current_name: null,
   };
 }
 
@@ -364,6 +367,11 @@ export function resolveOne(store: Store, name: string, from: ResolvedVersion | n
   if (candidates.length > 1) {
     const results = unique(candidates.flatMap((c, i) => walk(store, view(store, c.kind, c.id), start[i]!, to.msl).names));
     return { ...base, ...matched, match_type: found.match_type, status: 'ambiguous', results, chain: [] };
+  }
+  // A name of the latest release asked for in the latest release: nothing to walk (the commonest question,
+  // and a lineage document costs more to read than the rest of the resolution)
+  if (start[0] === to.msl && first.current_name !== null && first.official?.[1] === to.msl && to.msl === latest(store).msl) {
+    return { ...base, ...matched, match_type: found.match_type, status: 'unchanged', results: [first.current_name], chain: [] };
   }
   const v = view(store, first.kind, first.id);
   const w = walk(store, v, start[0]!, to.msl);
