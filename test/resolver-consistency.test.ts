@@ -144,6 +144,19 @@ describe('one resolution on every endpoint (real data)', () => {
     expect(history.current_name).to.equal(resolved.results[0]).and.to.be.a('string');
   });
 
+  it('shows every lineage a name stood for in its history, and where its latest meaning is now (Zika virus)', async () => {
+    const lineages = await real.db.all<{ lineage_id: string; current_name: string | null }>(`
+      SELECT DISTINCT l.lineage_id, l.current_name FROM main.species_identity si JOIN main.lineage_summary l USING (lineage_id)
+      WHERE si.species = 'Zika virus' ORDER BY l.lineage_id`);
+    expect(lineages.length).to.equal(2);
+    const history = (await request(real.app).get('/api/v1/history/Zika%20virus').expect(200)).body;
+    expect(history.lineages.map((l: { lineage_id: number }) => String(l.lineage_id)).sort()).to.deep.equal(lineages.map((l) => l.lineage_id).sort());
+    const now = lineages.find((l) => l.current_name)!.current_name;
+    expect(history.current_name).to.equal(now);
+    const resolved = (await request(real.app).get('/api/v1/resolve?name=Zika%20virus').expect(200)).body;
+    expect(resolved.results).to.deep.equal([now]);
+  });
+
   it('lets an exact spelling win over one that only normalises the same (Shigella virus SHBML-50-1)', async () => {
     const variants = await real.db.all<{ species: string }>(`
       SELECT DISTINCT species FROM src.species WHERE name_norm(species) = name_norm('Shigella virus SHBML-50-1') ORDER BY species`);

@@ -349,6 +349,22 @@ export function identify(store: Store, input: string, from: ResolvedVersion | nu
   return { candidates, match_type, confidence: round(base / candidates.length), note, start };
 }
 
+/**
+ * Every lineage a name has stood for by its closest spelling (official names before virus names), not only
+ * its latest meaning: a history of 'Zika virus' shows the species abolished in MSL14 beside the one
+ * created in MSL18. Null when the input is no known name.
+ */
+export function lineagesNamed(store: Store, input: string): Array<{ kind: LineageKind; id: number }> | null {
+  const found = findName(store, input);
+  if (!found) return null;
+  let candidates = found.hits.map(candidateOfName);
+  if (candidates.some(isOfficial)) candidates = candidates.filter(isOfficial);
+  const seen = new Set<string>();
+  return candidates.filter((c) => !seen.has(`${c.kind}:${c.id}`) && seen.add(`${c.kind}:${c.id}`))
+    .sort((a, b) => (a.official?.[0] ?? a.first_msl) - (b.official?.[0] ?? b.first_msl))
+    .map((c) => ({ kind: c.kind, id: c.id }));
+}
+
 const EMPTY = { destinations: [] as Successor[], members: [] as Successor[] };
 
 export function resolveOne(store: Store, name: string, from: ResolvedVersion | null, to: ResolvedVersion, ids?: IdentifierHit[]): Resolution {

@@ -9,7 +9,7 @@ import type { Store } from '../store.js';
 import { assertPair, diffSummary } from '../read/compare.js';
 import { nameParam } from '../read/names.js';
 import { latest, resolveVersion } from '../read/releases.js';
-import { absence, resolveName } from '../read/resolve.js';
+import { absence, lineagesNamed, resolveName } from '../read/resolve.js';
 import { unknownNameError } from '../read/suggest.js';
 import { notFoundAt } from '../read/taxa.js';
 
@@ -56,9 +56,9 @@ export function historicalRouter(): Router {
     const v = latest(req.store);
     const r = await resolveName(req.store, name, null, v);
     if (r.status === 'unknown') throw unknownNameError(req.store, name, r.suggestions);
-    // As /api/v1/history: the lineages the resolver finds for the name (species only: the taxa above have
-    // their histories at /api/v1/history)
-    const ids = r.lineages.filter((l) => l.kind === 'species').map((l) => l.id);
+    // As /api/v1/history: every lineage the name stood for (species only: the taxa above have their
+    // histories at /api/v1/history)
+    const ids = (lineagesNamed(req.store, name) ?? r.lineages).filter((l) => l.kind === 'species').map((l) => l.id);
     if (ids.length === 0) throw new HttpError(404, absence(r, v, 'species'), 'NotFound');
     const rows = await req.store.query<{ lineage_id: string; doc: string }>(
       'SELECT lineage_id, doc FROM main.species_history_doc WHERE list_contains($1::BIGINT[], lineage_id)', [ids]);

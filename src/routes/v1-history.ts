@@ -8,7 +8,7 @@ import { assertPair, CHANGE_TYPES, changesPage, diffSummary } from '../read/comp
 import { lineageDoc, mslOf, taxonDoc } from '../read/lineages.js';
 import { nameParam } from '../read/names.js';
 import { latest, resolveVersion, type ResolvedVersion } from '../read/releases.js';
-import { resolveName } from '../read/resolve.js';
+import { lineagesNamed, resolveName } from '../read/resolve.js';
 import { unknownNameError } from '../read/suggest.js';
 
 function pair(req: Request): { from: ResolvedVersion; to: ResolvedVersion; scope: Scope } {
@@ -46,10 +46,13 @@ async function history(req: Request, res: Response): Promise<void> {
   const name = nameParam(req.params.species_name as string);
   const resolution = await resolveName(req.store, name, null, latest(req.store));
   if (resolution.status === 'unknown') throw unknownNameError(req.store, name, resolution.suggestions);
-  const lineages = resolution.lineages.map((l) => (l.kind === 'taxon' ? taxonDoc(req.store, l.id) : lineageDoc(req.store, l.id)));
+  // every lineage the name stood for, in order; where it leads now is the resolution's (its latest meaning)
+  const named = lineagesNamed(req.store, name) ?? resolution.lineages;
+  const lineages = named.map((l) => (l.kind === 'taxon' ? taxonDoc(req.store, l.id) : lineageDoc(req.store, l.id)));
   const versions = lineages.flatMap((l) => [l.first_appearance, l.last_appearance]).sort((x, y) => mslOf(x) - mslOf(y));
   // where the name lives now: its own lineage's current name, else (merged, split) where the resolver follows it
-  const own = lineages.find((l) => l.current_name)?.current_name ?? null;
+  const resolved = resolution.lineages.length === 1 ? resolution.lineages[0]! : null;
+  const own = resolved ? lineages[named.findIndex((l) => l.kind === resolved.kind && l.id === resolved.id)]?.current_name ?? null : null;
   sendJson(req, res, {
     query: name,
     matched_name: resolution.matched_name,
