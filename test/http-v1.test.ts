@@ -81,7 +81,7 @@ describe('/api/v1', function () {
       expect(res.body.match).to.include({ query: 'Tobacco mosaic virus', match_type: 'virus_name', status: 'unchanged' });
       const old = await request(real.app).get('/api/v1/species/MSL36/Tobamovirus%20tabaci').expect(200);
       expect(old.body).to.include({ scientific_name: 'Tobacco mosaic virus', msl_version: 'MSL36' });
-      expect(old.body.match).to.include({ match_type: 'former_name', status: 'renamed' });
+      expect(old.body.match).to.include({ match_type: 'later_name', status: 'renamed' });
       expect(old.body.match.note).to.contain('was not used in MSL36');
     });
 
@@ -133,6 +133,19 @@ describe('/api/v1', function () {
   });
 
   describe('GET /api/v1/search', () => {
+    it('finds a species by any name its lineage carried, whole names first (sars, hiv)', async () => {
+      const [sars] = await real.db.all<{ species: string }>(`SELECT g.species FROM src.isolates i
+        JOIN main.species_genome g ON g.msl = i.msl AND g.vmr_species = i.species WHERE i.msl = $1 AND i.abbreviations = 'SARS-CoV-2'`, [real.latest.msl]);
+      const res = await request(real.app).get('/api/v1/search?q=sars').expect(200);
+      expect(res.body.results.map((r: { scientific_name: string }) => r.scientific_name)).to.include(sars!.species);
+      // a species none of whose names is or starts with "hiv" comes after every species one of whose names does
+      const hiv = await request(real.app).get('/api/v1/search?q=hiv&limit=5').expect(200);
+      const first = hiv.body.results[0].scientific_name as string;
+      const names = await real.db.all<{ v: string }>(`SELECT unnest(variants) AS v FROM main.name_index
+        WHERE kind <> 'taxon' AND current_name = $1`, [first]);
+      expect(names.some((n) => n.v.toLowerCase().startsWith('hiv'))).to.equal(true);
+    });
+
     it('counts every species whose name contains the text and pages through them', async () => {
       const expected = await real.db.count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = $1 AND contains(lower(species), 'tobamovirus')", [real.latest.msl]);
       const res = await request(real.app).get('/api/v1/search?q=Tobamovirus&limit=5&offset=0').expect(200);

@@ -186,7 +186,7 @@ describe('one resolution on every endpoint (real data)', () => {
   it('answers an abolished order with where its species and families went (Caudovirales from MSL36)', async () => {
     const resolved = (await request(real.app).get('/api/v1/resolve').query({ name: 'Caudovirales', from_version: 'MSL36' }).expect(200)).body;
     const families = await real.db.all<{ name: string }>("SELECT name FROM src.taxa WHERE msl = 36 AND rank = 'family' AND \"order\" = 'Caudovirales' ORDER BY name");
-    expect(resolved).to.include({ status: 'abolished', rank: 'order', match_type: 'former_name' });
+    expect(resolved).to.include({ status: 'abolished', rank: 'order', match_type: 'exact' });
     expect(resolved.chain).to.deep.equal([{ version: 'MSL37', change: 'abolished', from_name: 'Caudovirales', to_name: null, proposal: null }]);
     expect(resolved.members.filter((m: { rank: string }) => m.rank === 'family').map((m: { name: string }) => m.name)).to.deep.equal(families.map((f) => f.name));
     const myo = resolved.members.find((m: { name: string }) => m.name === 'Myoviridae');

@@ -12,7 +12,7 @@ import { findName, lookupName, normaliseName, type NameHit, type Spelling } from
 import { latest, type ResolvedVersion } from './releases.js';
 import { suggest } from './suggest.js';
 
-export type MatchType = Spelling | 'former_name' | 'virus_name' | 'abbreviation' | IdentifierKind | 'fuzzy';
+export type MatchType = Spelling | 'former_name' | 'later_name' | 'virus_name' | 'abbreviation' | IdentifierKind | 'fuzzy';
 export type Status = 'unchanged' | 'renamed' | 'moved' | 'renamed+moved' | 'merged' | 'split' | 'abolished' | 'new'
   | 'ambiguous' | 'unknown';
 
@@ -391,8 +391,11 @@ export function resolveOne(store: Store, name: string, from: ResolvedVersion | n
   }
   const v = view(store, first.kind, first.id);
   const w = walk(store, v, start[0]!, to.msl);
-  // an official name that is the taxon's name in the release asked for was matched exactly; any other a former name
-  const match_type: MatchType = found.match_type === 'exact' && !w.names.includes(first.matched_name) ? 'former_name' : found.match_type;
+  // an official name followed to a release where the taxon has another name is a former (or, going back in
+  // time, a later) name; otherwise it is exact: the taxon's name in the release it is taken from
+  const renamedThere = w.names.length > 0 && !w.names.includes(first.matched_name);
+  const match_type: MatchType = found.match_type !== 'exact' || !renamedThere ? found.match_type
+    : to.msl > start[0]! ? 'former_name' : 'later_name';
   const dispersed = w.ended && w.ended.ended !== 'renamed' ? dispersal(store, w.ended, to.msl) : EMPTY;
   return { ...base, ...matched, match_type, status: w.status, results: w.names, chain: w.chain, ...dispersed };
 }

@@ -66,8 +66,11 @@ export function v1Router(): Router {
       SELECT count(*) OVER () AS total, result
       FROM main.api_search
       WHERE msl = $1 AND ${fields[q.field]}
-      -- the species name itself first (exactly, at its start, anywhere), then species found by another of their names
-      ORDER BY name_key = $2 DESC, starts_with(name_key, $2) DESC, contains(name_key, $2) DESC, species
+      -- whole names first (the species' own, then another of its names: "hiv" is an abbreviation of the HIV species),
+      -- then names that start with the text, then names that contain it; the species' own name before its other names
+      ORDER BY name_key = $2 DESC, contains(chr(31) || names_key || chr(31), chr(31) || $2 || chr(31)) DESC,
+               starts_with(name_key, $2) DESC, contains(chr(31) || names_key, chr(31) || $2) DESC,
+               contains(name_key, $2) DESC, species
       LIMIT $3 OFFSET $4`, [v.msl, term, q.limit, q.offset]);
     const total = rows.length > 0 ? Number(rows[0]!.total) : await countMatches(req, v, fields[q.field], term);
     sendJson(req, res, {
