@@ -134,6 +134,8 @@ async function main(): Promise<void> {
     { name: 'search (DuckDB)', paths: pick(['/api/v1/search?q=tobamo', '/api/v1/search?q=corona&field=all', '/api/v1/search?q=phage&limit=50']) },
     { name: '/taxonomy/species (latest, any name)', paths: pick(keys.map((k) => `/taxonomy/species/${k.split('/').pop()}`)) },
     { name: '/historical/releases/:version', paths: pick(releases.map((v) => `/historical/releases/${v}`)) },
+    // the resolver on any species name of any release, to a random release, forwards or backwards
+    { name: 'resolve a name to a release (GET /api/v1/resolve)', paths: () => `/api/v1/resolve?name=${pick(keys)().split('/').pop()}&to_version=${pick(releases)()}` },
   ];
   // POST /ai/query: a question in plain words, answered from the read models (cache off: every request parses).
   const questions = [

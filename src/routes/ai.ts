@@ -92,7 +92,9 @@ export function aiRouter(): Router {
       return;
     }
     // a name of a higher taxon says too little to stand for an organism: its metadata decides, as for an unknown name
-    const taxon = resolution && resolution.status !== 'unknown' ? `'${name}' is a ${resolution.rank ?? 'taxon'} name, not a species, virus name or identifier` : null;
+    const rank = resolution?.rank ?? 'taxon';
+    const taxon = resolution && resolution.status !== 'unknown'
+      ? `'${name}' is ${/^[aeiou]/.test(rank) ? 'an' : 'a'} ${rank} name, not a species, virus name or identifier` : null;
     const features = readMetadata(meta);
     const given = features.compositions.length > 0 || features.hosts.length > 0 || features.sizeBp !== null;
     if (!given) {
