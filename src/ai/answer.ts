@@ -3,14 +3,14 @@
 // is missing from the data gets a sentence saying so, never a made-up value.
 import type { Store } from '../store.js';
 import { diffSummary, type CompareCounts } from '../read/compare.js';
-import { endingText, lineageDoc, lineageText, mslOf, speciesDoc, type LineageDoc, type SpeciesDoc } from '../read/lineages.js';
+import { endingText, lineageDoc, lineageText, mslOf, speciesDoc, type LineageDoc, type Rank, type SpeciesDoc } from '../read/lineages.js';
 import { normaliseName } from '../read/names.js';
 import { releases as releaseRows, type ReleaseRow, type ResolvedVersion } from '../read/releases.js';
 import { placeIn, resolveOne } from '../read/resolve.js';
 import { suggestNames } from '../read/suggest.js';
 import { modelOf, type FamilyProfile, type Member } from './classify.js';
 import { and, count, dec, num, or, RANK_PLURAL, release, signed } from './format.js';
-import type { ChangeKind, Intent, Parsed, Rank, SpeciesRef, TaxonEntry, TaxonRef } from './parse.js';
+import type { ChangeKind, Intent, Parsed, SpeciesRef, TaxonEntry, TaxonRef } from './parse.js';
 import { stabilityExtremes, stabilityRow, stabilitySentence, STABILITY_FORMULA, statusOf } from './stability.js';
 import { COMPOSITION_NAMES, formatGenomeSize } from './vocabulary.js';
 import { EXAMPLE_QUESTIONS } from './examples.js';

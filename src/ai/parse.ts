@@ -6,6 +6,7 @@
 // the intent 'unknown' (and an honest answer), never a best guess.
 import type { Store } from '../store.js';
 import { identifierKeys, type IdentifierHit, type IdentifierKind } from '../read/identifiers.js';
+import type { Rank } from '../read/lineages.js';
 import { lookupName, normaliseName, type NameHit } from '../read/names.js';
 import { releases as releaseRows, type ReleaseRow } from '../read/releases.js';
 import { findGenomeTypes, findHosts } from './vocabulary.js';
@@ -18,9 +19,6 @@ export const INTENTS = [
 ] as const;
 export type Intent = (typeof INTENTS)[number];
 
-export const RANKS = ['realm', 'subrealm', 'kingdom', 'subkingdom', 'phylum', 'subphylum', 'class', 'subclass',
-  'order', 'suborder', 'family', 'subfamily', 'genus', 'subgenus', 'species'] as const;
-export type Rank = (typeof RANKS)[number];
 
 export type ChangeKind = 'added' | 'removed' | 'renamed' | 'reclassified' | 'merged' | 'split';
 

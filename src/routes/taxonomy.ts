@@ -13,21 +13,18 @@ import { absence, resolveName, type Resolution } from '../read/resolve.js';
 import { unknownNameError } from '../read/suggest.js';
 import { lookupTaxon, notFoundAt, type TaxonDoc } from '../read/taxa.js';
 
-type Rank = ClassificationRank;
-const RANKS = CLASSIFICATION_RANKS;
-
 /** What the name given is to the species answered. */
 type NameStatus = 'current' | 'former' | 'virus_name' | 'abbreviation' | 'identifier';
 
 /** taxonomy_species: species record A (interface spec 2.1) of a species of the latest release. */
 interface SpeciesA {
   scientific_name: string;
-  taxonomy: Record<Rank, string | null>;
+  taxonomy: Record<ClassificationRank, string | null>;
   [field: string]: unknown;
 }
 
-/** The normal form of a name given by a client; one without letters or digits can match nothing. */
-function nameKey(name: string, what: string, status = 400): void {
+/** A name given by a client must have letters or digits: one without can match nothing. */
+function requireLetters(name: string, what: string, status = 400): void {
   if (normaliseName(name) === '') throw new HttpError(status, `${what} '${name}' has no letters or digits`, status === 422 ? 'ValidationError' : 'BadRequest');
 }
 
@@ -62,7 +59,7 @@ function nameStatusOf(r: Resolution, current: string): NameStatus {
  * into several, abolished, or not a species at all), or a 404 with suggestions.
  */
 async function resolveSpecies(store: Store, name: string, keyStatus = 400): Promise<Found> {
-  nameKey(name, 'species name', keyStatus);
+  requireLetters(name, 'species name', keyStatus);
   const v = latest(store);
   const r = await resolveName(store, name, null, v);
   if (r.status === 'unknown') return { unknown: r.suggestions };
@@ -136,7 +133,7 @@ async function hierarchy(req: Request, res: Response): Promise<void> {
 
 const ValidateBody = z.object({
   scientific_name: z.string().min(1).max(500),
-  taxonomy: z.partialRecord(z.enum(RANKS), z.string().max(200).nullable()).optional(),
+  taxonomy: z.partialRecord(z.enum(CLASSIFICATION_RANKS), z.string().max(200).nullable()).optional(),
 });
 
 interface FieldCheck {
@@ -147,7 +144,7 @@ interface FieldCheck {
 }
 
 /** What is wrong with a value given for a rank on its own: unknown, former, or a taxon of another rank. */
-function describeTaxon(taxon: TaxonDoc | undefined, given: string, rank: Rank): string | null {
+function describeTaxon(taxon: TaxonDoc | undefined, given: string, rank: ClassificationRank): string | null {
   if (!taxon) return `'${given}' is not a taxon name in any release`;
   if (!taxon.current) return taxon.fate?.summary ?? `${taxon.name} was last listed in ${taxon.last_version}`;
   if (taxon.rank !== rank) return `'${taxon.name}' is a ${taxon.rank}, not a ${rank}`;
@@ -161,7 +158,7 @@ const same = (a: string | null | undefined, b: string) => a?.toLowerCase() === b
  * For a name the latest release does not know, the value can only be checked on its own (a current taxon of
  * that rank) and against the higher ranks given with it: a genus not in the family given is wrong.
  */
-function checkRank(store: Store, rank: Rank, given: string, species: SpeciesA | null, ranks: Partial<Record<Rank, string | null>>): FieldCheck {
+function checkRank(store: Store, rank: ClassificationRank, given: string, species: SpeciesA | null, ranks: Partial<Record<ClassificationRank, string | null>>): FieldCheck {
   const taxon = lookupTaxon(store, given);
   const wrong = describeTaxon(taxon, given, rank);
   if (species) {
@@ -170,12 +167,12 @@ function checkRank(store: Store, rank: Rank, given: string, species: SpeciesA | 
     const should = expected === null ? `'${species.scientific_name}' has no ${rank}` : `the ${rank} of '${species.scientific_name}' is '${expected}'`;
     // a real taxon of that rank in the wrong place: say where it is
     const family = taxon?.classification.family;
-    const where = wrong ?? (RANKS.indexOf(rank) > RANKS.indexOf('family') && family ? `'${taxon!.name}' is in family '${family}'` : null);
+    const where = wrong ?? (CLASSIFICATION_RANKS.indexOf(rank) > CLASSIFICATION_RANKS.indexOf('family') && family ? `'${taxon!.name}' is in family '${family}'` : null);
     return { given, valid: false, expected, message: `${should}, not '${given}'${where ? ` (${where})` : ''}` };
   }
   if (wrong) return { given, valid: false, expected: null, message: wrong };
   const placed = taxon!;
-  for (const higher of RANKS.slice(0, RANKS.indexOf(rank))) {
+  for (const higher of CLASSIFICATION_RANKS.slice(0, CLASSIFICATION_RANKS.indexOf(rank))) {
     const want = ranks[higher];
     if (want && !same(placed.classification[higher], want)) {
       const actual = placed.classification[higher];
@@ -213,8 +210,8 @@ async function validate(req: Request, res: Response): Promise<void> {
   const r = await resolveSpecies(req.store, body.scientific_name, 422);
   const species = 'species' in r ? r.species : null;
   const name = checkName(req.store, body.scientific_name, r, v);
-  const taxonomy: Partial<Record<Rank, FieldCheck>> = {};
-  for (const rank of RANKS) {
+  const taxonomy: Partial<Record<ClassificationRank, FieldCheck>> = {};
+  for (const rank of CLASSIFICATION_RANKS) {
     const value = ranks[rank];
     if (typeof value === 'string') taxonomy[rank] = checkRank(req.store, rank, value, species, ranks);
   }
