@@ -132,6 +132,28 @@ describe('one resolution on every endpoint (real data)', () => {
     expect(merged).to.be.greaterThan(0);
   });
 
+  it('resolves every renamed, merged, split and removed species of a step as compare details list it', async () => {
+    for (const [from, to] of [['MSL38', 'MSL39'], ['MSL24', 'MSL25'], ['MSL17', 'MSL18']]) {
+      const rows: Array<{ change_type: string; old_name: string; new_name: string | null }> = [];
+      for (const type of ['renamed', 'merged', 'split', 'removed']) {
+        const page = (await request(real.app).get(`/api/v1/compare/${from}/${to}/details`).query({ change_type: type, limit: 1000 }).expect(200)).body;
+        rows.push(...page.changes);
+      }
+      expect(rows.length, `${from}->${to}`).to.be.greaterThan(20);
+      const olds = [...new Set(rows.map((r) => r.old_name))];
+      const res = (await request(real.app).post('/api/v1/resolve').send({ names: olds, from_version: from, to_version: to }).expect(200)).body;
+      const byName = new Map((res.results as Array<{ name: string; status: string; results: string[] }>).map((r) => [r.name, r]));
+      let ambiguous = 0;
+      for (const row of rows) {
+        const r = byName.get(row.old_name)!;
+        if (r.status === 'ambiguous' && (ambiguous += 1)) continue; // a name of two species of that release
+        if (row.change_type === 'removed') expect(r.status, `${from}->${to} ${row.old_name}`).to.equal('abolished');
+        else expect(r.results, `${from}->${to} ${row.change_type} ${row.old_name}`).to.include(row.new_name);
+      }
+      expect(ambiguous, `${from}->${to}`).to.be.at.most(rows.length / 100);
+    }
+  });
+
   it('says where a merged species lives now, as compare details do (Canine coronavirus)', async () => {
     const [row] = await real.db.all<{ into: string; msl: number }>(`
       SELECT merged_into[1] AS into, (last_msl + 1)::INTEGER AS msl FROM main.lineage_summary WHERE 'Canine coronavirus' = ANY(names)`);
