@@ -55,7 +55,7 @@ interface GenomeRow {
   genome_composition_from_msl: number | null;
 }
 
-const norm = "regexp_replace(lower(strip_accents($1)), '[^a-z0-9]+', '', 'g')";
+const norm = 'name_norm($1)';
 
 describe('document read models on a fixture', () => {
   let db: Db;

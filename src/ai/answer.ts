@@ -3,6 +3,7 @@
 // is missing from the data gets a sentence saying so, never a made-up value.
 import type { Store } from '../store.js';
 import { diffSummary, type CompareCounts } from '../read/compare.js';
+import { IDENTIFIER_KINDS, type IdentifierKind } from '../read/identifiers.js';
 import { endingText, lineageDoc, lineageText, mslOf, speciesDoc, type LineageDoc, type Rank, type SpeciesDoc } from '../read/lineages.js';
 import { normaliseName } from '../read/names.js';
 import { releases as releaseRows, type ReleaseRow, type ResolvedVersion } from '../read/releases.js';
@@ -130,10 +131,6 @@ function speciesClassification(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
   };
 }
 
-const IDENTIFIER_WORDS: Record<string, string> = {
-  accession: 'a GenBank/RefSeq accession', taxid: 'an NCBI taxonomy id', ictv_id: 'the ICTV id', taxnode_id: 'an ICTV taxnode id',
-};
-
 function currentName(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
   const res = resolveOne(ctx.store, s.matched_name, null, asResolved(ctx.latest));
   const l = lineageDoc(ctx.store, s.lineage_ids[0]!);
@@ -142,7 +139,7 @@ function currentName(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
   const sources = speciesSources(ctx, ctx.latest.version);
   if (res.results.length === 1) {
     const now = res.results[0]!;
-    const id = IDENTIFIER_WORDS[s.kind];
+    const id = IDENTIFIER_KINDS[s.kind as IdentifierKind];
     if (id) return { response: `${s.text} is ${id} of the species named ${now} in the latest release, ${release(ctx.latest)}.`, data, sources };
     if (same(now, s.text)) {
       return { response: `${now} is still the species' name in the latest release, ${release(ctx.latest)}.`, data, sources };

@@ -3,6 +3,7 @@
 // species' classification there; a lineage that ended without a successor shows its last record.
 import type { Store } from '../store.js';
 import { endingText, lineageDoc, lineageText, mslOf, speciesDoc, type SpeciesDoc } from '../read/lineages.js';
+import { IDENTIFIER_KINDS } from '../read/identifiers.js';
 import type { ResolvedVersion } from '../read/releases.js';
 import type { Resolution } from '../read/resolve.js';
 
@@ -10,10 +11,7 @@ const HOW: Record<string, string> = {
   species: 'a species name (of this or an earlier release)',
   virus_name: 'a virus name of the ICTV Virus Metadata Resource',
   abbreviation: 'a virus abbreviation of the ICTV Virus Metadata Resource',
-  accession: 'a GenBank or RefSeq accession of a VMR isolate',
-  taxid: 'an NCBI taxonomy id of a VMR isolate',
-  ictv_id: 'an ICTV id',
-  taxnode_id: 'an ICTV taxnode id',
+  ...IDENTIFIER_KINDS,
 };
 
 export interface Identified {

@@ -5,6 +5,14 @@ import type { Store } from '../store.js';
 
 export type IdentifierKind = 'accession' | 'taxid' | 'ictv_id' | 'taxnode_id';
 
+/** What each kind of identifier is, for sentences ("'NC_001367' is a GenBank or RefSeq accession of ..."). */
+export const IDENTIFIER_KINDS: Record<IdentifierKind, string> = {
+  accession: 'a GenBank or RefSeq accession of a VMR isolate',
+  taxid: 'an NCBI taxonomy id of a VMR isolate',
+  ictv_id: 'an ICTV id',
+  taxnode_id: 'an ICTV taxnode id',
+};
+
 export interface IdentifierHit {
   kind: IdentifierKind;
   id_key: string;

@@ -319,18 +319,17 @@ export function identify(store: Store, input: string, from: ResolvedVersion | nu
       note = `'${input.trim()}' was not used in ${from.version} (it is known in ${span}); resolved from the last release it was used in`;
     }
   }
-  if (!from || note) {
-    // the name's latest meaning: the taxa it was last used for, in any role ('Marek's disease virus' was a
-    // species abolished long ago and is the name of a virus of Mardivirus gallidalpha2 in the latest VMR)
-    const latest = Math.max(...candidates.map((c) => c.last_msl));
-    candidates = candidates.filter((c) => c.last_msl === latest);
-  }
+  // without a release the name was used in, it means what it meant last: the taxa it was last used for, in
+  // any role ('Marek's disease virus' was a species abolished long ago and is the name of a virus of
+  // Mardivirus gallidalpha2 in the latest VMR), and of these the ones whose own name it was most recently
+  const latestMeaning = !from || note !== null;
+  const lastOf = (use: (c: Candidate) => number) => {
+    const last = Math.max(...candidates.map(use));
+    candidates = candidates.filter((c) => use(c) === last);
+  };
+  if (latestMeaning) lastOf((c) => c.last_msl);
   if (candidates.some(isOfficial)) candidates = candidates.filter(isOfficial);
-  if (!from || note) {
-    // of these, the ones whose own name it was most recently
-    const latest = Math.max(...candidates.map(lastUse));
-    candidates = candidates.filter((c) => lastUse(c) === latest);
-  }
+  if (latestMeaning) lastOf(lastUse);
   // one candidate per lineage (a number that is a taxnode id and an ICTV id of one taxon is one candidate)
   const seen = new Set<string>();
   candidates = candidates.filter((c) => !seen.has(`${c.kind}:${c.id}`) && seen.add(`${c.kind}:${c.id}`));
@@ -459,6 +458,16 @@ export function shownResolution(r: Resolution): Omit<Resolution, 'lineages'> {
   return Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'lineages')) as Omit<Resolution, 'lineages'>;
 }
 
+/**
+ * The step of a resolution's chain that ended the taxon or began it (abolished, merged, split, new, or going
+ * back split_from / merged_from), and the taxa it went into or came from there.
+ */
+export function endingOf(r: Resolution): { step: ChainStep; into: string[] } | null {
+  const step = r.chain.find((c) => ['abolished', 'merged', 'split', 'new', 'split_from', 'merged_from'].includes(c.change));
+  if (!step) return null;
+  return { step, into: r.chain.filter((c) => c.version === step.version && c.change === step.change && c.to_name).map((c) => c.to_name!) };
+}
+
 const article = (word: string) => (/^[aeiou]/i.test(word) ? 'an' : 'a');
 
 /**
@@ -472,15 +481,15 @@ export function absence(r: Resolution, v: ResolvedVersion, rank: string): string
   if (r.status === 'ambiguous') return `${q} names several taxa${r.results.length > 0 ? `, in ${v.version} ${names(r.results)}` : ''}`;
   if (r.rank !== null && r.rank !== rank) return `${q} is ${article(r.rank)} ${r.rank}${where}, not ${article(rank)} ${rank}`;
   const now = r.results.length > 0 ? `; in ${v.version} it is ${names(r.results)}` : '';
-  const step = r.chain.find((c) => ['abolished', 'merged', 'split', 'new', 'split_from', 'merged_from'].includes(c.change));
-  if (!step) {
+  const ending = endingOf(r);
+  if (!ending) {
     const rename = r.chain.find((c) => c.change.startsWith('renamed'));
     return rename
       ? `${q} is not ${article(rank)} ${rank} of ${v.version}: it was renamed '${rename.to_name}' in ${rename.version}${now}`
       : `${q} is not ${article(rank)} ${rank} of ${v.version}${now}`;
   }
+  const { step, into } = ending;
   const taxon = `the ${r.rank ?? 'taxon'}${step.from_name ? ` '${step.from_name}'` : ''}`;
-  const into = r.chain.filter((c) => c.version === step.version && c.change === step.change && c.to_name).map((c) => c.to_name!);
   switch (step.change) {
     case 'new': return `${q} is not in ${v.version}: ${taxon} was first listed in ${step.version}`;
     case 'abolished': return `${q} is not in ${v.version}: ${taxon} was abolished in ${step.version}${now}`;

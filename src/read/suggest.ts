@@ -21,6 +21,9 @@ export interface Suggestion {
 
 /** The least similarity offered as a suggestion. */
 export const MIN_SCORE = 0.75;
+
+/** The similarity of two normal forms in SQL, 0..1: 1 - Damerau-Levenshtein distance / the longer length. */
+export const similaritySql = (a: string, b: string) => `(1 - damerau_levenshtein(${a}, ${b}) / greatest(length(${a}), length(${b})))`;
 const MAX_SUGGESTIONS = 3;
 
 /**
@@ -36,7 +39,7 @@ export async function suggest(store: Store, inputs: string[], minScore = MIN_SCO
     WITH q AS (SELECT unnest($1::VARCHAR[]) AS q),
     scored AS (
       SELECT q.q, n.name, n.kind, n.rank, n.lineage_id, n.current_name, n.last_msl,
-             1 - damerau_levenshtein(n.name_norm, q.q) / greatest(length(n.name_norm), length(q.q)) AS score
+             ${similaritySql('n.name_norm', 'q.q')} AS score
       FROM q JOIN main.name_index n
         ON n.name_len BETWEEN length(q.q) - 2 AND length(q.q) + 2
        AND (n.name_norm[1] = q.q[1] OR n.name_norm[-1] = q.q[-1])

@@ -8,7 +8,7 @@ import { sendJson } from '../respond.js';
 import type { Store } from '../store.js';
 import { nameParam, normaliseName } from '../read/names.js';
 import { latest, resolveVersion } from '../read/releases.js';
-import { MIN_SCORE } from '../read/suggest.js';
+import { MIN_SCORE, similaritySql } from '../read/suggest.js';
 import { notFoundAt } from '../read/taxa.js';
 
 /**
@@ -45,7 +45,7 @@ const lower = (s: string | null | undefined): string | null => (s ? s.trim().toL
 // and threshold of "did you mean", read/suggest.ts, over names of about the same length, for queries of 5+
 // characters: shorter ones match too much by chance). Species names only (name_index also holds higher taxa).
 // $1 = the normalised query, $2 = exact matches only.
-const SIMILARITY = 'round(1 - damerau_levenshtein(n.name_norm, $1) / greatest(length(n.name_norm), length($1)), 3)';
+const SIMILARITY = `round(${similaritySql('n.name_norm', '$1')}, 3)`;
 const MATCH = `
   SELECT n.lineage_id, n.name, n.name_norm, n.kind, n.current_name,
          CASE WHEN n.name_norm = $1 THEN 1 WHEN starts_with(n.name_norm, $1) THEN 2

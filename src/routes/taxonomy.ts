@@ -9,7 +9,7 @@ import type { Store } from '../store.js';
 import { CLASSIFICATION_RANKS, type ClassificationRank } from '../read/lineages.js';
 import { nameParam, normaliseName } from '../read/names.js';
 import { latest, resolveVersion, type ResolvedVersion } from '../read/releases.js';
-import { absence, resolveName, type Resolution } from '../read/resolve.js';
+import { absence, endingOf, resolveName, type Resolution } from '../read/resolve.js';
 import { unknownNameError } from '../read/suggest.js';
 import { lookupTaxon, notFoundAt, type TaxonDoc } from '../read/taxa.js';
 
@@ -66,13 +66,13 @@ async function resolveSpecies(store: Store, name: string, keyStatus = 400): Prom
   const current = r.rank === 'species' && r.status !== 'split' ? r.results[0] : undefined;
   const species = current ? store.docJson<SpeciesA>('taxonomy_species', current.toLowerCase()) : undefined;
   if (!species) {
-    const step = r.chain.find((c) => ['abolished', 'merged', 'split'].includes(c.change));
+    const ending = endingOf(r);
     return {
       gone: {
         matched_name: r.matched_name!, name_status: nameStatusOf(r, r.results[0] ?? ''),
         fate: {
-          change: r.rank === 'species' ? r.status : 'not_a_species', version: step?.version ?? null,
-          into: r.chain.filter((c) => c.version === step?.version && c.change === step?.change && c.to_name).map((c) => c.to_name!),
+          change: r.rank === 'species' ? r.status : 'not_a_species', version: ending?.step.version ?? null,
+          into: ending?.into ?? [],
           current_names: r.results, detail: absence(r, v, 'species'),
         },
       },
