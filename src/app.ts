@@ -1,11 +1,13 @@
 // createApp: middleware order, routers, 404 and the error handler. It never listens (server.ts does).
 import compression from 'compression';
 import express, { type Request } from 'express';
+import helmet from 'helmet';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
 import swaggerUi from 'swagger-ui-express';
 import { openApiDocument } from './contract.js';
 import { errorHandler, HttpError, notFound } from './errors.js';
+import { contractTerms, operationGate } from './operations.js';
 import { aiRouter } from './routes/ai.js';
 import { historicalRouter } from './routes/historical.js';
 import { searchRouter } from './routes/search.js';
@@ -18,6 +20,9 @@ import { resolveRouter } from './routes/v1-resolve.js';
 import type { Store } from './store.js';
 
 /** Holds the store currently served; server.ts swaps it when a rebuild lands. */
+/** Largest request body (a /resolve batch of 10,000 names fits). */
+const BODY_LIMIT = '2mb';
+
 export interface StoreHolder {
   current(): Store | null;
 }
@@ -41,6 +46,23 @@ export function createApp(opts: AppOptions): express.Express {
   const app = express();
   const spec = openApiDocument();
   app.disable('x-powered-by');
+  // Every answer: no MIME sniffing, and (for anything a browser might render) no scripts, no framing.
+  // The HTML page below replaces the policy with one that lets it run.
+  app.use((req, res, next) => {
+    // A request line may name the whole URL (absolute form, as proxies send it). Express routes such a
+    // request by its path already; the request validator reads originalUrl, so that becomes the path too.
+    if (req.originalUrl.charCodeAt(0) !== 47) {
+      try {
+        const u = new URL(req.originalUrl);
+        req.originalUrl = u.pathname + u.search;
+      } catch {
+        // not a URL either: left for the 404
+      }
+    }
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+    next();
+  });
   // Express' weak ETag hashes every body; ours are derived from the build id and the resource (respond.ts).
   app.set('etag', false);
   app.set('query parser', 'simple');
@@ -75,7 +97,34 @@ export function createApp(opts: AppOptions): express.Express {
   });
 
   app.get('/openapi.json', (_req, res) => { res.json(spec); });
-  app.use('/docs', swaggerUi.serve, swaggerUi.setup(spec, { customSiteTitle: 'Viral Taxonomy Query Service' }));
+  // Swagger UI is the one HTML page: helmet's defaults (a self-only CSP, framing refused) fit it as they are.
+  app.use('/docs', helmet(), swaggerUi.serve, swaggerUi.setup(spec, { customSiteTitle: 'Viral Taxonomy Query Service' }));
+
+  app.use(operationGate(spec));
+  // Only requests with a body meet the parsers: two router layers less on every lookup.
+  const json = express.json({ limit: BODY_LIMIT });
+  const text = express.text({ type: ['text/csv', 'text/plain'], limit: BODY_LIMIT });
+  app.use((req, res, next) => {
+    const bodyTypes = res.locals.bodyTypes as string[] | undefined;
+    const sent = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    // The validator lets an operation whose body the contract requires run without one; this does not. A
+    // body of a type the operation does not take goes on to the validator, which answers 415.
+    if (bodyTypes && !sent) throw new HttpError(400, `${req.method} ${req.path} needs a body of type ${bodyTypes.join(' or ')}`);
+    if (!sent) return next();
+    json(req, res, (err?: unknown) => (err ? next(err) : text(req, res, next)));
+  });
+  app.use(OpenApiValidator.middleware({
+    apiSpec: spec as never,
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
+    validateResponses: opts.validateResponses ?? false,
+    validateApiSpec: opts.validateResponses ?? false,
+    // No security schemes and no uploads: leaving their middlewares out saves two promise hops a request.
+    validateSecurity: false,
+    fileUploader: false,
+    ignoreUndocumented: false,
+    ignorePaths: /^\/(docs|openapi\.json)(\/|$)/,
+  }));
+
   app.get('/health', (_req, res) => {
     const store = opts.stores.current();
     res.set('Cache-Control', 'no-store').json({ status: store ? 'ok' : 'starting', build_id: store?.buildId ?? null, documents: store?.docsSource ?? null });
@@ -92,31 +141,12 @@ export function createApp(opts: AppOptions): express.Express {
     next();
   });
 
-  // Only requests with a body meet the parsers: two router layers less on every lookup.
-  const json = express.json({ limit: '2mb' });
-  const text = express.text({ type: ['text/csv', 'text/plain'], limit: '2mb' });
-  app.use((req, res, next) => {
-    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
-    json(req, res, (err?: unknown) => (err ? next(err) : text(req, res, next)));
-  });
-  app.use(OpenApiValidator.middleware({
-    apiSpec: spec as never,
-    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
-    validateResponses: opts.validateResponses ?? false,
-    validateApiSpec: opts.validateResponses ?? false,
-    // No security schemes and no uploads: leaving their middlewares out saves two promise hops a request.
-    validateSecurity: false,
-    fileUploader: false,
-    ignoreUndocumented: false,
-    ignorePaths: /^\/(docs|openapi\.json|health)(\/|$)/,
-  }));
-
   app.use('/api/v1', v1Router(), historyRouter(), resolveRouter(), citationRouter(), bulkRouter());
   app.use('/taxonomy', taxonomyRouter());
   app.use('/historical', historicalRouter());
   app.use('/search', searchRouter());
   app.use('/ai', aiRouter());
   app.use(notFound);
-  app.use(errorHandler((err) => opts.logger.error({ err }, 'request failed')));
+  app.use(errorHandler(contractTerms(spec), (err) => opts.logger.error({ err }, 'request failed')));
   return app;
 }

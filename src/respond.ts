@@ -39,7 +39,8 @@ export function notModified(req: Request, res: Response, scope: Scope): boolean 
   res.setHeader('ETag', etag);
   res.setHeader('Cache-Control', CACHE_CONTROL[scope]);
   const match = req.headers['if-none-match'];
-  if (match && match.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`)) {
+  // '*' matches any current representation (RFC 9110 13.1.2); a weak comparison, as the RFC asks for GET
+  if (match && (match.trim() === '*' || match.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`))) {
     res.status(304).end();
     return true;
   }

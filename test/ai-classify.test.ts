@@ -81,17 +81,20 @@ describe('POST /ai/classify', () => {
   });
 
   describe('with a bad body', () => {
-    it('answers 422 for a genome size it cannot read', async () => {
-      const res = await classify({ metadata: { genome_size: '12 parsecs' } });
-      expect(res.status).to.equal(422);
-      expect(res.body).to.include({ error: 'Validation error', type: 'ValidationError' });
+    it('classifies nothing (404) when a metadata value cannot be read, naming it', async () => {
+      const res = await classify({ metadata: { genome_size: '12 parsecs', host: 'plants' } });
+      expect(res.status).to.equal(404);
+      expect(res.body).to.include({ error: 'Not found', type: 'NotFound' });
       expect(res.body.detail).to.contain("'12 parsecs'");
     });
 
-    it('answers 422 with neither a name nor metadata', async () => {
-      const res = await classify({});
-      expect(res.status).to.equal(422);
-      expect(res.body).to.have.keys('error', 'detail', 'type');
+    it('answers 422 with neither a name nor metadata, saying what the body needs', async () => {
+      for (const body of [{}, { metadata: {} }, { organism_name: '   ' }]) {
+        const res = await classify(body);
+        expect(res.status, JSON.stringify(body)).to.equal(422);
+        expect(res.body).to.have.keys('error', 'detail', 'type');
+      }
+      expect((await classify({})).body.detail).to.equal('the body must have organism_name, or metadata with at least one of genome_type, genome_size and host');
     });
 
     it('answers 422 for a field of the wrong type', async () => {

@@ -165,9 +165,9 @@ describe('/historical', function () {
       expect(files.modified[0]).to.include({ role: 'msl', to_file: 'MSL40/ICTV_Master_Species_List_2024_MSL40.v2.xlsx' });
     });
 
-    it('answers the same release twice with 400', async () => {
-      const res = await request(real.app).get('/historical/compare/MSL40/MSL40').expect(400);
-      expectError(res.body, 'BadRequest');
+    it('answers the same release twice with 404: no such comparison', async () => {
+      const res = await request(real.app).get('/historical/compare/MSL40/MSL40').expect(404);
+      expectError(res.body, 'NotFound');
     });
 
     it('answers an unknown version with 404 and a malformed one with 400, in the {error, detail, type} shape', async () => {

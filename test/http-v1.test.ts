@@ -245,8 +245,9 @@ describe('/api/v1', function () {
       expect(r.species_removed).to.equal(await real.db.count("SELECT count(*)::INTEGER AS n FROM src.renames WHERE msl = 40 AND rank = 'species' AND change = 'Abolished'"));
     });
 
-    it('rejects comparing a release with itself', async () => {
-      await request(real.app).get('/api/v1/compare/MSL40/MSL40').expect(400);
+    it('answers comparing a release with itself with 404: no such comparison', async () => {
+      const res = await request(real.app).get('/api/v1/compare/MSL40/msl40').expect(404);
+      expect(res.body.detail).to.contain('both MSL40');
     });
 
     it('agrees with the MSL41 Taxon Counts sheet on new, abolished, merged and renamed species', async () => {
@@ -380,10 +381,10 @@ describe('/api/v1', function () {
       expect(ris.body.citation).to.match(/^TY {2}- DATA/).and.to.contain('ER  - ');
     });
 
-    it('answers 400 when both or neither subject is given', async () => {
-      await request(real.app).post('/api/v1/citation').send({ species_name: 'Tobamovirus tabaci', taxonomic_group: { rank: 'family', name: 'Virgaviridae' } }).expect(400);
-      const res = await request(real.app).post('/api/v1/citation').send({ version: 'MSL40' }).expect(400);
-      expect(res.body.detail).to.equal('give exactly one of species_name or taxonomic_group');
+    it('answers 422 when both or neither subject is given, as the contract says', async () => {
+      await request(real.app).post('/api/v1/citation').send({ species_name: 'Tobamovirus tabaci', taxonomic_group: { rank: 'family', name: 'Virgaviridae' } }).expect(422);
+      const res = await request(real.app).post('/api/v1/citation').send({ version: 'MSL40' }).expect(422);
+      expect(res.body.detail).to.equal('the body must have exactly one of species_name and taxonomic_group');
     });
 
     it('answers 422 for a field of the wrong type and 404 for an unknown species', async () => {

@@ -36,9 +36,9 @@ const REVERSED: Record<ChangeType, ChangeType> = {
   ended_by_split: 'formed_by_merge', formed_by_merge: 'ended_by_split', renamed: 'renamed', reclassified: 'reclassified',
 };
 
-/** Two different releases of the data set, or a 400. */
+/** Two different releases of the data set. A release compared with itself is no comparison the data set holds (404). */
 export function assertPair(from: ResolvedVersion, to: ResolvedVersion): void {
-  if (from.msl === to.msl) throw new HttpError(400, `from_version and to_version are both ${from.version}; compare two different releases`);
+  if (from.msl === to.msl) throw new HttpError(404, `from_version and to_version are both ${from.version}: a release is not compared with itself; pick two different releases`);
 }
 
 /** release_diff's row of a pair read forwards (a before b), held in memory. */

@@ -3,7 +3,6 @@
 // health, examples). The language layer is deterministic (src/ai/parse.ts); every answer is read from the
 // read models and names them in `sources`.
 import { Router, type Request } from 'express';
-import { z } from 'zod';
 import { HttpError } from '../errors.js';
 import { sendJson } from '../respond.js';
 import { latest, releases } from '../read/releases.js';
@@ -19,28 +18,15 @@ import { unknownName } from '../read/suggest.js';
 import { stabilityReport, STABILITY_FORMULA } from '../ai/stability.js';
 import { formatGenomeSize, parseGenomeSize, parseGenomeType, parseHost } from '../ai/vocabulary.js';
 
-const QueryBody = z.object({
-  query: z.string().max(1000),
-  use_cache: z.boolean().default(true),
-});
+// Bodies as the contract declares them, validated and defaulted before a handler runs.
+interface QueryBody {
+  query: string;
+  use_cache: boolean;
+}
 
-const ClassifyBody = z.object({
-  organism_name: z.string().max(500).optional(),
-  metadata: z.object({
-    genome_type: z.string().max(200).optional(),
-    genome_size: z.union([z.string().max(50), z.number()]).optional(),
-    host: z.string().max(200).optional(),
-  }).optional(),
-});
-
-/** The validator checks bodies against the contract first; this turns what it lets through into typed values. */
-function parseBody<T extends z.ZodTypeAny>(schema: T, body: unknown): z.infer<T> {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new HttpError(422, `${issue.path.join('.') || 'body'}: ${issue.message.toLowerCase()}`);
-  }
-  return parsed.data;
+interface ClassifyBody {
+  organism_name?: string;
+  metadata?: { genome_type?: string; genome_size?: string | number; host?: string };
 }
 
 type QueryResult = Answer & { intent: string; entities: Record<string, unknown> };
@@ -65,7 +51,7 @@ export function aiRouter(): Router {
 
   // POST /query <- parse.ts, then one answer function per intent (answer.ts) over in-memory documents
   router.post('/query', async (req, res) => {
-    const body = parseBody(QueryBody, req.body);
+    const body = req.body as QueryBody;
     const key = normaliseQuestion(body.query);
     const build = req.store.buildId;
     let result = body.use_cache ? cache.get(build, key) : undefined;
@@ -82,7 +68,7 @@ export function aiRouter(): Router {
 
   // POST /classify: a known name -> its species' classification; else metadata -> the likeliest families
   router.post('/classify', async (req, res) => {
-    const body = parseBody(ClassifyBody, req.body);
+    const body = req.body as ClassifyBody;
     const name = body.organism_name?.trim() ?? '';
     const meta = body.metadata ?? {};
     const resolution = name ? await resolveName(req.store, name, null, latest(req.store)) : null;
@@ -98,8 +84,9 @@ export function aiRouter(): Router {
     const features = readMetadata(meta);
     const given = features.compositions.length > 0 || features.hosts.length > 0 || features.sizeBp !== null;
     if (!given) {
-      if (!name) throw new HttpError(422, 'give organism_name, or metadata with at least one of genome_type, genome_size and host');
-      if (taxon) throw new HttpError(422, `${taxon}, and no metadata was given to classify it by`);
+      // The contract lets no request through without a name or a metadata field; a taxon's name alone
+      // classifies nothing (404: no classification, as for an unknown name).
+      if (taxon || !name) throw new HttpError(404, `nothing to classify: ${taxon ?? 'no name'}, and no metadata was given to classify it by`);
       throw await unknownName(req.store, name);
     }
     const model = await modelOf(req.store);
@@ -154,21 +141,24 @@ export function aiRouter(): Router {
   return router;
 }
 
-type Metadata = z.infer<typeof ClassifyBody>['metadata'] & object;
+type Metadata = NonNullable<ClassifyBody['metadata']>;
 
-/** The metadata as model features; a value given but not understood is a 422 naming it, not silently dropped. */
+/**
+ * The metadata as model features. A value given but not understood answers no classification (404) naming
+ * it, never one from the other values alone: a description is classified only when all of it was read.
+ */
 function readMetadata(meta: Metadata): Features {
   const compositions = meta.genome_type ? parseGenomeType(meta.genome_type) : [];
   if (meta.genome_type && compositions.length === 0) {
-    throw new HttpError(422, `metadata.genome_type '${meta.genome_type}' is not a genome type; use e.g. dsDNA, ssDNA, dsRNA, ssRNA(+), ssRNA(-), ssRNA-RT, dsDNA-RT or words such as 'positive-sense RNA'`);
+    throw new HttpError(404, `nothing classified: metadata.genome_type '${meta.genome_type}' is not a genome type; use e.g. dsDNA, ssDNA, dsRNA, ssRNA(+), ssRNA(-), ssRNA-RT, dsDNA-RT or words such as 'positive-sense RNA'`);
   }
   const hosts = meta.host ? parseHost(meta.host) : [];
   if (meta.host && hosts.length === 0) {
-    throw new HttpError(422, `metadata.host '${meta.host}' names no host group; use e.g. bacteria, archaea, plants, fungi, invertebrates, vertebrates, protists or words such as 'human' or 'mosquito'`);
+    throw new HttpError(404, `nothing classified: metadata.host '${meta.host}' names no host group; use e.g. bacteria, archaea, plants, fungi, invertebrates, vertebrates, protists or words such as 'human' or 'mosquito'`);
   }
   const sizeBp = meta.genome_size === undefined ? null : typeof meta.genome_size === 'number' ? parseGenomeSize(String(meta.genome_size)) : parseGenomeSize(meta.genome_size);
   if (meta.genome_size !== undefined && sizeBp === null) {
-    throw new HttpError(422, `metadata.genome_size '${meta.genome_size}' is not a genome length; use e.g. '48.5 kb', '48500' or '1.2 Mb' (100 bp to 10 Mb)`);
+    throw new HttpError(404, `nothing classified: metadata.genome_size '${meta.genome_size}' is not a genome length; use e.g. '48.5 kb', '48500' or '1.2 Mb' (100 bp to 10 Mb)`);
   }
   return { compositions, hosts, sizeBp };
 }

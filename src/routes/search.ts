@@ -2,8 +2,6 @@
 // family summaries and release statistics. Searches are one bound DuckDB query each over search_species and
 // name_index; facets, statistics and family summaries are pre-rendered documents read from memory.
 import { Router, type Request, type Response } from 'express';
-import { z } from 'zod';
-import { HttpError } from '../errors.js';
 import { sendJson } from '../respond.js';
 import type { Store } from '../store.js';
 import { nameParam, normaliseName } from '../read/names.js';
@@ -32,11 +30,12 @@ export function eraYears(store: Store, era: Era): { from: number; to: number } {
   return { from: ERA_STARTS[i]![1], to: next ? next[1] - 1 : Math.max(ERA_STARTS[i]![1], latest(store).year) };
 }
 
-/** The normal form of a search text (as name_index.name_norm); a text without letters or digits matches nothing. */
+/**
+ * The normal form of a search text (as name_index.name_norm). A text with no letter or digit of the Latin
+ * alphabet has no normal form and matches nothing: NUL, which no normal form holds, stands for it.
+ */
 function queryKey(query: string): string {
-  const key = normaliseName(query);
-  if (key === '') throw new HttpError(422, `query '${query}' has no letters or digits to match`);
-  return key;
+  return normaliseName(query) || '\u0000';
 }
 
 const lower = (s: string | null | undefined): string | null => (s ? s.trim().toLowerCase() : null);
@@ -66,17 +65,18 @@ const MATCH_JSON = (h: string, current: string) => `json_object(
     'type', (['exact', 'prefix', 'substring', 'typo'])[${h}.tier],
     'similarity', round(${h}.similarity, 3))`;
 
-const SpeciesBody = z.object({
-  query: z.string().min(1).max(200),
-  family_filter: z.string().max(200).nullish(),
-  genus_filter: z.string().max(200).nullish(),
-  exact_match: z.boolean().default(false),
-  limit: z.number().int().min(1).max(500).default(20),
-});
+// Bodies as the contract declares them, validated and defaulted before a handler runs.
+interface SpeciesBody {
+  query: string;
+  family_filter?: string | null;
+  genus_filter?: string | null;
+  exact_match: boolean;
+  limit: number;
+}
 
 // POST /species <- name_index + search_species, one query
 async function searchSpecies(req: Request, res: Response): Promise<void> {
-  const body = SpeciesBody.parse(req.body);
+  const body = req.body as SpeciesBody;
   const v = latest(req.store);
   const rows = await req.store.query<{ total: number; result: string }>(`
     WITH hit AS (${MATCH}),
@@ -100,17 +100,20 @@ async function searchSpecies(req: Request, res: Response): Promise<void> {
   });
 }
 
-const VersionQuery = z.object({ version: z.string().optional() });
+/** The query as the contract declares it, validated before a handler runs (operations.ts). */
+interface VersionQuery {
+  version?: string;
+}
 
 // GET /facets?version= <- search_facets (in memory)
 function facets(req: Request, res: Response): void {
-  const v = resolveVersion(req.store, VersionQuery.parse(req.query).version);
+  const v = resolveVersion(req.store, (req.query as VersionQuery).version);
   sendJson(req, res, req.store.doc('search_facets', v.msl)!, v.scope);
 }
 
 // GET /statistics?version= <- search_statistics (in memory)
 function statistics(req: Request, res: Response): void {
-  const v = resolveVersion(req.store, VersionQuery.parse(req.query).version);
+  const v = resolveVersion(req.store, (req.query as VersionQuery).version);
   sendJson(req, res, req.store.doc('search_statistics', v.msl)!, v.scope);
 }
 
@@ -122,21 +125,21 @@ async function familySummary(req: Request, res: Response): Promise<void> {
   sendJson(req, res, doc, 'latest');
 }
 
-const FacetedBody = z.object({
-  family: z.string().min(1).max(200),
-  msl_version: z.string(),
-  realm: z.string().max(200).nullish(),
-  genus: z.string().max(200).nullish(),
-  genome_composition: z.string().max(100).nullish(),
-  host_source: z.string().max(200).nullish(),
-  limit: z.number().int().min(1).max(1000).default(50),
-  offset: z.number().int().min(0).max(1_000_000).default(0),
-});
+interface FacetedBody {
+  family: string;
+  msl_version: string;
+  realm?: string | null;
+  genus?: string | null;
+  genome_composition?: string | null;
+  host_source?: string | null;
+  limit: number;
+  offset: number;
+}
 
 // POST /faceted <- search_species, one query: the page of species, the total and the facet counts of the
 // species that pass the filters
 async function faceted(req: Request, res: Response): Promise<void> {
-  const body = FacetedBody.parse(req.body);
+  const body = req.body as FacetedBody;
   const v = resolveVersion(req.store, body.msl_version);
   const [row] = await req.store.query<{ family: string | null; total: number; results: string; facets: string | null }>(`
     WITH m AS (
@@ -181,24 +184,18 @@ const SORTS = {
   recently_changed: 'r.last_change_msl DESC, r.species',
 } as const;
 
-const AdvancedBody = z.object({
-  query: z.string().max(200).nullish(),
-  filters: z.object({
-    family: z.string().max(200).nullish(),
-    era: z.enum(ERA_STARTS.map(([name]) => name) as [Era, ...Era[]]).nullish(),
-    realm: z.string().max(200).nullish(),
-    genome_composition: z.string().max(100).nullish(),
-    host: z.string().max(200).nullish(),
-  }).default({}),
-  sort_by: z.enum(Object.keys(SORTS) as [keyof typeof SORTS]).optional(),
-  limit: z.number().int().min(1).max(500).default(20),
-});
+interface AdvancedBody {
+  query?: string | null;
+  filters: { family?: string | null; era?: Era | null; realm?: string | null; genome_composition?: string | null; host?: string | null };
+  sort_by?: keyof typeof SORTS;
+  limit: number;
+}
 
 // POST /advanced <- search_species + name_index, one query. Without an era: the species of the latest release.
 // With one: every species present in some release of the era (since abolished, merged or split ones too),
 // each lineage once, as listed in the latest release of the era that has it; filters apply to that listing.
 async function advanced(req: Request, res: Response): Promise<void> {
-  const body = AdvancedBody.parse(req.body);
+  const body = req.body as AdvancedBody;
   const f = body.filters;
   const q = body.query && body.query.trim() !== '' ? queryKey(body.query) : null;
   const era = f.era ? eraYears(req.store, f.era) : null;

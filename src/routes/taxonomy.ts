@@ -2,7 +2,6 @@
 // Every answer is a pre-rendered document (taxonomy_* projections), read from memory except the trees; only
 // the "did you mean" suggestions of an unknown name are a search.
 import { Router, type Request, type Response } from 'express';
-import { z } from 'zod';
 import { HttpError } from '../errors.js';
 import { sendJson } from '../respond.js';
 import type { Store } from '../store.js';
@@ -23,10 +22,6 @@ interface SpeciesA {
   [field: string]: unknown;
 }
 
-/** A name given by a client must have letters or digits: one without can match nothing. */
-function requireLetters(name: string, what: string, status = 400): void {
-  if (normaliseName(name) === '') throw new HttpError(status, `${what} '${name}' has no letters or digits`, status === 422 ? 'ValidationError' : 'BadRequest');
-}
 
 interface Match {
   matched_name: string;
@@ -58,8 +53,9 @@ function nameStatusOf(r: Resolution, current: string): NameStatus {
  * A name as the latest release knows it (the resolver, as every endpoint): its species, how it is gone (split
  * into several, abolished, or not a species at all), or a 404 with suggestions.
  */
-async function resolveSpecies(store: Store, name: string, keyStatus = 400): Promise<Found> {
-  requireLetters(name, 'species name', keyStatus);
+async function resolveSpecies(store: Store, name: string): Promise<Found> {
+  // no letter or digit of the Latin alphabet: not a name any release used
+  if (normaliseName(name) === '') return { unknown: [] };
   const v = latest(store);
   const r = await resolveName(store, name, null, v);
   if (r.status === 'unknown') return { unknown: r.suggestions };
@@ -109,21 +105,26 @@ async function family(req: Request, res: Response): Promise<void> {
   sendJson(req, res, doc, 'latest');
 }
 
-const VersionQuery = z.object({ version: z.string().optional() });
+/** Queries as the contract declares them, validated before a handler runs (operations.ts). */
+interface VersionQuery {
+  version?: string;
+}
 
 // GET /families?version= <- taxonomy_families (in memory)
 function families(req: Request, res: Response): void {
-  const v = resolveVersion(req.store, VersionQuery.parse(req.query).version);
+  const v = resolveVersion(req.store, (req.query as VersionQuery).version);
   sendJson(req, res, req.store.doc('taxonomy_families', v.msl)!, v.scope);
 }
 
-const HierarchyQuery = VersionQuery.extend({ depth: z.coerce.number().int().min(1).max(15).optional() });
+interface HierarchyQuery extends VersionQuery {
+  depth?: number;
+}
 
 // GET /hierarchy?version=&depth= <- taxonomy_hierarchy, one keyed query. The trees stay in the database: they
 // are 132 documents of up to 1.2 MB (32 MB in all), asked for rarely, and a query costs little next to
 // sending one. A cut at or below the tree's own depth is stored once, as 'all'.
 async function hierarchy(req: Request, res: Response): Promise<void> {
-  const q = HierarchyQuery.parse(req.query);
+  const q = req.query as HierarchyQuery;
   const v = resolveVersion(req.store, q.version);
   const [tree] = await req.store.query<{ doc: string }>(`
     SELECT doc FROM main.taxonomy_hierarchy WHERE msl = $1 AND depth_key IN ($2, 'all')
@@ -131,10 +132,11 @@ async function hierarchy(req: Request, res: Response): Promise<void> {
   sendJson(req, res, Buffer.from(tree!.doc), v.scope);
 }
 
-const ValidateBody = z.object({
-  scientific_name: z.string().min(1).max(500),
-  taxonomy: z.partialRecord(z.enum(CLASSIFICATION_RANKS), z.string().max(200).nullable()).optional(),
-});
+/** The body as the contract declares it, validated before the handler runs. */
+interface ValidateBody {
+  scientific_name: string;
+  taxonomy?: Partial<Record<ClassificationRank, string | null>>;
+}
 
 interface FieldCheck {
   given: string;
@@ -204,10 +206,10 @@ function checkName(store: Store, given: string, r: Found, v: ResolvedVersion): N
 
 // POST /validate <- the resolver, taxonomy_species, taxonomy_taxon (in memory)
 async function validate(req: Request, res: Response): Promise<void> {
-  const body = ValidateBody.parse(req.body);
+  const body = req.body as ValidateBody;
   const v = latest(req.store);
   const ranks = body.taxonomy ?? {};
-  const r = await resolveSpecies(req.store, body.scientific_name, 422);
+  const r = await resolveSpecies(req.store, body.scientific_name);
   const species = 'species' in r ? r.species : null;
   const name = checkName(req.store, body.scientific_name, r, v);
   const taxonomy: Partial<Record<ClassificationRank, FieldCheck>> = {};

@@ -6,15 +6,18 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import { stringify as stringifyCsv } from 'csv-stringify/sync';
-import { z } from 'zod';
 import { notModified } from '../respond.js';
 import { resolveVersion } from '../read/releases.js';
 
-const Query = z.object({
-  format: z.enum(['json', 'csv', 'parquet']).default('json'),
-  family: z.string().min(1).max(200).optional(),
-  realm: z.string().min(1).max(200).optional(),
-});
+/** The query as the contract declares it, validated and defaulted before the handler runs (operations.ts). */
+interface Query {
+  format: 'json' | 'csv' | 'parquet';
+  family?: string;
+  realm?: string;
+}
+
+/** Cells a spreadsheet would run as formulas (=, +, -, @, tab, CR first) get a leading ' (OWASP). */
+const CSV_OPTIONS = { record_delimiter: 'windows', escape_formulas: true } as const;
 
 /** The download's columns, in order; the same for every format. */
 const BULK_COLUMNS = [
@@ -24,10 +27,11 @@ const BULK_COLUMNS = [
 ] as const;
 
 const SELECT = `
-  SELECT 'MSL' || s.msl AS version, s.sort, s.realm, s.subrealm, s.kingdom, s.subkingdom, s.phylum, s.subphylum,
+  SELECT 'MSL' || s.msl AS version, s.sort::INTEGER AS sort, s.realm, s.subrealm, s.kingdom, s.subkingdom, s.phylum, s.subphylum,
          s.class, s.subclass, s."order", s.suborder, s.family, s.subfamily, s.genus, s.subgenus, s.species,
          coalesce(g.vmr_genome_composition, s.genome_composition) AS genome_composition, g.host_source,
-         g.genome_size_bp, coalesce(s.ictv_id, i.ictv_id) AS ictv_id, s.taxnode_id, i.lineage_id,
+         g.genome_size_bp::INTEGER AS genome_size_bp, coalesce(s.ictv_id, i.ictv_id)::INTEGER AS ictv_id,
+         s.taxnode_id::INTEGER AS taxnode_id, i.lineage_id::INTEGER AS lineage_id,
          trim(s.last_change, ', ') AS last_change, s.msl_of_last_change, s.proposal
   FROM src.species s
   LEFT JOIN main.species_identity i ON i.taxnode_id = s.taxnode_id
@@ -36,7 +40,7 @@ const SELECT = `
   ORDER BY s.sort, s.species`;
 
 async function bulkSpecies(req: Request, res: Response): Promise<void> {
-  const q = Query.parse(req.query);
+  const q = req.query as unknown as Query;
   const v = resolveVersion(req.store, req.params.version as string);
   if (notModified(req, res, v.scope)) return;
   const values = [v.msl, q.family ?? null, q.realm ?? null];
@@ -48,7 +52,8 @@ async function bulkSpecies(req: Request, res: Response): Promise<void> {
     try {
       const file = join(dir, 'species.parquet');
       await req.store.query(`COPY (${SELECT}) TO '${file}' (FORMAT parquet, COMPRESSION zstd)`, values);
-      res.type('application/vnd.apache.parquet').attachment(`${base}.parquet`);
+      // attachment() sets a type from the file name's extension, which mime does not know: the type goes after it
+      res.attachment(`${base}.parquet`).type('application/vnd.apache.parquet');
       await pipeline(createReadStream(file), res);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -56,14 +61,13 @@ async function bulkSpecies(req: Request, res: Response): Promise<void> {
     return;
   }
 
-  res.attachment(`${base}.${q.format}`);
-  res.type(q.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
+  res.attachment(`${base}.${q.format}`).type(q.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
   let first = true;
   res.write(q.format === 'csv' ? `${BULK_COLUMNS.join(',')}\r\n` : '[');
   for await (const rows of req.store.stream(SELECT, values)) {
     if (rows.length === 0) continue;
     const text = q.format === 'csv'
-      ? stringifyCsv(rows.map((r) => BULK_COLUMNS.map((c) => r[c] ?? null)), { record_delimiter: 'windows' })
+      ? stringifyCsv(rows.map((r) => BULK_COLUMNS.map((c) => r[c] ?? null)), CSV_OPTIONS)
       : `${first ? '' : ','}${rows.map((r) => JSON.stringify(Object.fromEntries(BULK_COLUMNS.map((c) => [c, r[c] ?? null])))).join(',')}`;
     first = false;
     if (!res.write(text)) await new Promise((resolve) => res.once('drain', resolve));

@@ -3,23 +3,27 @@
 import { Router, type Request, type Response } from 'express';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { stringify as stringifyCsv } from 'csv-stringify/sync';
-import { z } from 'zod';
 import { HttpError } from '../errors.js';
 import { resolveVersion } from '../read/releases.js';
 import { resolveMany, shownResolution } from '../read/resolve.js';
 
 const MAX_NAMES = 10_000;
 
-const GetQuery = z.object({ name: z.string().min(1).max(500), from_version: z.string().optional(), to_version: z.string().optional() });
-const PostBody = z.object({
-  names: z.array(z.string().max(500)).min(1).max(MAX_NAMES),
-  from_version: z.string().optional(),
-  to_version: z.string().optional(),
-});
+// Query and body as the contract declares them, validated before a handler runs (operations.ts, the validator).
+interface GetQuery {
+  name: string;
+  from_version?: string;
+  to_version?: string;
+}
+interface PostBody {
+  names: string[];
+  from_version?: string;
+  to_version?: string;
+}
 
 // GET /resolve?name=&from_version=&to_version=
 async function resolveGet(req: Request, res: Response): Promise<void> {
-  const q = GetQuery.parse(req.query);
+  const q = req.query as unknown as GetQuery;
   const from = q.from_version ? resolveVersion(req.store, q.from_version) : null;
   const to = resolveVersion(req.store, q.to_version);
   const [result] = await resolveMany(req.store, [q.name], from, to);
@@ -29,7 +33,7 @@ async function resolveGet(req: Request, res: Response): Promise<void> {
 // POST /resolve: JSON {names, from_version, to_version}, or CSV with a name column (CSV in, CSV out)
 async function resolvePost(req: Request, res: Response): Promise<void> {
   if (typeof req.body === 'string') return resolveCsv(req, res);
-  const body = PostBody.parse(req.body);
+  const body = req.body as PostBody;
   const from = body.from_version ? resolveVersion(req.store, body.from_version) : null;
   const to = resolveVersion(req.store, body.to_version);
   const results = await resolveMany(req.store, body.names, from, to);
@@ -43,25 +47,33 @@ async function resolvePost(req: Request, res: Response): Promise<void> {
 async function resolveCsv(req: Request, res: Response): Promise<void> {
   let records: Array<Record<string, string>>;
   try {
-    records = parseCsv(req.body as string, { columns: true, skip_empty_lines: true, bom: true, trim: true }) as Array<Record<string, string>>;
+    // Cells are kept as sent (a leading tab some users add to defuse formulas included) and echoed with
+    // formulas neutralised; only the name is trimmed for resolving.
+    records = parseCsv(req.body as string, { columns: true, skip_empty_lines: true, bom: true }) as Array<Record<string, string>>;
   } catch (err) {
     throw new HttpError(400, `CSV body cannot be read: ${(err as Error).message}`);
   }
-  if (records.length === 0 || !Object.keys(records[0]!).includes('name')) throw new HttpError(422, "CSV body needs a header row with a 'name' column");
+  if (records.length === 0 || !Object.keys(records[0]!).some((k) => k.trim() === 'name')) throw new HttpError(422, "CSV body needs a header row with a 'name' column");
+  const nameColumn = Object.keys(records[0]!).find((k) => k.trim() === 'name')!;
   if (records.length > MAX_NAMES) throw new HttpError(413, `at most ${MAX_NAMES} names per request, got ${records.length}`);
   const from = typeof req.query.from_version === 'string' ? resolveVersion(req.store, req.query.from_version) : null;
   const to = resolveVersion(req.store, typeof req.query.to_version === 'string' ? req.query.to_version : undefined);
-  const results = await resolveMany(req.store, records.map((r) => r.name ?? ''), from, to);
+  const results = await resolveMany(req.store, records.map((r) => (r[nameColumn] ?? '').trim()), from, to);
+  // The answer's columns never overwrite one of the user's: a clash is written as resolve_<column>.
+  const own = new Set(Object.keys(records[0]!));
+  const column = (name: string) => (own.has(name) ? `resolve_${name}` : name);
   const rows = records.map((r, i) => {
     const x = results[i]!;
-    return {
-      ...r, status: x.status, rank: x.rank ?? '', matched_name: x.matched_name ?? '', match_type: x.match_type ?? '',
+    const answer: Record<string, unknown> = {
+      status: x.status, rank: x.rank ?? '', matched_name: x.matched_name ?? '', match_type: x.match_type ?? '',
       confidence: x.confidence, to_version: x.to_version, result: x.results.join('; '),
       changes: x.chain.map((c) => `${c.version} ${c.change}${c.to_name ? ` -> ${c.to_name}` : ''}`).join('; '),
       note: x.note ?? '', suggestions: x.suggestions.join('; '),
     };
+    return { ...r, ...Object.fromEntries(Object.entries(answer).map(([k, v]) => [column(k), v])) };
   });
-  res.set('Cache-Control', 'no-store').type('text/csv; charset=utf-8').send(stringifyCsv(rows, { header: true, record_delimiter: 'windows' }));
+  res.set('Cache-Control', 'no-store').type('text/csv; charset=utf-8')
+    .send(stringifyCsv(rows, { header: true, record_delimiter: 'windows', escape_formulas: true }));
 }
 
 export function resolveRouter(): Router {

@@ -2,7 +2,6 @@
 // (comparisons and histories, resolution, citations and bulk downloads have modules of their own). Point
 // lookups read in-memory documents; searches and listings are one bound DuckDB query each.
 import { Router, type Request } from 'express';
-import { z } from 'zod';
 import { HttpError } from '../errors.js';
 import { sendJson } from '../respond.js';
 import { CLASSIFICATION_RANKS, speciesDoc } from '../read/lineages.js';
@@ -11,16 +10,18 @@ import { releases, resolveVersion, type ResolvedVersion } from '../read/releases
 import { absence, resolveName, shownResolution, type Resolution } from '../read/resolve.js';
 import { unknownNameError } from '../read/suggest.js';
 
-const Page = z.object({
-  limit: z.coerce.number().int().min(1).max(1000).default(20),
-  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
-});
+// Query parameters as the contract declares them: validated, parsed and defaulted before a handler runs
+// (operations.ts, the request validator).
+interface Page {
+  limit: number;
+  offset: number;
+}
 
-const SearchQuery = Page.extend({
-  q: z.string().min(1).max(200),
-  version: z.string().optional(),
-  field: z.enum(['name', 'family', 'host', 'all']).default('name'),
-});
+interface SearchQuery extends Page {
+  q: string;
+  version?: string;
+  field: 'name' | 'family' | 'host' | 'all';
+}
 
 
 export function v1Router(): Router {
@@ -53,7 +54,7 @@ export function v1Router(): Router {
 
   // GET /search <- api_search, one query
   router.get('/search', async (req, res) => {
-    const q = SearchQuery.parse(req.query);
+    const q = req.query as unknown as SearchQuery;
     const v = resolveVersion(req.store, q.version);
     const term = q.q.toLowerCase();
     const fields: Record<typeof q.field, string> = {
@@ -85,7 +86,7 @@ export function v1Router(): Router {
     const v = resolveVersion(req.store, req.params.version);
     const rank = CLASSIFICATION_RANKS.find((r) => r === req.params.rank);
     if (!rank) throw new HttpError(400, `invalid rank '${req.params.rank}'; expected one of ${CLASSIFICATION_RANKS.join(', ')}`);
-    const page = Page.parse(req.query);
+    const page = req.query as unknown as Page;
     const name = nameParam(req.params.name);
     let listing = await members(req, v, rank, name, page);
     let match: ReturnType<typeof matchOf> | null = null;
@@ -114,7 +115,7 @@ export function v1Router(): Router {
 }
 
 /** A page of the species under a taxon of one rank in a release, or null when no species is under that name. */
-async function members(req: Request, v: ResolvedVersion, rank: string, name: string, page: z.infer<typeof Page>):
+async function members(req: Request, v: ResolvedVersion, rank: string, name: string, page: Page):
   Promise<{ name: string; total: number; genera: number; species: unknown[] } | null> {
   const [row] = await req.store.query<{ name: string | null; total: number; genera: number; doc: string | null }>(`
     WITH members AS (

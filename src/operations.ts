@@ -1,0 +1,162 @@
+// The contract's operations as the HTTP layer needs them before the request validator runs: which methods
+// a path has (a 405 names them in Allow; HEAD is answered wherever GET is), and the integer query
+// parameters, parsed once here. The validator coerces any string JavaScript reads as a number ('0x10',
+// ' 1', '1e3', 'Infinity'), none of which is an integer as the contract writes one, so integers are read
+// strictly here and the validator then only checks their bounds. Defaults come from the contract too, so a
+// handler reads req.query as the contract describes it and validates nothing again.
+import type { Request, RequestHandler } from 'express';
+import { HttpError, type ContractTerms } from './errors.js';
+
+interface ParameterSchema {
+  type?: string | string[];
+  minimum?: number;
+  maximum?: number;
+  default?: unknown;
+  $ref?: string;
+}
+
+interface Parameter {
+  name: string;
+  in: string;
+  schema?: ParameterSchema;
+  $ref?: string;
+}
+
+interface Operation {
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, { schema?: ParameterSchema & { 'x-expected'?: string } }> };
+}
+
+type Document = {
+  paths: Record<string, Record<string, Operation>>;
+  components?: { parameters?: Record<string, Parameter>; schemas?: Record<string, ParameterSchema & { pattern?: string; 'x-expected'?: string }> };
+};
+
+interface QueryParameter {
+  name: string;
+  integer: { min: number; max: number } | null;
+  default: unknown;
+}
+
+interface PathEntry {
+  pattern: RegExp;
+  methods: Map<string, QueryParameter[]>;
+  bodyTypes: Map<string, string[]>;
+  bodyRules: Map<string, string>;
+  allow: string;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** Canonical decimal integers only: what `type: integer` serialises to in a query string. */
+const INTEGER = /^-?(0|[1-9][0-9]{0,15})$/;
+
+function deref<T extends { $ref?: string }>(doc: Document, x: T): T {
+  if (!x.$ref) return x;
+  const [, , group, name] = x.$ref.split('/');
+  return deref(doc, (doc.components as Record<string, Record<string, T>>)[group!]![name!]!);
+}
+
+function queryParameters(doc: Document, op: Operation): QueryParameter[] {
+  return (op.parameters ?? []).map((p) => deref(doc, p)).filter((p) => p.in === 'query').map((p) => {
+    const schema = deref(doc, p.schema ?? {});
+    const integer = schema.type === 'integer'
+      ? { min: schema.minimum ?? Number.MIN_SAFE_INTEGER, max: schema.maximum ?? Number.MAX_SAFE_INTEGER }
+      : null;
+    return { name: p.name, integer, default: schema.default };
+  });
+}
+
+export function contractPaths(spec: Record<string, unknown>): PathEntry[] {
+  const doc = spec as Document;
+  return Object.entries(doc.paths).map(([template, ops]) => {
+    const methods = new Map<string, QueryParameter[]>();
+    const bodyTypes = new Map<string, string[]>();
+    const bodyRules = new Map<string, string>();
+    for (const [method, op] of Object.entries(ops)) {
+      if (!METHODS.includes(method)) continue;
+      methods.set(method.toUpperCase(), queryParameters(doc, op));
+      if (!op.requestBody) continue;
+      bodyTypes.set(method.toUpperCase(), Object.keys(op.requestBody.content));
+      const json = op.requestBody.content['application/json']?.schema;
+      const rule = json ? deref(doc, json)['x-expected'] : undefined;
+      if (rule) bodyRules.set(method.toUpperCase(), rule);
+    }
+    if (methods.has('GET') && !methods.has('HEAD')) methods.set('HEAD', methods.get('GET')!);
+    const names = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+    const source = template.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+      .reduce((all, part, i) => (i === 0 ? part : `${all}(?<${names[i - 1]}>[^/]+)${part}`), '');
+    return { pattern: new RegExp(`^${source}/?$`), methods, bodyTypes, bodyRules, allow: [...methods.keys()].join(', ') };
+  });
+}
+
+function integerOf(name: string, raw: unknown, bounds: { min: number; max: number }): number {
+  const range = `an integer from ${bounds.min} to ${bounds.max}`;
+  if (typeof raw !== 'string') throw new HttpError(400, `query parameter '${name}' is given more than once; it takes one value, ${range}`);
+  if (!INTEGER.test(raw)) throw new HttpError(400, `query parameter '${name}' must be ${range}; got '${raw.slice(0, 40)}'`);
+  return Number(raw);
+}
+
+/**
+ * 405 with Allow for a method the path does not have, HEAD served as GET, the path's percent-escapes
+ * checked, and the query's integers and defaults set. Paths outside the contract pass untouched (404 later).
+ */
+export function operationGate(spec: Record<string, unknown>): RequestHandler {
+  const paths = contractPaths(spec);
+  return (req: Request, res, next) => {
+    const path = req.path;
+    if (path.includes('%')) {
+      try {
+        decodeURIComponent(path);
+      } catch {
+        throw new HttpError(400, 'the URL path has a percent-escape that is not valid UTF-8 (e.g. %ED%A0%80 or a lone %)');
+      }
+    }
+    const entry = paths.find((p) => p.pattern.test(path));
+    if (!entry) return next();
+    // kept for error messages, which quote the value a parameter was refused for
+    res.locals.pathParams = entry.pattern.exec(path)?.groups ?? {};
+    const query = entry.methods.get(req.method);
+    if (!query) {
+      res.setHeader('Allow', entry.allow);
+      throw new HttpError(405, `method ${req.method} is not allowed on ${path}; allowed: ${entry.allow}`);
+    }
+    // The response knows it answers a HEAD (it sends no body); routing and validation see the GET it mirrors.
+    if (req.method === 'HEAD') req.method = 'GET';
+    const bodyTypes = entry.bodyTypes.get(req.method);
+    if (bodyTypes) res.locals.bodyTypes = bodyTypes;
+    if (query.length > 0) {
+      const values: Record<string, unknown> = { ...req.query };
+      for (const p of query) {
+        if (values[p.name] === undefined) {
+          if (p.default !== undefined) values[p.name] = p.default;
+        } else if (p.integer) {
+          values[p.name] = integerOf(p.name, values[p.name], p.integer);
+        }
+      }
+      // Express 5 recomputes req.query on every read; an own property keeps the parsed values (the validator
+      // reads and keeps it the same way).
+      Object.defineProperty(req, 'query', { value: values, writable: true, configurable: true, enumerable: true });
+    }
+    next();
+  };
+}
+
+export function contractTerms(spec: Record<string, unknown>): ContractTerms {
+  const doc = spec as Document;
+  const paths = contractPaths(spec);
+  // every schema in the document that gives its pattern a meaning, named or inline
+  const meanings = new Map<string, string>();
+  const walk = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    const s = node as { pattern?: unknown; 'x-expected'?: unknown };
+    if (typeof s.pattern === 'string' && typeof s['x-expected'] === 'string') meanings.set(s.pattern, s['x-expected']);
+    for (const child of Object.values(node)) walk(child);
+  };
+  walk(doc);
+  return {
+    bodyTypes: (method, path) => paths.find((p) => p.pattern.test(path))?.bodyTypes.get(method) ?? ['application/json'],
+    patternMeaning: (pattern) => meanings.get(pattern),
+    bodyRule: (method, path) => paths.find((p) => p.pattern.test(path))?.bodyRules.get(method),
+  };
+}
