@@ -97,8 +97,10 @@ export function createApp(opts: AppOptions): express.Express {
   });
 
   app.get('/openapi.json', (_req, res) => { res.json(spec); });
-  // Swagger UI is the one HTML page: helmet's defaults (a self-only CSP, framing refused) fit it as they are.
-  app.use('/docs', helmet(), swaggerUi.serve, swaggerUi.setup(spec, { customSiteTitle: 'Viral Taxonomy Query Service' }));
+  // Swagger UI is the one HTML page: helmet's defaults (a self-only CSP, framing refused) fit it, except
+  // upgrade-insecure-requests, which would send its scripts to https:// on a site served over plain HTTP.
+  const pageHeaders = helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } });
+  app.use('/docs', pageHeaders, swaggerUi.serve, swaggerUi.setup(spec, { customSiteTitle: 'Viral Taxonomy Query Service' }));
 
   app.use(operationGate(spec));
   // Only requests with a body meet the parsers: two router layers less on every lookup.
