@@ -5,7 +5,7 @@
 // generation the last build kept, and while running it goes on serving what it has.
 import { spawnSync } from 'node:child_process';
 import { existsSync, watch } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
@@ -79,6 +79,29 @@ async function start(): Promise<void> {
   }, `serving the ${set.name} data set: build ${store.buildId} from ${set.dbFile}`);
 }
 
+/**
+ * The HTTP server's limits. Each bounds what a client can hold without sending a request: a socket that
+ * sends nothing or drips its headers a byte at a time costs a file descriptor and a little memory until a
+ * timeout ends it, and without these Node waits 60 s for headers, 300 s for a request and, for an idle
+ * response, forever. Timeouts are checked every second (Node's default is every 30 s, which would let a
+ * drip-feeding client stay up to 30 s past its limit). The URL counts towards the header bytes: a longer
+ * one is answered 431 by Node before the app sees it.
+ */
+function listen(app: ReturnType<typeof createApp>): Server {
+  const l = config.limits;
+  const server = createServer({
+    headersTimeout: l.headersTimeoutMs,
+    requestTimeout: l.requestTimeoutMs,
+    keepAliveTimeout: l.keepAliveTimeoutMs,
+    connectionsCheckingInterval: 1000,
+    maxHeaderSize: l.maxHeaderBytes,
+  }, app);
+  server.maxHeadersCount = l.maxHeaders;
+  server.maxConnections = l.maxConnections;
+  server.setTimeout(l.socketTimeoutMs);
+  return server;
+}
+
 async function main(): Promise<void> {
   const t0 = Date.now();
   if (!existsSync(config.dbFile)) {
@@ -92,8 +115,9 @@ async function main(): Promise<void> {
   // scans the document tables.
   const app = createApp({ stores: { current: () => store }, logger, logSample: config.logSample });
   await start();
-  const server: Server = app.listen(config.port, config.host, () => {
-    logger.info({ port: config.port, host: config.host, ms: Date.now() - t0 }, 'listening');
+  const server = listen(app);
+  server.listen(config.port, config.host, () => {
+    logger.info({ port: config.port, host: config.host, ms: Date.now() - t0, limits: config.limits }, 'listening');
   });
 
   // The build replaces the file with a rename; watching the folder sees that (a watch on the file itself
