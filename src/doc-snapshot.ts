@@ -26,8 +26,8 @@ interface Header {
   format: string;
   build_id: string;
   definitions: string;
-  /** CRC-32 of the body (everything after the header line). */
-  crc32: number;
+  /** CRC-32 of the body (everything after the header line), 8 hex digits: the header's length does not vary with it. */
+  crc32: string;
   tables: Array<{ table: string; documents: number; dictionary: number; batches: number[] }>;
 }
 
@@ -47,7 +47,7 @@ export function writeSnapshot(file: string, buildId: string, definitions: string
     format: FORMAT,
     build_id: buildId,
     definitions,
-    crc32: body,
+    crc32: hex(body),
     tables: [...docs].map(([table, d]) => ({
       table, documents: d.size, dictionary: d.dictionary?.length ?? 0, batches: d.batchBuffers.map((b) => b.length),
     })),
@@ -100,7 +100,7 @@ export async function readSnapshot(file: string, buildId: string, definitions: s
       sum = crc32(body.subarray(read, read + bytesRead), sum);
       read += bytesRead;
     }
-    if (sum !== header.crc32) return { reason: `damaged (body CRC-32 ${hex(sum)}, header says ${hex(header.crc32)})` };
+    if (hex(sum) !== header.crc32) return { reason: `damaged (body CRC-32 ${hex(sum)}, header says ${header.crc32})` };
     const docs = new Map<string, PackedDocs>();
     let offset = 0;
     for (const t of header.tables) {
@@ -160,6 +160,7 @@ function checkHeader(fd: number, buildId: string, definitions: string): { header
   if (header.format !== FORMAT) return { reason: `format ${String(header.format)}, not ${FORMAT}` };
   if (header.build_id !== buildId) return { reason: `snapshot of build ${header.build_id}, not ${buildId}` };
   if (header.definitions !== definitions) return { reason: 'documents are defined differently since the snapshot' };
+  if (!/^[0-9a-f]{8}$/.test(String(header.crc32))) return { reason: 'no body checksum in the header' };
   const bodyBytes = header.tables.reduce((n, t) => n + t.dictionary + t.batches.reduce((a, b) => a + b, 0), 0);
   if (size !== end + 1 + bodyBytes) return { reason: `truncated or padded (${size} bytes, header says ${end + 1 + bodyBytes})` };
   return { header, bodyStart: end + 1, bodyBytes };
