@@ -2,14 +2,14 @@
 // only when every stage succeeded. A stage whose inputs (raw checksums, its code, its SQL) are unchanged
 // since the last good build is skipped.
 import { createHash } from 'node:crypto';
-import {
-  existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { DB_CHECKSUM_FILE, fileChecksum } from './checksum.js';
 import { fetchInputs } from './fetch.js';
 import { loadManifest } from './manifest.js';
 import { DOC_SNAPSHOT_FILE, projectRoot, type BuildPaths } from './paths.js';
 import type { Progress } from './progress.js';
+import { DB_FILE, publish, removeStale, REPORT_FILE, stagingName } from './publish.js';
 import { ingest, type IngestReport } from './stage-ingest.js';
 import { runChecks, type Checks } from './checks.js';
 import { project, type ProjectReport } from './stage-project.js';
@@ -36,7 +36,8 @@ export interface BuildReport {
   cache_keys: { ingest: string; project: string };
   inputs: Array<{ file: string; sha256: string; bytes: number }>;
   parquet: { bytes: number; files: number; tables: Record<string, { rows: number }> };
-  database: { file: string; bytes: number };
+  /** The database as written; the server checks the file against its checksum (checksum.ts). */
+  database: { file: string; bytes: number; crc32: string };
   /** The server's document snapshot, when the build wrote one. */
   documents: { file: string; bytes: number } | null;
   releases: IngestReport['releases'];
@@ -45,22 +46,24 @@ export interface BuildReport {
   warnings: string[];
 }
 
-export const DB_FILE = 'taxonomy.duckdb';
-export const REPORT_FILE = 'build-report.json';
+export { DB_FILE, PREVIOUS_DIR, REPORT_FILE } from './publish.js';
 
 export async function build(opts: BuildOptions): Promise<BuildReport> {
   const started = Date.now();
   const stages: BuildReport['stages'] = {};
+  const log = (line: string) => opts.progress.log(line);
   const timed = async <T>(name: string, skipped: boolean, fn: () => Promise<T>): Promise<T> => {
     const t = Date.now();
+    log(`stage ${name} started${skipped ? ' (skipped: its inputs are unchanged)' : ''}`);
     const out = await fn();
     stages[name] = { ms: Date.now() - t, skipped };
     return out;
   };
 
+  removeStale(opts.dataDir, log);
   const manifest = loadManifest(opts.manifest);
   await timed('fetch', false, () => fetchInputs(manifest, {
-    rawDir: opts.rawDir, mirror: opts.mirror, download: opts.download ?? true, log: (l) => opts.progress.log(l),
+    rawDir: opts.rawDir, mirror: opts.mirror, download: opts.download ?? true, log,
   }));
 
   const root = projectRoot();
@@ -80,7 +83,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
   const ingestFresh = !opts.force && previous?.cache_keys.ingest === ingestKey && existsSync(parquetDir);
   const projectFresh = ingestFresh && previous?.cache_keys.project === projectKey && existsSync(dbFile);
   if (projectFresh && previous) {
-    opts.progress.log(`data set ${previous.build_id} is up to date (inputs, code and projections unchanged)`);
+    log(`data set ${previous.build_id} is up to date (inputs, code and projections unchanged)`);
     // The server's document definitions may have changed without the data: the snapshot is checked apart.
     await opts.snapshot?.(dbFile, join(opts.dataDir, DOC_SNAPSHOT_FILE), previous.build_id);
     return previous;
@@ -88,7 +91,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
 
   // Everything new goes to a staging folder beside the published one (same file system, so the final
   // renames are atomic); a failure anywhere leaves the published data set exactly as it was.
-  const staging = join(opts.dataDir, `.staging-${process.pid}-${Date.now()}`);
+  const staging = join(opts.dataDir, stagingName(process.pid, Date.now()));
   mkdirSync(staging, { recursive: true });
   try {
     const stagedParquet = ingestFresh ? parquetDir : join(staging, 'parquet');
@@ -102,6 +105,10 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
 
     const checks = await runChecks(stagedDb);
     if (opts.snapshot) await timed('snapshot', false, () => opts.snapshot!(stagedDb, join(staging, DOC_SNAPSHOT_FILE), buildId));
+    // Taken last: nothing writes to the database after the project stage, and the checks and the snapshot
+    // open it read-only.
+    const checksum = await fileChecksum(stagedDb);
+    writeFileSync(join(staging, DB_CHECKSUM_FILE), `${JSON.stringify({ build_id: buildId, ...checksum })}\n`);
     const report: BuildReport = {
       build_id: buildId,
       started_at: new Date(started).toISOString(),
@@ -110,7 +117,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
       cache_keys: { ingest: ingestKey, project: projectKey },
       inputs: inputs.map((f) => ({ file: f.file, sha256: f.sha256, bytes: f.bytes })),
       parquet: { ...sizeOf(stagedParquet), tables: ingested.tables },
-      database: { file: DB_FILE, bytes: statSync(stagedDb).size },
+      database: { file: DB_FILE, ...checksum },
       documents: existsSync(join(staging, DOC_SNAPSHOT_FILE)) ? { file: DOC_SNAPSHOT_FILE, bytes: statSync(join(staging, DOC_SNAPSHOT_FILE)).size } : null,
       releases: ingested.releases,
       projections,
@@ -119,32 +126,20 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     };
     writeFileSync(join(staging, REPORT_FILE), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(join(staging, 'build-report.txt'), summary(report));
-    publish(staging, opts.dataDir, !ingestFresh);
+    log('stage publish started');
+    await publish(staging, opts.dataDir, !ingestFresh, log);
     return report;
+  } catch (err) {
+    throw diskFull(err) ? new Error(`no space left on the device of ${opts.dataDir} while building in ${staging} `
+      + `(the staging folder is removed, the published data set is unchanged): ${(err as Error).message}`, { cause: err }) : err;
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
 }
 
-/**
- * Swaps the staged outputs in. The database file is replaced by one rename (atomic: a server watching it
- * sees the old or the new file, never half of one); the Parquet folder is moved aside first, then replaced.
- */
-function publish(staging: string, dataDir: string, withParquet: boolean): void {
-  const trash = join(staging, 'replaced');
-  mkdirSync(trash, { recursive: true });
-  if (withParquet) {
-    const live = join(dataDir, 'parquet');
-    if (existsSync(live)) renameSync(live, join(trash, 'parquet'));
-    renameSync(join(staging, 'parquet'), live);
-  }
-  // The snapshot before the database: a server that sees the new database finds its snapshot ready
-  // (and one that sees a snapshot of a newer build than its database ignores it).
-  if (existsSync(join(staging, DOC_SNAPSHOT_FILE))) renameSync(join(staging, DOC_SNAPSHOT_FILE), join(dataDir, DOC_SNAPSHOT_FILE));
-  renameSync(join(staging, DB_FILE), join(dataDir, DB_FILE));
-  renameSync(join(staging, 'build-report.txt'), join(dataDir, 'build-report.txt'));
-  renameSync(join(staging, REPORT_FILE), join(dataDir, REPORT_FILE));
-}
+// Node says ENOSPC; DuckDB, which writes the Parquet files and the database, says it in words.
+const diskFull = (err: unknown) =>
+  (err as NodeJS.ErrnoException).code === 'ENOSPC' || /no space left on device/i.test((err as Error).message ?? '');
 
 export function readPreviousReport(dataDir: string): BuildReport | null {
   try {

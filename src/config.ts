@@ -12,7 +12,34 @@ const Env = z.object({
   LOG_SAMPLE: z.coerce.number().min(0).max(1).default(1),
   /** DuckDB connections for searches and bulk downloads (point lookups are served from memory). */
   DB_POOL: z.coerce.number().int().min(1).max(32).default(4),
+  // Connection limits (server.ts says what each one guards against).
+  /** ms a client has to send a request's line and headers; a connection silent from the start gets 408 then too. */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
+  /** ms a client has to send a whole request, body included (bodies are at most 2 MB: app.ts). */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
+  /** ms an idle keep-alive connection is kept after a response. */
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+  /** ms a connection may go without a byte read or written while a request is under way (a client that stops reading). */
+  SOCKET_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  /** Bytes of request line plus headers (so also the longest URL); more is answered 431. */
+  MAX_HEADER_BYTES: z.coerce.number().int().min(1024).max(1 << 20).default(16_384),
+  /** Headers read per request; any beyond are ignored. */
+  MAX_HEADERS: z.coerce.number().int().min(10).max(2000).default(100),
+  /** Open connections; one more is closed as soon as it connects. `ulimit -n` must leave room above it. */
+  MAX_CONNECTIONS: z.coerce.number().int().min(16).max(1_000_000).default(4096),
+}).refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
+  message: 'HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS', path: ['HEADERS_TIMEOUT_MS'],
 });
+
+export interface Limits {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  socketTimeoutMs: number;
+  maxHeaderBytes: number;
+  maxHeaders: number;
+  maxConnections: number;
+}
 
 export interface Config {
   port: number;
@@ -24,6 +51,7 @@ export interface Config {
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   logSample: number;
   dbPool: number;
+  limits: Limits;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -37,5 +65,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: e.PORT, host: e.HOST, dataDir, dbFile: join(dataDir, 'taxonomy.duckdb'), snapshotFile: join(dataDir, DOC_SNAPSHOT_FILE),
     logLevel: e.LOG_LEVEL, logSample: e.LOG_SAMPLE, dbPool: e.DB_POOL,
+    limits: {
+      headersTimeoutMs: e.HEADERS_TIMEOUT_MS, requestTimeoutMs: e.REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+      socketTimeoutMs: e.SOCKET_TIMEOUT_MS, maxHeaderBytes: e.MAX_HEADER_BYTES, maxHeaders: e.MAX_HEADERS, maxConnections: e.MAX_CONNECTIONS,
+    },
   };
 }

@@ -1,15 +1,17 @@
 // Opens the data set (building it first when there is none), listens, and swaps in a rebuilt database
 // without downtime: on SIGHUP or when the database file is replaced, a new store is opened and swapped in
 // atomically; requests already running finish on the old one, which closes when they are done.
+// A database that fails its checks (data-set.ts) is never served: at start-up the server falls back to the
+// generation the last build kept, and while running it goes on serving what it has.
 import { spawnSync } from 'node:child_process';
 import { existsSync, watch } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
-import { openStore } from './read/documents.js';
+import { dataSet, openDataSet, type DataSet, type Opened } from './data-set.js';
 import type { Store } from './store.js';
 
 const config = loadConfig();
@@ -18,26 +20,86 @@ const logger = pino({ level: config.logLevel }, pino.destination({ sync: false }
 let store: Store | null = null;
 let reloading: Promise<void> | null = null;
 
+/** Opens a data set, or logs in one line why it is refused and returns null. */
+async function open(set: DataSet, context: string): Promise<Opened | null> {
+  try {
+    const opened = await openDataSet(set, config.dbPool);
+    const { store: s } = opened;
+    if (s.docsSource !== 'snapshot') {
+      logger.warn({ build_id: s.buildId, snapshot: set.snapshotFile },
+        `document snapshot ${set.snapshotFile} not used: ${s.docsSource.replace(/^database \((.*)\)$/, '$1')}; documents read from the database instead`);
+    }
+    return opened;
+  } catch (err) {
+    logger.error({ file: set.dbFile, err: { message: (err as Error).message } },
+      `refused ${set.dbFile}: ${(err as Error).message}; ${context}`);
+    return null;
+  }
+}
+
 async function reload(reason: string): Promise<void> {
   if (reloading) return reloading;
   reloading = (async () => {
     try {
-      const next = await openStore(config.dbFile, config.dbPool, config.snapshotFile);
+      const opened = await open(dataSet(config.dataDir), `still serving build ${store?.buildId}`);
+      if (!opened) return;
+      const next = opened.store;
       if (store && next.buildId === store.buildId) {
         await next.close();
         return;
       }
-      const previous = store;
+      const replaced = store;
       store = next;
-      logger.info({ build_id: next.buildId, reason, documents: next.docsSource }, 'data set loaded');
-      if (previous) await previous.close();
+      logger.info({ build_id: next.buildId, reason, file: config.dbFile, documents: next.docsSource, verified: opened.verified }, 'data set loaded');
+      if (replaced) await replaced.close();
     } catch (err) {
-      logger.error({ err, reason }, 'could not open the data set; still serving the previous one');
+      logger.error({ err, reason }, 'reload failed; still serving the previous store');
     } finally {
       reloading = null;
     }
   })();
   return reloading;
+}
+
+/** The published data set, else the previous generation; logs which one is served. */
+async function start(): Promise<void> {
+  const published = dataSet(config.dataDir);
+  const kept = dataSet(config.dataDir, 'previous');
+  const fallback = existsSync(kept.dbFile) ? `trying the previous generation ${kept.dbFile}` : 'no previous generation to fall back on';
+  let opened = await open(published, fallback);
+  let set = published;
+  if (!opened && existsSync(kept.dbFile)) {
+    opened = await open(kept, 'no data set left to serve');
+    set = kept;
+  }
+  if (!opened) throw new Error(`no data set could be opened in ${config.dataDir}`);
+  store = opened.store;
+  logger[set === published ? 'info' : 'warn']({
+    build_id: store.buildId, reason: 'start', file: set.dbFile, documents: store.docsSource, verified: opened.verified,
+  }, `serving the ${set.name} data set: build ${store.buildId} from ${set.dbFile}`);
+}
+
+/**
+ * The HTTP server's limits. Each bounds what a client can hold without sending a request: a socket that
+ * sends nothing or drips its headers a byte at a time costs a file descriptor and a little memory until a
+ * timeout ends it, and without these Node waits 60 s for headers, 300 s for a request and, for an idle
+ * response, forever. Timeouts are checked every second (Node's default is every 30 s, which would let a
+ * drip-feeding client stay up to 30 s past its limit). The URL counts towards the header bytes: a longer
+ * one is answered 431 by Node before the app sees it.
+ */
+function listen(app: ReturnType<typeof createApp>): Server {
+  const l = config.limits;
+  const server = createServer({
+    headersTimeout: l.headersTimeoutMs,
+    requestTimeout: l.requestTimeoutMs,
+    keepAliveTimeout: l.keepAliveTimeoutMs,
+    connectionsCheckingInterval: 1000,
+    maxHeaderSize: l.maxHeaderBytes,
+  }, app);
+  server.maxHeadersCount = l.maxHeaders;
+  server.maxConnections = l.maxConnections;
+  server.setTimeout(l.socketTimeoutMs);
+  return server;
 }
 
 async function main(): Promise<void> {
@@ -52,10 +114,10 @@ async function main(): Promise<void> {
   // The app first: the request validator prepares the contract asynchronously, in the gaps while DuckDB
   // scans the document tables.
   const app = createApp({ stores: { current: () => store }, logger, logSample: config.logSample });
-  await reload('start');
-  if (!store) throw new Error(`cannot open ${config.dbFile}`);
-  const server: Server = app.listen(config.port, config.host, () => {
-    logger.info({ port: config.port, host: config.host, ms: Date.now() - t0 }, 'listening');
+  await start();
+  const server = listen(app);
+  server.listen(config.port, config.host, () => {
+    logger.info({ port: config.port, host: config.host, ms: Date.now() - t0, limits: config.limits }, 'listening');
   });
 
   // The build replaces the file with a rename; watching the folder sees that (a watch on the file itself

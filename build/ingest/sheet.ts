@@ -83,6 +83,8 @@ export interface Column {
 /** A located sheet: its header mapped to fields through an alias table (lower-case normalised header -> field). */
 export class Table<F extends string> {
   readonly columns = new Map<F, Column>();
+  /** Headers that name no known column: where a renamed column shows up. */
+  readonly unknownHeaders: string[] = [];
 
   constructor(
     readonly file: string,
@@ -94,7 +96,10 @@ export class Table<F extends string> {
     (rows[headerIndex] ?? []).forEach((cell, index) => {
       const header = normaliseHeader(cell?.v);
       const field = aliases[header.toLowerCase()];
-      if (field === undefined) return;
+      if (field === undefined) {
+        if (header !== '') this.unknownHeaders.push(header);
+        return;
+      }
       const seen = this.columns.get(field);
       if (seen !== undefined) {
         throw this.error(`column '${header}' duplicates column '${seen.header}'`, { row: headerIndex + 1 });
@@ -108,7 +113,8 @@ export class Table<F extends string> {
   }
 
   require(fields: readonly F[], names: Readonly<Partial<Record<F, string>>>): void {
-    for (const f of fields) if (!this.has(f)) throw this.error('required column is missing', { column: names[f] ?? f });
+    const unknown = this.unknownHeaders.length > 0 ? ` (headers not recognised: ${this.unknownHeaders.map((h) => `'${h}'`).join(', ')})` : '';
+    for (const f of fields) if (!this.has(f)) throw this.error(`required column is missing${unknown}`, { column: names[f] ?? f });
   }
 
   /** Recognised fields in sheet order: a stable name for the header layout. */

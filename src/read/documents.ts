@@ -42,9 +42,31 @@ export const LISTS: Record<string, string> = {
   release_diff: DIFF_LIST,
 };
 
-/** Opens a build; its documents come from the snapshot file when one is given and matches. */
-export function openStore(file: string, pool: number, snapshot?: string): Promise<Store> {
-  return Store.open(file, { pool, docs: DOCUMENTS, lists: LISTS, ...(snapshot ? { snapshot } : {}) });
+/**
+ * Opens a build; its documents come from the snapshot file when one is given and matches. Throws when the
+ * database lacks a read model served from memory, or the snapshot's documents are not its rows.
+ */
+export async function openStore(file: string, pool: number, snapshot?: string): Promise<Store> {
+  const store = await Store.open(file, { pool, docs: DOCUMENTS, lists: LISTS, ...(snapshot ? { snapshot } : {}) });
+  try {
+    await checkTables(store);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  return store;
+}
+
+/**
+ * Documents read from a snapshot never touch their tables, so a database without them (another schema, a
+ * half-written file) would open and fail on the first search. A count reads table metadata only.
+ */
+async function checkTables(store: Store): Promise<void> {
+  const counts = await store.query<{ t: string; n: string }>(
+    DOCUMENTS.map((d) => `SELECT '${d.table}' AS t, count(*) AS n FROM main."${d.table}"`).join(' UNION ALL '));
+  for (const { t, n } of counts) {
+    if (Number(n) !== store.docCount(t)) throw new Error(`read model ${t} has ${n} rows, ${store.docCount(t)} documents were loaded`);
+  }
 }
 
 /**

@@ -11,23 +11,50 @@ export interface ServerProcess {
   base: string;
   /** The build id /health reports. */
   buildId(): Promise<string>;
+  /** The server's log lines so far, parsed (only when started with `logs: true`). */
+  logs: Array<{ level: number; msg: string; [field: string]: unknown }>;
   kill(): void;
 }
 
+export interface StartOptions {
+  /** Environment on top of the test's own (limits, LOG_LEVEL). */
+  env?: Record<string, string>;
+  /** Keep the server's log lines (at info level unless env says otherwise) instead of passing them through. */
+  logs?: boolean;
+  /** How long to wait for its first answer: longer where it reads the documents from the database. */
+  timeoutMs?: number;
+}
+
 /** Starts dist/src/server.js over `dataDir` and waits until it answers /health. */
-export async function startServer(dataDir: string): Promise<ServerProcess> {
+export async function startServer(dataDir: string, opts: StartOptions = {}): Promise<ServerProcess> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [join(projectRoot(), 'dist', 'src', 'server.js')], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: opts.logs ? 'info' : 'warn', ...opts.env },
+    stdio: ['ignore', opts.logs ? 'pipe' : 'inherit', 'inherit'],
   });
+  const closed = new Promise((resolve) => child.once('close', resolve));
+  const logs: ServerProcess['logs'] = [];
+  if (opts.logs) {
+    let rest = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop()!;
+      for (const line of lines.filter((l) => l.trim())) {
+        try {
+          logs.push(JSON.parse(line) as ServerProcess['logs'][number]);
+        } catch {
+          logs.push({ level: 0, msg: line }); // not the server's own (a build it started)
+        }
+      }
+    });
+  }
   const server: ServerProcess = {
-    child, base,
+    child, base, logs,
     buildId: async () => ((await (await fetch(`${base}/health`)).json()) as { build_id: string }).build_id,
     kill: () => { if (child.exitCode === null) child.kill('SIGKILL'); },
   };
-  for (let i = 0; i < 200; i++) {
+  for (let waited = 0; waited < (opts.timeoutMs ?? 20_000) && child.exitCode === null; waited += 100) {
     try {
       if ((await fetch(`${base}/health`)).ok) return server;
     } catch {
@@ -36,7 +63,8 @@ export async function startServer(dataDir: string): Promise<ServerProcess> {
     await sleep(100);
   }
   server.kill();
-  throw new Error('server did not start');
+  await closed; // its last log lines
+  throw new Error(`server did not start${child.exitCode !== null ? ` (exit status ${child.exitCode})` : ''}: ${logs.map((l) => l.msg).join(' | ')}`);
 }
 
 /**

@@ -1,0 +1,57 @@
+// Which data set the server serves. The published one, once its database file has been checked against
+// the checksum its build recorded and its read models found (read/documents.ts); when it is refused at
+// start-up, the generation the last build kept in previous/ (build/publish.ts), checked the same way.
+import { join } from 'node:path';
+import { DB_CHECKSUM_FILE, fileChecksum, readRecordedChecksum, type FileChecksum } from '../build/checksum.js';
+import { DOC_SNAPSHOT_FILE } from '../build/paths.js';
+import { DB_FILE, PREVIOUS_DIR } from '../build/publish.js';
+import { openStore } from './read/documents.js';
+import type { Store } from './store.js';
+
+export interface DataSet {
+  /** 'published', or 'previous' for the generation kept by the last build. */
+  name: 'published' | 'previous';
+  dbFile: string;
+  snapshotFile: string;
+  checksumFile: string;
+}
+
+export function dataSet(dataDir: string, name: DataSet['name'] = 'published'): DataSet {
+  const dir = name === 'published' ? dataDir : join(dataDir, PREVIOUS_DIR);
+  return { name, dbFile: join(dir, DB_FILE), snapshotFile: join(dir, DOC_SNAPSHOT_FILE), checksumFile: join(dir, DB_CHECKSUM_FILE) };
+}
+
+export interface Opened {
+  store: Store;
+  /** What was checked of the database file: its recorded checksum, or why there was none to check. */
+  verified: string;
+}
+
+/**
+ * Opens a data set, or throws saying why it is refused. The checksum is taken while DuckDB opens the file
+ * and the snapshot is read: both wait on the disk, on libuv's threads.
+ */
+export async function openDataSet(set: DataSet, pool: number): Promise<Opened> {
+  const recorded = readRecordedChecksum(set.checksumFile);
+  const [opened, summed] = await Promise.allSettled([
+    openStore(set.dbFile, pool, set.snapshotFile),
+    recorded ? fileChecksum(set.dbFile) : Promise.resolve(null),
+  ]);
+  if (opened.status === 'rejected') throw opened.reason;
+  const store = opened.value;
+  try {
+    if (!recorded) return { store, verified: `no checksum recorded (${DB_CHECKSUM_FILE} missing or unreadable)` };
+    // Only a checksum of this very build tells: one of another build is beside it for a moment while
+    // a build publishes (the checksum is renamed in before the database).
+    if (recorded.build_id !== store.buildId) return { store, verified: `no checksum recorded for build ${store.buildId} (the one beside it is build ${recorded.build_id}'s)` };
+    if (summed.status === 'rejected') throw summed.reason;
+    const actual = summed.value as FileChecksum;
+    if (actual.bytes !== recorded.bytes || actual.crc32 !== recorded.crc32) {
+      throw new Error(`damaged: ${actual.bytes} bytes with CRC-32 ${actual.crc32}, its build wrote ${recorded.bytes} bytes with CRC-32 ${recorded.crc32}`);
+    }
+    return { store, verified: `CRC-32 ${actual.crc32} as its build recorded` };
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+}
