@@ -112,10 +112,17 @@ export function operationGate(spec: Record<string, unknown>): RequestHandler {
         throw new HttpError(400, 'the URL path has a percent-escape that is not valid UTF-8 (e.g. %ED%A0%80 or a lone %)');
       }
     }
-    const entry = paths.find((p) => p.pattern.test(path));
+    let entry: PathEntry | undefined;
+    let match: RegExpExecArray | null = null;
+    for (const p of paths) {
+      if ((match = p.pattern.exec(path))) {
+        entry = p;
+        break;
+      }
+    }
     if (!entry) return next();
     // kept for error messages, which quote the value a parameter was refused for
-    res.locals.pathParams = entry.pattern.exec(path)?.groups ?? {};
+    if (match?.groups) res.locals.pathParams = match.groups;
     const query = entry.methods.get(req.method);
     if (!query) {
       res.setHeader('Allow', entry.allow);
