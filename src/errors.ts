@@ -120,6 +120,7 @@ function plain(message: string, code: string | undefined, terms: ContractTerms):
   }
   if (code === 'additionalProperties.openapi.validation' || /must NOT have additional properties/.test(message)) return message.replace('must NOT have additional properties', 'is not a field this operation takes');
   return message.replace(/^Unknown query parameter '.*'$/, 'is not a parameter of this operation')
+    .replace(/^Empty value found for query parameter '.*'$/, 'must not be empty')
     .replace('must NOT have fewer than', 'must have at least').replace('must NOT have more than', 'must have at most')
     .replace('must be equal to one of the allowed values:', 'must be one of:');
 }
