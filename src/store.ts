@@ -2,8 +2,10 @@
 // JSON documents held in memory (a Map read is ~100x cheaper than a DuckDB point query, which re-plans
 // on every execution); searches, filters and bulk downloads go to a small pool of read-only connections.
 // This is the only module that imports @duckdb/node-api.
+import { setImmediate } from 'node:timers/promises';
 import {
-  DuckDBBlobVector, DuckDBConnection, DuckDBInstance, listValue, type DuckDBPreparedStatement, type DuckDBValue,
+  DuckDBBlobVector, DuckDBConnection, DuckDBInstance, JsonDuckDBValueConverter, listValue, type DuckDBDataChunk,
+  type DuckDBPreparedStatement, type DuckDBValue,
 } from '@duckdb/node-api';
 import { definitionsKey, readSnapshot, writeSnapshot } from './doc-snapshot.js';
 import { dictionaryOf, PackedDocs } from './packed-docs.js';
@@ -20,6 +22,13 @@ export interface DocSpec {
   compressed?: boolean;
 }
 
+/**
+ * The budget a query runs under. Heavy work (bulk downloads, suggestions for a batch of names) holds at most
+ * half the pool's connections, so a light query (a search, a filter, one name's suggestions) always finds
+ * one: a few downloads and batches together would otherwise hold them all for seconds.
+ */
+export type Lane = 'light' | 'heavy';
+
 /** A value bound to a query parameter; arrays become DuckDB lists. */
 export type Param = DuckDBValue | readonly string[] | readonly number[];
 
@@ -33,6 +42,13 @@ const MEMORY_LIMIT = '256MB';
  */
 const PREPARED_PER_CONNECTION = 64;
 
+/**
+ * Rows of a streamed result turned into objects between two turns of the event loop. Converting DuckDB's
+ * vectors to JS values is synchronous, and a whole chunk (2,048 rows) of every download running at once
+ * held lookups back for the sum of them.
+ */
+const STREAM_SLICE_ROWS = 256;
+
 const bind = (values: readonly Param[]): DuckDBValue[] =>
   values.map((v) => (Array.isArray(v) ? listValue(v as DuckDBValue[]) : (v as DuckDBValue)));
 
@@ -40,6 +56,10 @@ export class Store {
   private readonly idle: DuckDBConnection[] = [];
   private readonly prepared = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
   private readonly waiting: Array<(c: DuckDBConnection) => void> = [];
+  /** Heavy work running, its limit, and heavy work waiting for a turn. */
+  private heavyRunning = 0;
+  private readonly heavyLimit: number;
+  private readonly heavyWaiting: Array<() => void> = [];
   private inFlight = 0;
   private closing: (() => void) | null = null;
   private closed = false;
@@ -56,6 +76,7 @@ export class Store {
     readonly docsSource: string,
   ) {
     this.idle.push(...connections);
+    this.heavyLimit = Math.max(1, Math.floor(connections.length / 2));
   }
 
   /**
@@ -120,14 +141,14 @@ export class Store {
   }
 
   /** Runs a read query with bound values; rows come back JSON-ready (BIGINT as string, dates as ISO). */
-  async query<T = Row>(sql: string, values: readonly Param[] = []): Promise<T[]> {
-    const conn = await this.acquire();
+  async query<T = Row>(sql: string, values: readonly Param[] = [], lane: Lane = 'light'): Promise<T[]> {
+    const conn = await this.acquire(lane);
     try {
       const statement = await this.statement(conn, sql);
       statement.bind(bind(values));
       return (await statement.runAndReadAll()).getRowObjectsJson() as T[];
     } finally {
-      this.releaseConnection(conn);
+      this.releaseConnection(conn, lane);
     }
   }
 
@@ -151,14 +172,24 @@ export class Store {
     return statement;
   }
 
-  /** Streams a large result chunk by chunk (bulk downloads) without holding it all in memory. */
+  /**
+   * Streams a large result (bulk downloads) without holding it all in memory, as heavy work: a few hundred
+   * rows at a time, each slice converted in a turn of the event loop of its own. Rows are JSON-ready, as
+   * query() gives them. Stopping early (return()) gives the connection back.
+   */
   async *stream(sql: string, values: readonly Param[] = []): AsyncGenerator<Row[]> {
-    const conn = await this.acquire();
+    const conn = await this.acquire('heavy');
     try {
       const result = await conn.stream(sql, bind(values));
-      for await (const rows of result.yieldRowObjectJson()) yield rows;
+      const names = result.deduplicatedColumnNames();
+      for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+        for (let from = 0; from < chunk.rowCount; from += STREAM_SLICE_ROWS) {
+          if (from > 0) await setImmediate();
+          yield rowObjects(chunk, names, from, Math.min(chunk.rowCount, from + STREAM_SLICE_ROWS));
+        }
+      }
     } finally {
-      this.releaseConnection(conn);
+      this.releaseConnection(conn, 'heavy');
     }
   }
 
@@ -190,17 +221,40 @@ export class Store {
     });
   }
 
-  private acquire(): Promise<DuckDBConnection> {
+  private async acquire(lane: Lane): Promise<DuckDBConnection> {
+    if (lane === 'heavy') {
+      if (this.heavyRunning < this.heavyLimit) this.heavyRunning += 1;
+      // a finishing heavy query hands its turn over (releaseConnection), so the count stays as it is
+      else await new Promise<void>((resolve) => this.heavyWaiting.push(resolve));
+    }
     const conn = this.idle.pop();
-    if (conn) return Promise.resolve(conn);
+    if (conn) return conn;
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
-  private releaseConnection(conn: DuckDBConnection): void {
+  private releaseConnection(conn: DuckDBConnection, lane: Lane): void {
     const next = this.waiting.shift();
     if (next) next(conn);
     else this.idle.push(conn);
+    if (lane === 'heavy') {
+      const turn = this.heavyWaiting.shift();
+      if (turn) turn();
+      else this.heavyRunning -= 1;
+    }
   }
+}
+
+/** Rows from..to of a chunk as objects of JSON-ready values, as DuckDB's own row-object readers convert them. */
+function rowObjects(chunk: DuckDBDataChunk, names: readonly string[], from: number, to: number): Row[] {
+  const rows: Row[] = [];
+  for (let i = from; i < to; i++) {
+    const row: Row = {};
+    chunk.visitRowValues(i, (value, _row, column, type) => {
+      row[names[column]!] = JsonDuckDBValueConverter(value, type, JsonDuckDBValueConverter);
+    });
+    rows.push(row);
+  }
+  return rows;
 }
 
 /** Rows per batch: one DuckDB vector, ~2 MB of species documents. */
