@@ -2,11 +2,13 @@
 // JSON documents held in memory (a Map read is ~100x cheaper than a DuckDB point query, which re-plans
 // on every execution); searches, filters and bulk downloads go to a small pool of read-only connections.
 // This is the only module that imports @duckdb/node-api.
+import { availableParallelism } from 'node:os';
 import { setImmediate } from 'node:timers/promises';
 import {
   DuckDBBlobVector, DuckDBConnection, DuckDBInstance, JsonDuckDBValueConverter, listValue, type DuckDBDataChunk,
   type DuckDBPreparedStatement, type DuckDBValue,
 } from '@duckdb/node-api';
+import { ConnPool } from './conn-pool.js';
 import { definitionsKey, readSnapshot, writeSnapshot } from './doc-snapshot.js';
 import { dictionaryOf, PackedDocs } from './packed-docs.js';
 
@@ -23,11 +25,20 @@ export interface DocSpec {
 }
 
 /**
- * The budget a query runs under. Heavy work (bulk downloads, suggestions for a batch of names) holds at most
- * half the pool's connections, so a light query (a search, a filter, one name's suggestions) always finds
- * one: a few downloads and batches together would otherwise hold them all for seconds.
+ * Which connections a query runs on. Light queries (a search, a filter, one name's suggestions) have the
+ * pool (DB_POOL) to themselves; heavy work has lanes of its own, so a few downloads and batches together
+ * never hold every connection for seconds: bulk downloads (mostly JS work converting rows, holding their
+ * connection while the client reads), and the suggestions of a batch of names (DuckDB computing string
+ * distances, a core for as long as it runs, so at most one core less than the machine has).
  */
-export type Lane = 'light' | 'heavy';
+export type Lane = 'light' | 'bulk' | 'batch';
+
+/**
+ * Each heavy lane leaves a core to the event loop: a download's rows are turned into text on the main
+ * thread, so downloads beyond that only take turns with lookups (and each holds its query's memory).
+ */
+const HEAVY_LANE = Math.max(1, Math.min(2, availableParallelism() - 1));
+const LANE_SIZES: Record<Exclude<Lane, 'light'>, number> = { bulk: HEAVY_LANE, batch: HEAVY_LANE };
 
 /** A value bound to a query parameter; arrays become DuckDB lists. */
 export type Param = DuckDBValue | readonly string[] | readonly number[];
@@ -53,20 +64,14 @@ const bind = (values: readonly Param[]): DuckDBValue[] =>
   values.map((v) => (Array.isArray(v) ? listValue(v as DuckDBValue[]) : (v as DuckDBValue)));
 
 export class Store {
-  private readonly idle: DuckDBConnection[] = [];
   private readonly prepared = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
-  private readonly waiting: Array<(c: DuckDBConnection) => void> = [];
-  /** Heavy work running, its limit, and heavy work waiting for a turn. */
-  private heavyRunning = 0;
-  private readonly heavyLimit: number;
-  private readonly heavyWaiting: Array<() => void> = [];
   private inFlight = 0;
   private closing: (() => void) | null = null;
   private closed = false;
 
   private constructor(
     private readonly instance: DuckDBInstance,
-    connections: DuckDBConnection[],
+    private readonly lanes: Record<Lane, ConnPool<DuckDBConnection>>,
     readonly file: string,
     readonly buildId: string,
     private readonly docs: Map<string, PackedDocs>,
@@ -74,10 +79,7 @@ export class Store {
     private readonly definitions: string,
     /** Where the documents came from: the snapshot, or the database and why not the snapshot. */
     readonly docsSource: string,
-  ) {
-    this.idle.push(...connections);
-    this.heavyLimit = Math.max(1, Math.floor(connections.length / 2));
-  }
+  ) {}
 
   /**
    * docs: keyed documents; lists: small query results every request may need (the releases); snapshot: a
@@ -88,7 +90,7 @@ export class Store {
     const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY', threads: '1', memory_limit: MEMORY_LIMIT });
     const connections: DuckDBConnection[] = [];
     try {
-      for (let i = 0; i < opts.pool; i++) connections.push(await instance.connect());
+      for (let i = 0; i < opts.pool + LANE_SIZES.bulk + LANE_SIZES.batch; i++) connections.push(await instance.connect());
       const conn = connections[0]!;
       const build = String((await conn.runAndReadAll('SELECT build_id FROM src.build_info')).getRows()[0]?.[0]);
       const definitions = definitionsKey(opts.docs);
@@ -99,7 +101,7 @@ export class Store {
         docs = snapshot.docs;
         source = 'snapshot';
       } else {
-        docs = await loadDocs(connections, opts.docs);
+        docs = await loadDocs(connections.slice(0, opts.pool), opts.docs);
         source = `database (${snapshot.reason})`;
         // Loading read every document table once; DuckDB keeps those blocks cached (~160 MB) although no
         // request reads them again. Lowering the limit for a moment evicts them; searches re-read what they need.
@@ -108,7 +110,12 @@ export class Store {
       }
       const lists = new Map<string, Row[]>();
       for (const [name, sql] of Object.entries(opts.lists ?? {})) lists.set(name, (await conn.runAndReadAll(sql)).getRowObjectsJson() as Row[]);
-      return new Store(instance, connections, file, build, docs, lists, definitions, source);
+      const lanes = {
+        light: new ConnPool(connections.slice(0, opts.pool)),
+        bulk: new ConnPool(connections.slice(opts.pool, opts.pool + LANE_SIZES.bulk)),
+        batch: new ConnPool(connections.slice(opts.pool + LANE_SIZES.bulk)),
+      };
+      return new Store(instance, lanes, file, build, docs, lists, definitions, source);
     } catch (err) {
       for (const c of connections) c.closeSync();
       instance.closeSync();
@@ -142,13 +149,13 @@ export class Store {
 
   /** Runs a read query with bound values; rows come back JSON-ready (BIGINT as string, dates as ISO). */
   async query<T = Row>(sql: string, values: readonly Param[] = [], lane: Lane = 'light'): Promise<T[]> {
-    const conn = await this.acquire(lane);
+    const conn = await this.lanes[lane].acquire();
     try {
       const statement = await this.statement(conn, sql);
       statement.bind(bind(values));
       return (await statement.runAndReadAll()).getRowObjectsJson() as T[];
     } finally {
-      this.releaseConnection(conn, lane);
+      this.lanes[lane].release(conn);
     }
   }
 
@@ -173,12 +180,12 @@ export class Store {
   }
 
   /**
-   * Streams a large result (bulk downloads) without holding it all in memory, as heavy work: a few hundred
+   * Streams a large result (bulk downloads) without holding it all in memory, in the bulk lane: a few hundred
    * rows at a time, each slice converted in a turn of the event loop of its own. Rows are JSON-ready, as
    * query() gives them. Stopping early (return()) gives the connection back.
    */
   async *stream(sql: string, values: readonly Param[] = []): AsyncGenerator<Row[]> {
-    const conn = await this.acquire('heavy');
+    const conn = await this.lanes.bulk.acquire();
     try {
       const result = await conn.stream(sql, bind(values));
       const names = result.deduplicatedColumnNames();
@@ -189,7 +196,7 @@ export class Store {
         }
       }
     } finally {
-      this.releaseConnection(conn, 'heavy');
+      this.lanes.bulk.release(conn);
     }
   }
 
@@ -209,7 +216,7 @@ export class Store {
       const finish = () => {
         if (this.closed) return resolve();
         this.closed = true;
-        for (const c of this.idle) {
+        for (const c of Object.values(this.lanes).flatMap((lane) => lane.all)) {
           for (const statement of this.prepared.get(c)?.values() ?? []) statement.destroySync();
           c.closeSync();
         }
@@ -219,28 +226,6 @@ export class Store {
       if (this.inFlight === 0) finish();
       else this.closing = finish;
     });
-  }
-
-  private async acquire(lane: Lane): Promise<DuckDBConnection> {
-    if (lane === 'heavy') {
-      if (this.heavyRunning < this.heavyLimit) this.heavyRunning += 1;
-      // a finishing heavy query hands its turn over (releaseConnection), so the count stays as it is
-      else await new Promise<void>((resolve) => this.heavyWaiting.push(resolve));
-    }
-    const conn = this.idle.pop();
-    if (conn) return conn;
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  private releaseConnection(conn: DuckDBConnection, lane: Lane): void {
-    const next = this.waiting.shift();
-    if (next) next(conn);
-    else this.idle.push(conn);
-    if (lane === 'heavy') {
-      const turn = this.heavyWaiting.shift();
-      if (turn) turn();
-      else this.heavyRunning -= 1;
-    }
   }
 }
 

@@ -48,7 +48,7 @@ async function bulkSpecies(req: Request, res: Response): Promise<void> {
     const dir = mkdtempSync(join(tmpdir(), 'vtqs-bulk-'));
     try {
       const file = join(dir, 'species.parquet');
-      await req.store.query(`COPY (${SELECT}) TO '${file}' (FORMAT parquet, COMPRESSION zstd)`, values, 'heavy');
+      await req.store.query(`COPY (${SELECT}) TO '${file}' (FORMAT parquet, COMPRESSION zstd)`, values, 'bulk');
       res.type('application/vnd.apache.parquet').attachment(`${base}.parquet`);
       await pipeline(createReadStream(file), res);
     } finally {
