@@ -1,5 +1,6 @@
 // /api/v1/resolve: migrate names (a whole data set's species column) from one release to another, over HTTP
 // (JSON, or CSV in and CSV out). The resolution itself is the read layer's (read/resolve.ts).
+import { setImmediate } from 'node:timers/promises';
 import { Router, type Request, type Response } from 'express';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { stringify as stringifyCsv } from 'csv-stringify/sync';
@@ -7,8 +8,12 @@ import { z } from 'zod';
 import { HttpError } from '../errors.js';
 import { resolveVersion } from '../read/releases.js';
 import { resolveMany, shownResolution } from '../read/resolve.js';
+import { sendJsonList } from '../respond.js';
+import { mapInSlices } from '../slices.js';
 
 const MAX_NAMES = 10_000;
+/** CSV rows written between two turns of the event loop (a few milliseconds). */
+const CSV_SLICE_ROWS = 500;
 
 const GetQuery = z.object({ name: z.string().min(1).max(500), from_version: z.string().optional(), to_version: z.string().optional() });
 const PostBody = z.object({
@@ -35,9 +40,9 @@ async function resolvePost(req: Request, res: Response): Promise<void> {
   const results = await resolveMany(req.store, body.names, from, to);
   const summary: Record<string, number> = {};
   for (const r of results) summary[r.status] = (summary[r.status] ?? 0) + 1;
-  res.set('Cache-Control', 'no-store').json({
-    from_version: from?.version ?? null, to_version: to.version, count: results.length, summary, results: results.map(shownResolution),
-  });
+  res.set('Cache-Control', 'no-store');
+  await sendJsonList(req, res, { from_version: from?.version ?? null, to_version: to.version, count: results.length, summary },
+    'results', results, shownResolution);
 }
 
 async function resolveCsv(req: Request, res: Response): Promise<void> {
@@ -52,7 +57,7 @@ async function resolveCsv(req: Request, res: Response): Promise<void> {
   const from = typeof req.query.from_version === 'string' ? resolveVersion(req.store, req.query.from_version) : null;
   const to = resolveVersion(req.store, typeof req.query.to_version === 'string' ? req.query.to_version : undefined);
   const results = await resolveMany(req.store, records.map((r) => r.name ?? ''), from, to);
-  const rows = records.map((r, i) => {
+  const rows = await mapInSlices(records, (r, i) => {
     const x = results[i]!;
     return {
       ...r, status: x.status, rank: x.rank ?? '', matched_name: x.matched_name ?? '', match_type: x.match_type ?? '',
@@ -61,7 +66,14 @@ async function resolveCsv(req: Request, res: Response): Promise<void> {
       note: x.note ?? '', suggestions: x.suggestions.join('; '),
     };
   });
-  res.set('Cache-Control', 'no-store').type('text/csv; charset=utf-8').send(stringifyCsv(rows, { header: true, record_delimiter: 'windows' }));
+  // In slices of rows, each written with the columns the first row gives (as one call would take them).
+  const columns = Object.keys(rows[0]!);
+  const parts: string[] = [];
+  for (let i = 0; i < rows.length; i += CSV_SLICE_ROWS) {
+    if (i > 0) await setImmediate();
+    parts.push(stringifyCsv(rows.slice(i, i + CSV_SLICE_ROWS), { header: i === 0, columns, record_delimiter: 'windows' }));
+  }
+  res.set('Cache-Control', 'no-store').type('text/csv; charset=utf-8').send(parts.join(''));
 }
 
 export function resolveRouter(): Router {
