@@ -1,6 +1,7 @@
 // Opens the data set (building it first when there is none), listens, and swaps in a rebuilt database
 // without downtime: on SIGHUP or when the database file is replaced, a new store is opened and swapped in
-// atomically; requests already running finish on the old one, which closes when they are done.
+// atomically; requests already running finish on the old one, which closes when they are done. The new
+// store takes over the old one's documents where they have not changed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, watch } from 'node:fs';
 import type { Server } from 'node:http';
@@ -17,24 +18,35 @@ const logger = pino({ level: config.logLevel }, pino.destination({ sync: false }
 
 let store: Store | null = null;
 let reloading: Promise<void> | null = null;
+/** A reload asked for while one runs: the file may have changed after that one opened it. */
+let reloadAgain: string | null = null;
 
 async function reload(reason: string): Promise<void> {
-  if (reloading) return reloading;
+  if (reloading) {
+    reloadAgain = reason;
+    return reloading;
+  }
   reloading = (async () => {
     try {
-      const next = await openStore(config.dbFile, config.dbPool, config.snapshotFile);
-      if (store && next.buildId === store.buildId) {
-        await next.close();
-        return;
-      }
+      // The new store takes over the documents of the one it replaces where they are the same (all of them
+      // for a rebuild of the same data), so the two never hold two copies of them at once.
+      const next = await openStore(config.dbFile, config.dbPool, config.snapshotFile, store ?? undefined);
       const previous = store;
       store = next;
-      logger.info({ build_id: next.buildId, reason, documents: next.docsSource }, 'data set loaded');
+      logger.info({
+        build_id: next.buildId, reason, documents: next.docsSource, documents_mb: Math.round(next.docBytes() / 1e6),
+        documents_taken_over_mb: Math.round(next.docsReused / 1e6),
+      }, 'data set loaded');
       if (previous) await previous.close();
     } catch (err) {
       logger.error({ err, reason }, 'could not open the data set; still serving the previous one');
     } finally {
       reloading = null;
+      if (reloadAgain) {
+        const again = reloadAgain;
+        reloadAgain = null;
+        void reload(again);
+      }
     }
   })();
   return reloading;

@@ -10,7 +10,7 @@ import {
 } from '@duckdb/node-api';
 import { ConnPool } from './conn-pool.js';
 import { definitionsKey, readSnapshot, writeSnapshot } from './doc-snapshot.js';
-import { dictionaryOf, PackedDocs } from './packed-docs.js';
+import { batchHash, dictionaryOf, PackedDocs } from './packed-docs.js';
 
 export type Row = Record<string, unknown>;
 
@@ -79,13 +79,19 @@ export class Store {
     private readonly definitions: string,
     /** Where the documents came from: the snapshot, or the database and why not the snapshot. */
     readonly docsSource: string,
+    /** Bytes of documents taken over from the store this one replaced. */
+    readonly docsReused: number,
   ) {}
 
   /**
    * docs: keyed documents; lists: small query results every request may need (the releases); snapshot: a
-   * file of this build's documents (doc-snapshot.ts), used when it matches, else they are read from DuckDB.
+   * file of this build's documents (doc-snapshot.ts), used when it matches, else they are read from DuckDB;
+   * previous: the store this one replaces, whose documents are taken over where they are the same bytes
+   * (all of them for the same build), so that a swap does not hold two copies of what did not change.
    */
-  static async open(file: string, opts: { pool: number; docs: DocSpec[]; lists?: Record<string, string>; snapshot?: string }): Promise<Store> {
+  static async open(file: string, opts: {
+    pool: number; docs: DocSpec[]; lists?: Record<string, string>; snapshot?: string; previous?: Store;
+  }): Promise<Store> {
     // threads=1: requests run side by side on the pool, so one query never takes both cores from the rest.
     const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY', threads: '1', memory_limit: MEMORY_LIMIT });
     const connections: DuckDBConnection[] = [];
@@ -94,19 +100,29 @@ export class Store {
       const conn = connections[0]!;
       const build = String((await conn.runAndReadAll('SELECT build_id FROM src.build_info')).getRows()[0]?.[0]);
       const definitions = definitionsKey(opts.docs);
-      const snapshot = opts.snapshot ? await readSnapshot(opts.snapshot, build, definitions) : { reason: 'no snapshot given' };
+      const previous = opts.previous;
       let docs: Map<string, PackedDocs>;
       let source: string;
-      if ('docs' in snapshot) {
-        docs = snapshot.docs;
-        source = 'snapshot';
+      let reused = 0;
+      if (previous && previous.buildId === build && previous.definitions === definitions) {
+        // The same build (a rebuild of unchanged inputs, or SIGHUP): the same documents.
+        docs = previous.docs;
+        source = previous.docsSource;
+        reused = previous.docBytes();
       } else {
-        docs = await loadDocs(connections.slice(0, opts.pool), opts.docs);
-        source = `database (${snapshot.reason})`;
-        // Loading read every document table once; DuckDB keeps those blocks cached (~160 MB) although no
-        // request reads them again. Lowering the limit for a moment evicts them; searches re-read what they need.
-        await conn.run("SET memory_limit = '16MB'");
-        await conn.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
+        const snapshot = opts.snapshot ? await readSnapshot(opts.snapshot, build, definitions, previous?.docs) : { reason: 'no snapshot given' };
+        if ('docs' in snapshot) {
+          docs = snapshot.docs;
+          source = 'snapshot';
+          reused = snapshot.reusedBytes;
+        } else {
+          ({ docs, reused } = await loadDocs(connections.slice(0, opts.pool), opts.docs, previous?.docs));
+          // Loading read every document table once; DuckDB keeps those blocks cached (~160 MB) although no
+          // request reads them again. Lowering the limit for a moment evicts them; searches re-read what they need.
+          await conn.run("SET memory_limit = '16MB'");
+          await conn.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
+          source = `database (${snapshot.reason})`;
+        }
       }
       const lists = new Map<string, Row[]>();
       for (const [name, sql] of Object.entries(opts.lists ?? {})) lists.set(name, (await conn.runAndReadAll(sql)).getRowObjectsJson() as Row[]);
@@ -115,12 +131,19 @@ export class Store {
         bulk: new ConnPool(connections.slice(opts.pool, opts.pool + LANE_SIZES.bulk)),
         batch: new ConnPool(connections.slice(opts.pool + LANE_SIZES.bulk)),
       };
-      return new Store(instance, lanes, file, build, docs, lists, definitions, source);
+      return new Store(instance, lanes, file, build, docs, lists, definitions, source, reused);
     } catch (err) {
       for (const c of connections) c.closeSync();
       instance.closeSync();
       throw err;
     }
+  }
+
+  /** Bytes of documents held (shared with another store or not). */
+  docBytes(): number {
+    let n = 0;
+    for (const d of this.docs.values()) for (const b of d.batchBuffers) n += b.length;
+    return n;
   }
 
   /** A pre-rendered document as JSON bytes, ready to send. Keys are the DocSpec key values joined with '|'. */
@@ -249,10 +272,12 @@ const BATCH_ROWS = 2048;
  * Loads every document table, cut into batches by rowid that the pool's connections take from one queue:
  * each query runs on its own libuv thread, so DuckDB's scans overlap with the indexing done here, and the
  * large tables are spread over all connections. A batch comes back as one BLOB in PackedDocs' layout.
+ * A batch (or a whole table) the previous store holds with the same bytes is taken from it instead.
  */
-async function loadDocs(connections: DuckDBConnection[], specs: DocSpec[]): Promise<Map<string, PackedDocs>> {
+async function loadDocs(connections: DuckDBConnection[], specs: DocSpec[], previous?: ReadonlyMap<string, PackedDocs>): Promise<{ docs: Map<string, PackedDocs>; reused: number }> {
   const tables = new Map<string, { docs: PackedDocs; rows: number; loaded: number }>();
   const queue: Array<{ spec: DocSpec; from: number }> = [];
+  let reused = 0;
   // Batches run up to max(rowid), not count(*): rowids of a table written once run 0..n-1, but a gap must
   // not lose rows. One query for all tables: each round trip waits for a turn of the busy main thread.
   const sizes = new Map((await connections[0]!.runAndReadAll(specs.map((spec) =>
@@ -263,25 +288,39 @@ async function loadDocs(connections: DuckDBConnection[], specs: DocSpec[]): Prom
     tables.set(spec.table, { docs: new PackedDocs(spec.compressed ? await dictionarySample(connections[0]!, spec, end) : null), rows, loaded: 0 });
     for (let from = 0; from < end; from += BATCH_ROWS) queue.push({ spec, from });
   }
-  await Promise.all(connections.map(async (conn) => {
+  // On a failure the queue is emptied and the other connections finish the query they are running before
+  // the caller closes them (closing a connection while its query runs can hang).
+  const settled = await Promise.allSettled(connections.map(async (conn) => {
     for (let task = queue.shift(); task; task = queue.shift()) {
       const { spec, from } = task;
       const key = spec.key.map((k) => `CAST(t."${k}" AS VARCHAR)`).join(" || '|' || ");
       const doc = `CAST(${spec.doc} AS VARCHAR)`;
       const result = await conn.run(`
         SELECT encode(string_agg(${key} || chr(0) || strlen(${doc})::VARCHAR || chr(0) || ${doc}, ''))
-        FROM main."${spec.table}" AS t WHERE rowid >= ${from} AND rowid < ${from + BATCH_ROWS}`);
+        FROM main."${spec.table}" AS t WHERE rowid >= ${from} AND rowid < ${from + BATCH_ROWS}`).catch((err: unknown) => {
+        queue.length = 0;
+        throw err;
+      });
       const bytes = ((await result.fetchChunk())?.getColumnVector(0) as DuckDBBlobVector | undefined)?.getItemBytes(0);
       const table = tables.get(spec.table)!;
-      if (bytes) table.loaded += table.docs.addBatch(table.docs.compressBatch(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
+      if (!bytes) continue;
+      const batch = table.docs.compressBatch(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      const hash = batchHash(batch, table.docs.dictionary);
+      const held = previous?.get(spec.table)?.batchByHash(hash);
+      if (held) reused += held.length;
+      table.loaded += table.docs.addBatch(held ?? batch, hash);
     }
   }));
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
   const docs = new Map<string, PackedDocs>();
   for (const [name, table] of tables) {
     if (table.loaded !== table.rows) throw new Error(`read model ${name}: loaded ${table.loaded} of ${table.rows} documents`);
-    docs.set(name, table.docs.seal());
+    const held = previous?.get(name);
+    // every batch the same: the previous table's index is taken over too
+    docs.set(name, held && held.size === table.rows && held.sameBatches(table.docs.batchHashes) ? held : table.docs.seal());
   }
-  return docs;
+  return { docs, reused };
 }
 
 /** A compressed table's dictionary: documents spread evenly over the table (rowid order), so always the same. */

@@ -42,9 +42,12 @@ export const LISTS: Record<string, string> = {
   release_diff: DIFF_LIST,
 };
 
-/** Opens a build; its documents come from the snapshot file when one is given and matches. */
-export function openStore(file: string, pool: number, snapshot?: string): Promise<Store> {
-  return Store.open(file, { pool, docs: DOCUMENTS, lists: LISTS, ...(snapshot ? { snapshot } : {}) });
+/**
+ * Opens a build; its documents come from the snapshot file when one is given and matches. previous: the
+ * store it is to replace, whose documents it takes over where they are the same.
+ */
+export function openStore(file: string, pool: number, snapshot?: string, previous?: Store): Promise<Store> {
+  return Store.open(file, { pool, docs: DOCUMENTS, lists: LISTS, ...(snapshot ? { snapshot } : {}), ...(previous ? { previous } : {}) });
 }
 
 /**
