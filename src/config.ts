@@ -10,7 +10,8 @@ const Env = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Share of requests logged (0..1): a log line per request costs throughput, so busy sites may sample. */
   LOG_SAMPLE: z.coerce.number().min(0).max(1).default(1),
-  /** DuckDB connections for searches and bulk downloads (point lookups are served from memory). */
+  /** DuckDB connections for searches and other light queries (point lookups are served from memory; bulk
+   *  downloads and the suggestions of a batch have connections of their own, store.ts). */
   DB_POOL: z.coerce.number().int().min(1).max(32).default(4),
   // Connection limits (server.ts says what each one guards against).
   /** ms a client has to send a request's line and headers; a connection silent from the start gets 408 then too. */

@@ -28,13 +28,14 @@ export interface Opened {
 }
 
 /**
- * Opens a data set, or throws saying why it is refused. The checksum is taken while DuckDB opens the file
+ * Opens a data set, or throws saying why it is refused. previous: the store it is to replace, whose
+ * documents it takes over where they are the same bytes. The checksum is taken while DuckDB opens the file
  * and the snapshot is read: both wait on the disk, on libuv's threads.
  */
-export async function openDataSet(set: DataSet, pool: number): Promise<Opened> {
+export async function openDataSet(set: DataSet, pool: number, previous?: Store): Promise<Opened> {
   const recorded = readRecordedChecksum(set.checksumFile);
   const [opened, summed] = await Promise.allSettled([
-    openStore(set.dbFile, pool, set.snapshotFile),
+    openStore(set.dbFile, pool, set.snapshotFile, previous),
     recorded ? fileChecksum(set.dbFile) : Promise.resolve(null),
   ]);
   if (opened.status === 'rejected') throw opened.reason;

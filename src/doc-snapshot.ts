@@ -4,7 +4,9 @@
 // RSS went ~250 MB over the steady state); reading them back from this file costs one sequential read.
 //
 // Layout: one JSON header line, then per table its compression dictionary (if any) and every batch, byte
-// for byte as PackedDocs holds them.
+// for byte as PackedDocs holds them. The header gives each batch's length and hash: a server swapping in a
+// new build reads only the batches the data set it serves does not hold already (a rebuild of the same
+// data reads none).
 // The header names the build and a fingerprint of the document definitions: a snapshot of another build,
 // or of documents defined differently (a code change), is not used, and the server loads from the
 // database instead. It also holds the body's length and CRC-32: a file cut short or with bytes changed
@@ -28,7 +30,7 @@ interface Header {
   definitions: string;
   /** CRC-32 of the body (everything after the header line), 8 hex digits: the header's length does not vary with it. */
   crc32: string;
-  tables: Array<{ table: string; documents: number; dictionary: number; batches: number[] }>;
+  tables: Array<{ table: string; documents: number; dictionary: number; batches: number[]; hashes: string[] }>;
 }
 
 /** Fingerprint of what the documents are: any change to a table's key or document SQL changes it. */
@@ -49,7 +51,7 @@ export function writeSnapshot(file: string, buildId: string, definitions: string
     definitions,
     crc32: hex(body),
     tables: [...docs].map(([table, d]) => ({
-      table, documents: d.size, dictionary: d.dictionary?.length ?? 0, batches: d.batchBuffers.map((b) => b.length),
+      table, documents: d.size, dictionary: d.dictionary?.length ?? 0, batches: d.batchBuffers.map((b) => b.length), hashes: [...d.batchHashes],
     })),
   };
   const temp = `${file}.${process.pid}.tmp`;
@@ -69,7 +71,7 @@ export function writeSnapshot(file: string, buildId: string, definitions: string
   renameSync(temp, file);
 }
 
-export type SnapshotRead = { docs: Map<string, PackedDocs> } | { reason: string };
+export type SnapshotRead = { docs: Map<string, PackedDocs>; reusedBytes: number } | { reason: string };
 
 /** Why the snapshot in `file` is not this build's documents, or null when it is (reads the header only). */
 export function snapshotMismatch(file: string, buildId: string, definitions: string): string | null {
@@ -81,45 +83,120 @@ export function snapshotMismatch(file: string, buildId: string, definitions: str
 
 /**
  * Reads a snapshot if it belongs to this build and these definitions; otherwise says why not. Only the
- * header is read before that is known, so a stale snapshot costs nothing.
+ * header is read before that is known, so a stale snapshot costs nothing. `previous`: the documents of the
+ * data set being replaced. A table whose batches all have a hash found there is taken over whole (its
+ * index too); any other batch found there is taken over rather than read.
  */
-export async function readSnapshot(file: string, buildId: string, definitions: string): Promise<SnapshotRead> {
+export async function readSnapshot(file: string, buildId: string, definitions: string,
+  previous?: ReadonlyMap<string, PackedDocs>): Promise<SnapshotRead> {
   const opened = openSnapshot(file, buildId, definitions);
   if ('reason' in opened) return opened;
   const { fd, header, bodyStart, bodyBytes } = opened;
   try {
-    // One buffer for all documents; batches are views of it, as they would be of DuckDB's blobs. Read in
-    // chunks on libuv's threads: the first touch of each fresh page (~0.5 s for 180 MB on this machine)
-    // then happens off the main thread, which meanwhile prepares the request validator.
-    // The checksum is taken chunk by chunk as each arrives, between the reads.
-    const body = Buffer.allocUnsafeSlow(bodyBytes);
+    const plans = planTables(header, bodyStart, previous);
+    const ranges = coalesce(plans.flatMap((t) => t.parts).filter((p): p is FilePart => 'position' in p));
+    // One buffer for all bytes to keep; batches are views of it, as they would be of DuckDB's blobs. The
+    // whole body is read in file order, in chunks on libuv's threads (the first touch of each fresh page
+    // then happens off the main thread, which meanwhile prepares the request validator at start-up or keeps
+    // serving on a swap), and its CRC-32 taken as each chunk arrives: the bytes taken over from the data set
+    // being replaced are read only for the checksum, into one scratch chunk, and not kept.
+    const body = Buffer.allocUnsafeSlow(ranges.reduce((n, r) => n + r.length, 0));
+    let scratch: Buffer | null = null;
     let sum = 0;
-    for (let read = 0; read < bodyBytes;) {
-      const { bytesRead } = await readAt(fd, body, read, Math.min(READ_CHUNK, bodyBytes - read), bodyStart + read);
-      if (bytesRead === 0) return { reason: 'file shrank while being read' };
-      sum = crc32(body.subarray(read, read + bytesRead), sum);
-      read += bytesRead;
-    }
-    if (hex(sum) !== header.crc32) return { reason: `damaged (body CRC-32 ${hex(sum)}, header says ${header.crc32})` };
-    const docs = new Map<string, PackedDocs>();
-    let offset = 0;
-    for (const t of header.tables) {
-      const d = new PackedDocs(t.dictionary > 0 ? body.subarray(offset, offset + t.dictionary) : null);
-      offset += t.dictionary;
-      let count = 0;
-      for (const length of t.batches) {
-        count += d.addBatch(body.subarray(offset, offset + length));
-        offset += length;
+    let filled = 0;
+    let position = bodyStart;
+    const readSpan = async (until: number, keep: boolean): Promise<boolean> => {
+      while (position < until) {
+        const length = Math.min(READ_CHUNK, until - position);
+        const target = keep ? body : (scratch ??= Buffer.allocUnsafeSlow(READ_CHUNK));
+        const at = keep ? filled : 0;
+        const { bytesRead } = await readAt(fd, target, at, length, position);
+        if (bytesRead === 0) return false;
+        sum = crc32(target.subarray(at, at + bytesRead), sum);
+        position += bytesRead;
+        if (keep) filled += bytesRead;
       }
+      return true;
+    };
+    for (const r of ranges) {
+      if (!(await readSpan(r.position, false)) || !(await readSpan(r.position + r.length, true))) return { reason: 'file shrank while being read' };
+    }
+    if (!(await readSpan(bodyStart + bodyBytes, false))) return { reason: 'file shrank while being read' };
+    if (hex(sum) !== header.crc32) return { reason: `damaged (body CRC-32 ${hex(sum)}, header says ${header.crc32})` };
+    let offset = 0;
+    let reusedBytes = 0;
+    const bytesOf = (p: Part): Buffer => {
+      if ('buffer' in p) {
+        reusedBytes += p.buffer.length;
+        return p.buffer;
+      }
+      offset += p.length;
+      return body.subarray(offset - p.length, offset);
+    };
+    const docs = new Map<string, PackedDocs>();
+    for (const t of plans) {
+      if (t.whole) {
+        reusedBytes += t.whole.batchBuffers.reduce((n, b) => n + b.length, 0);
+        docs.set(t.table, t.whole);
+        continue;
+      }
+      const [dictionary, ...batches] = t.dictionary ? t.parts : [null, ...t.parts];
+      const d = new PackedDocs(dictionary ? bytesOf(dictionary) : null);
+      let count = 0;
+      for (const [i, part] of batches.entries()) count += d.addBatch(bytesOf(part!), t.hashes[i]);
       if (count !== t.documents) return { reason: `table ${t.table}: ${count} documents, header says ${t.documents}` };
       docs.set(t.table, d.seal());
     }
-    return { docs };
+    return { docs, reusedBytes };
   } catch (err) {
     return { reason: `unreadable: ${(err as Error).message}` };
   } finally {
     closeSync(fd);
   }
+}
+
+/** Bytes of the file to read, or a batch the previous data set holds (same hash: same bytes). */
+type FilePart = { position: number; length: number };
+type Part = FilePart | { buffer: Buffer };
+
+interface TablePlan {
+  table: string;
+  documents: number;
+  dictionary: boolean;
+  hashes: string[];
+  /** The previous data set's table when it holds exactly these batches, taken over whole. */
+  whole: PackedDocs | null;
+  /** The dictionary (when there is one), then each batch. */
+  parts: Part[];
+}
+
+function planTables(header: Header, bodyStart: number, previous?: ReadonlyMap<string, PackedDocs>): TablePlan[] {
+  let position = bodyStart;
+  return header.tables.map((t) => {
+    const held = previous?.get(t.table);
+    const plan: TablePlan = { table: t.table, documents: t.documents, dictionary: t.dictionary > 0, hashes: t.hashes, whole: null, parts: [] };
+    if (t.dictionary > 0) plan.parts.push({ position, length: t.dictionary });
+    position += t.dictionary;
+    for (const [i, length] of t.batches.entries()) {
+      const buffer = held?.batchByHash(t.hashes[i]!);
+      plan.parts.push(buffer?.length === length ? { buffer } : { position, length });
+      position += length;
+    }
+    if (held && held.size === t.documents && held.sameBatches(t.hashes)) plan.whole = held;
+    if (plan.whole) plan.parts = [];
+    return plan;
+  });
+}
+
+/** Adjacent file ranges merged, so that the file is read in as few calls as it can be. */
+function coalesce(ranges: readonly FilePart[]): FilePart[] {
+  const out: FilePart[] = [];
+  for (const r of ranges) {
+    const last = out[out.length - 1];
+    if (last && last.position + last.length === r.position) last.length += r.length;
+    else out.push({ ...r });
+  }
+  return out;
 }
 
 interface Opened { fd: number; header: Header; bodyStart: number; bodyBytes: number }

@@ -12,6 +12,10 @@
 // which compresses small JSON documents sharing most of their keys and values many times better than
 // deflate alone): get() then inflates. Worth it for large tables read rarely; a hot table would pay the
 // inflation on every read (README, Measured figures).
+//
+// Each batch carries a hash of its bytes: a data set swapped in takes over the batches (and whole tables) of
+// the one it replaces whose bytes are the same, instead of holding them twice (doc-snapshot.ts, store.ts).
+import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 
 /** zlib reads at most the last 32 KB of a dictionary. */
@@ -23,9 +27,20 @@ export function dictionaryOf(samples: readonly Buffer[]): Buffer {
   return all.subarray(Math.max(0, all.length - DICTIONARY_BYTES));
 }
 
+/**
+ * A batch's identity: 128 bits of the SHA-256 of its bytes and of the dictionary they were deflated with
+ * (the same bytes mean other documents under another dictionary).
+ */
+export function batchHash(batch: Buffer, dictionary: Buffer | null): string {
+  const hash = createHash('sha256');
+  if (dictionary) hash.update(dictionary);
+  return hash.update(batch).digest('hex').slice(0, 32);
+}
+
 export class PackedDocs {
   private readonly index = new Map<string, number>();
   private readonly batches: Buffer[] = [];
+  private readonly hashes: string[] = [];
   /** Per document: batch number, byte offset, byte length. */
   private slots: number[] = [];
   private packed: Uint32Array | null = null;
@@ -44,10 +59,14 @@ export class PackedDocs {
     return Buffer.concat(parts);
   }
 
-  /** Takes a batch (the caller must not change it afterwards); returns how many documents it held. */
-  addBatch(batch: Buffer): number {
+  /**
+   * Takes a batch (the caller must not change it afterwards), with its hash when known; returns how many
+   * documents it held.
+   */
+  addBatch(batch: Buffer, hash: string = batchHash(batch, this.dictionary)): number {
     if (this.packed) throw new Error('PackedDocs: batch added after seal');
     const b = this.batches.push(batch) - 1;
+    this.hashes.push(hash);
     return forEachEntry(batch, (key, start, length) => {
       this.index.set(batch.toString('utf8', key.start, key.end), this.slots.length / 3);
       this.slots.push(b, start, length);
@@ -72,6 +91,27 @@ export class PackedDocs {
   /** The batches as they were added, in order (doc-snapshot.ts writes them to a file as they are). */
   get batchBuffers(): readonly Buffer[] {
     return this.batches;
+  }
+
+  /** The hash of each batch, in the same order. */
+  get batchHashes(): readonly string[] {
+    return this.hashes;
+  }
+
+  /** The batch with this hash, if this table has it. */
+  batchByHash(hash: string): Buffer | undefined {
+    const i = this.hashes.indexOf(hash);
+    return i < 0 ? undefined : this.batches[i];
+  }
+
+  /**
+   * Whether this table is made of exactly the batches with these hashes, in any order (the build's
+   * connections finish them in any order); the hashes cover the dictionary too.
+   */
+  sameBatches(hashes: readonly string[]): boolean {
+    if (hashes.length !== this.hashes.length) return false;
+    const mine = new Set(this.hashes);
+    return hashes.every((h) => mine.has(h));
   }
 
   get size(): number {

@@ -5,6 +5,7 @@
 // Point lookups are the hot path, so headers are set with setHeader and documents sent with end():
 // res.set and res.send redo work already done here (charset handling, a second freshness check).
 import type { Request, Response } from 'express';
+import { eachInSlices } from './slices.js';
 
 export type Scope = 'release' | 'latest';
 
@@ -63,4 +64,25 @@ export function sendJson(req: Request, res: Response, body: unknown, scope: Scop
   } else {
     res.json(body);
   }
+}
+
+/**
+ * res.json({ ...head, [key]: items.map(show) }), the same bytes and headers, with the list serialised in
+ * slices (slices.ts): a batch of 10,000 results is tens of milliseconds of JSON.stringify in one piece.
+ * With response validation on (tests), the body goes through res.json so the validator sees it.
+ */
+export async function sendJsonList<T>(req: Request, res: Response, head: Record<string, unknown>, key: string, items: readonly T[],
+  show: (item: T) => unknown): Promise<void> {
+  if (req.app.locals.validateResponses) {
+    res.json({ ...head, [key]: items.map(show) });
+    return;
+  }
+  const opening = JSON.stringify(head);
+  const parts = [`${opening.slice(0, -1)}${opening === '{}' ? '' : ','}${JSON.stringify(key)}:[`];
+  await eachInSlices(items, (item, i) => parts.push(`${i > 0 ? ',' : ''}${JSON.stringify(show(item))}`));
+  parts.push(']}');
+  const body = Buffer.from(parts.join(''));
+  if (!res.get('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
 }

@@ -1,6 +1,7 @@
 // Opens the data set (building it first when there is none), listens, and swaps in a rebuilt database
 // without downtime: on SIGHUP or when the database file is replaced, a new store is opened and swapped in
-// atomically; requests already running finish on the old one, which closes when they are done.
+// atomically; requests already running finish on the old one, which closes when they are done. The new
+// store takes over the old one's documents where they have not changed.
 // A database that fails its checks (data-set.ts) is never served: at start-up the server falls back to the
 // generation the last build kept, and while running it goes on serving what it has.
 import { spawnSync } from 'node:child_process';
@@ -19,11 +20,13 @@ const logger = pino({ level: config.logLevel }, pino.destination({ sync: false }
 
 let store: Store | null = null;
 let reloading: Promise<void> | null = null;
+/** A reload asked for while one runs: the file may have changed after that one opened it. */
+let reloadAgain: string | null = null;
 
 /** Opens a data set, or logs in one line why it is refused and returns null. */
-async function open(set: DataSet, context: string): Promise<Opened | null> {
+async function open(set: DataSet, context: string, previous?: Store): Promise<Opened | null> {
   try {
-    const opened = await openDataSet(set, config.dbPool);
+    const opened = await openDataSet(set, config.dbPool, previous);
     const { store: s } = opened;
     if (s.docsSource !== 'snapshot') {
       logger.warn({ build_id: s.buildId, snapshot: set.snapshotFile },
@@ -38,10 +41,15 @@ async function open(set: DataSet, context: string): Promise<Opened | null> {
 }
 
 async function reload(reason: string): Promise<void> {
-  if (reloading) return reloading;
+  if (reloading) {
+    reloadAgain = reason;
+    return reloading;
+  }
   reloading = (async () => {
     try {
-      const opened = await open(dataSet(config.dataDir), `still serving build ${store?.buildId}`);
+      // The new store takes over the documents of the one it replaces where they are the same (all of them
+      // for a rebuild of the same data), so the two never hold two copies of them at once.
+      const opened = await open(dataSet(config.dataDir), `still serving build ${store?.buildId}`, store ?? undefined);
       if (!opened) return;
       const next = opened.store;
       if (store && next.buildId === store.buildId) {
@@ -50,12 +58,20 @@ async function reload(reason: string): Promise<void> {
       }
       const replaced = store;
       store = next;
-      logger.info({ build_id: next.buildId, reason, file: config.dbFile, documents: next.docsSource, verified: opened.verified }, 'data set loaded');
+      logger.info({
+        build_id: next.buildId, reason, file: config.dbFile, documents: next.docsSource, verified: opened.verified,
+        documents_mb: Math.round(next.docBytes() / 1e6), documents_taken_over_mb: Math.round(next.docsReused / 1e6),
+      }, 'data set loaded');
       if (replaced) await replaced.close();
     } catch (err) {
       logger.error({ err, reason }, 'reload failed; still serving the previous store');
     } finally {
       reloading = null;
+      if (reloadAgain) {
+        const again = reloadAgain;
+        reloadAgain = null;
+        void reload(again);
+      }
     }
   })();
   return reloading;

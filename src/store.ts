@@ -2,11 +2,15 @@
 // JSON documents held in memory (a Map read is ~100x cheaper than a DuckDB point query, which re-plans
 // on every execution); searches, filters and bulk downloads go to a small pool of read-only connections.
 // This is the only module that imports @duckdb/node-api.
+import { availableParallelism } from 'node:os';
+import { setImmediate } from 'node:timers/promises';
 import {
-  DuckDBBlobVector, DuckDBConnection, DuckDBInstance, listValue, type DuckDBPreparedStatement, type DuckDBValue,
+  DuckDBBlobVector, DuckDBConnection, DuckDBInstance, JsonDuckDBValueConverter, listValue, type DuckDBDataChunk,
+  type DuckDBPreparedStatement, type DuckDBValue,
 } from '@duckdb/node-api';
+import { ConnPool } from './conn-pool.js';
 import { definitionsKey, readSnapshot, writeSnapshot } from './doc-snapshot.js';
-import { dictionaryOf, PackedDocs } from './packed-docs.js';
+import { batchHash, dictionaryOf, PackedDocs } from './packed-docs.js';
 
 export type Row = Record<string, unknown>;
 
@@ -19,6 +23,22 @@ export interface DocSpec {
   /** Hold the documents deflated (PackedDocs): for large tables that few requests read. */
   compressed?: boolean;
 }
+
+/**
+ * Which connections a query runs on. Light queries (a search, a filter, one name's suggestions) have the
+ * pool (DB_POOL) to themselves; heavy work has lanes of its own, so a few downloads and batches together
+ * never hold every connection for seconds: bulk downloads (mostly JS work converting rows, holding their
+ * connection while the client reads), and the suggestions of a batch of names (DuckDB computing string
+ * distances, a core for as long as it runs, so at most one core less than the machine has).
+ */
+export type Lane = 'light' | 'bulk' | 'batch';
+
+/**
+ * Each heavy lane leaves a core to the event loop: a download's rows are turned into text on the main
+ * thread, so downloads beyond that only take turns with lookups (and each holds its query's memory).
+ */
+const HEAVY_LANE = Math.max(1, Math.min(2, availableParallelism() - 1));
+const LANE_SIZES: Record<Exclude<Lane, 'light'>, number> = { bulk: HEAVY_LANE, batch: HEAVY_LANE };
 
 /** A value bound to a query parameter; arrays become DuckDB lists. */
 export type Param = DuckDBValue | readonly string[] | readonly number[];
@@ -33,20 +53,25 @@ const MEMORY_LIMIT = '256MB';
  */
 const PREPARED_PER_CONNECTION = 64;
 
+/**
+ * Rows of a streamed result turned into objects between two turns of the event loop. Converting DuckDB's
+ * vectors to JS values is synchronous, and a whole chunk (2,048 rows) of every download running at once
+ * held lookups back for the sum of them.
+ */
+const STREAM_SLICE_ROWS = 256;
+
 const bind = (values: readonly Param[]): DuckDBValue[] =>
   values.map((v) => (Array.isArray(v) ? listValue(v as DuckDBValue[]) : (v as DuckDBValue)));
 
 export class Store {
-  private readonly idle: DuckDBConnection[] = [];
   private readonly prepared = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
-  private readonly waiting: Array<(c: DuckDBConnection) => void> = [];
   private inFlight = 0;
   private closing: (() => void) | null = null;
   private closed = false;
 
   private constructor(
     private readonly instance: DuckDBInstance,
-    connections: DuckDBConnection[],
+    private readonly lanes: Record<Lane, ConnPool<DuckDBConnection>>,
     readonly file: string,
     readonly buildId: string,
     private readonly docs: Map<string, PackedDocs>,
@@ -54,45 +79,71 @@ export class Store {
     private readonly definitions: string,
     /** Where the documents came from: the snapshot, or the database and why not the snapshot. */
     readonly docsSource: string,
-  ) {
-    this.idle.push(...connections);
-  }
+    /** Bytes of documents taken over from the store this one replaced. */
+    readonly docsReused: number,
+  ) {}
 
   /**
    * docs: keyed documents; lists: small query results every request may need (the releases); snapshot: a
-   * file of this build's documents (doc-snapshot.ts), used when it matches, else they are read from DuckDB.
+   * file of this build's documents (doc-snapshot.ts), used when it matches, else they are read from DuckDB;
+   * previous: the store this one replaces, whose documents are taken over where they are the same bytes
+   * (all of them for the same build), so that a swap does not hold two copies of what did not change.
    */
-  static async open(file: string, opts: { pool: number; docs: DocSpec[]; lists?: Record<string, string>; snapshot?: string }): Promise<Store> {
+  static async open(file: string, opts: {
+    pool: number; docs: DocSpec[]; lists?: Record<string, string>; snapshot?: string; previous?: Store;
+  }): Promise<Store> {
     // threads=1: requests run side by side on the pool, so one query never takes both cores from the rest.
     const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY', threads: '1', memory_limit: MEMORY_LIMIT });
     const connections: DuckDBConnection[] = [];
     try {
-      for (let i = 0; i < opts.pool; i++) connections.push(await instance.connect());
+      for (let i = 0; i < opts.pool + LANE_SIZES.bulk + LANE_SIZES.batch; i++) connections.push(await instance.connect());
       const conn = connections[0]!;
       const build = String((await conn.runAndReadAll('SELECT build_id FROM src.build_info')).getRows()[0]?.[0]);
       const definitions = definitionsKey(opts.docs);
-      const snapshot = opts.snapshot ? await readSnapshot(opts.snapshot, build, definitions) : { reason: 'no snapshot given' };
+      const previous = opts.previous;
       let docs: Map<string, PackedDocs>;
       let source: string;
-      if ('docs' in snapshot) {
-        docs = snapshot.docs;
-        source = 'snapshot';
+      let reused = 0;
+      if (previous && previous.buildId === build && previous.definitions === definitions) {
+        // The same build (a rebuild of unchanged inputs, or SIGHUP): the same documents.
+        docs = previous.docs;
+        source = previous.docsSource;
+        reused = previous.docBytes();
       } else {
-        docs = await loadDocs(connections, opts.docs);
-        source = `database (${snapshot.reason})`;
-        // Loading read every document table once; DuckDB keeps those blocks cached (~160 MB) although no
-        // request reads them again. Lowering the limit for a moment evicts them; searches re-read what they need.
-        await conn.run("SET memory_limit = '16MB'");
-        await conn.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
+        const snapshot = opts.snapshot ? await readSnapshot(opts.snapshot, build, definitions, previous?.docs) : { reason: 'no snapshot given' };
+        if ('docs' in snapshot) {
+          docs = snapshot.docs;
+          source = 'snapshot';
+          reused = snapshot.reusedBytes;
+        } else {
+          ({ docs, reused } = await loadDocs(connections.slice(0, opts.pool), opts.docs, previous?.docs));
+          // Loading read every document table once; DuckDB keeps those blocks cached (~160 MB) although no
+          // request reads them again. Lowering the limit for a moment evicts them; searches re-read what they need.
+          await conn.run("SET memory_limit = '16MB'");
+          await conn.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
+          source = `database (${snapshot.reason})`;
+        }
       }
       const lists = new Map<string, Row[]>();
       for (const [name, sql] of Object.entries(opts.lists ?? {})) lists.set(name, (await conn.runAndReadAll(sql)).getRowObjectsJson() as Row[]);
-      return new Store(instance, connections, file, build, docs, lists, definitions, source);
+      const lanes = {
+        light: new ConnPool(connections.slice(0, opts.pool)),
+        bulk: new ConnPool(connections.slice(opts.pool, opts.pool + LANE_SIZES.bulk)),
+        batch: new ConnPool(connections.slice(opts.pool + LANE_SIZES.bulk)),
+      };
+      return new Store(instance, lanes, file, build, docs, lists, definitions, source, reused);
     } catch (err) {
       for (const c of connections) c.closeSync();
       instance.closeSync();
       throw err;
     }
+  }
+
+  /** Bytes of documents held (shared with another store or not). */
+  docBytes(): number {
+    let n = 0;
+    for (const d of this.docs.values()) for (const b of d.batchBuffers) n += b.length;
+    return n;
   }
 
   /** A pre-rendered document as JSON bytes, ready to send. Keys are the DocSpec key values joined with '|'. */
@@ -120,14 +171,14 @@ export class Store {
   }
 
   /** Runs a read query with bound values; rows come back JSON-ready (BIGINT as string, dates as ISO). */
-  async query<T = Row>(sql: string, values: readonly Param[] = []): Promise<T[]> {
-    const conn = await this.acquire();
+  async query<T = Row>(sql: string, values: readonly Param[] = [], lane: Lane = 'light'): Promise<T[]> {
+    const conn = await this.lanes[lane].acquire();
     try {
       const statement = await this.statement(conn, sql);
       statement.bind(bind(values));
       return (await statement.runAndReadAll()).getRowObjectsJson() as T[];
     } finally {
-      this.releaseConnection(conn);
+      this.lanes[lane].release(conn);
     }
   }
 
@@ -151,14 +202,24 @@ export class Store {
     return statement;
   }
 
-  /** Streams a large result chunk by chunk (bulk downloads) without holding it all in memory. */
+  /**
+   * Streams a large result (bulk downloads) without holding it all in memory, in the bulk lane: a few hundred
+   * rows at a time, each slice converted in a turn of the event loop of its own. Rows are JSON-ready, as
+   * query() gives them. Stopping early (return()) gives the connection back.
+   */
   async *stream(sql: string, values: readonly Param[] = []): AsyncGenerator<Row[]> {
-    const conn = await this.acquire();
+    const conn = await this.lanes.bulk.acquire();
     try {
       const result = await conn.stream(sql, bind(values));
-      for await (const rows of result.yieldRowObjectJson()) yield rows;
+      const names = result.deduplicatedColumnNames();
+      for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+        for (let from = 0; from < chunk.rowCount; from += STREAM_SLICE_ROWS) {
+          if (from > 0) await setImmediate();
+          yield rowObjects(chunk, names, from, Math.min(chunk.rowCount, from + STREAM_SLICE_ROWS));
+        }
+      }
     } finally {
-      this.releaseConnection(conn);
+      this.lanes.bulk.release(conn);
     }
   }
 
@@ -178,7 +239,7 @@ export class Store {
       const finish = () => {
         if (this.closed) return resolve();
         this.closed = true;
-        for (const c of this.idle) {
+        for (const c of Object.values(this.lanes).flatMap((lane) => lane.all)) {
           for (const statement of this.prepared.get(c)?.values() ?? []) statement.destroySync();
           c.closeSync();
         }
@@ -189,18 +250,19 @@ export class Store {
       else this.closing = finish;
     });
   }
+}
 
-  private acquire(): Promise<DuckDBConnection> {
-    const conn = this.idle.pop();
-    if (conn) return Promise.resolve(conn);
-    return new Promise((resolve) => this.waiting.push(resolve));
+/** Rows from..to of a chunk as objects of JSON-ready values, as DuckDB's own row-object readers convert them. */
+function rowObjects(chunk: DuckDBDataChunk, names: readonly string[], from: number, to: number): Row[] {
+  const rows: Row[] = [];
+  for (let i = from; i < to; i++) {
+    const row: Row = {};
+    chunk.visitRowValues(i, (value, _row, column, type) => {
+      row[names[column]!] = JsonDuckDBValueConverter(value, type, JsonDuckDBValueConverter);
+    });
+    rows.push(row);
   }
-
-  private releaseConnection(conn: DuckDBConnection): void {
-    const next = this.waiting.shift();
-    if (next) next(conn);
-    else this.idle.push(conn);
-  }
+  return rows;
 }
 
 /** Rows per batch: one DuckDB vector, ~2 MB of species documents. */
@@ -210,10 +272,12 @@ const BATCH_ROWS = 2048;
  * Loads every document table, cut into batches by rowid that the pool's connections take from one queue:
  * each query runs on its own libuv thread, so DuckDB's scans overlap with the indexing done here, and the
  * large tables are spread over all connections. A batch comes back as one BLOB in PackedDocs' layout.
+ * A batch (or a whole table) the previous store holds with the same bytes is taken from it instead.
  */
-async function loadDocs(connections: DuckDBConnection[], specs: DocSpec[]): Promise<Map<string, PackedDocs>> {
+async function loadDocs(connections: DuckDBConnection[], specs: DocSpec[], previous?: ReadonlyMap<string, PackedDocs>): Promise<{ docs: Map<string, PackedDocs>; reused: number }> {
   const tables = new Map<string, { docs: PackedDocs; rows: number; loaded: number }>();
   const queue: Array<{ spec: DocSpec; from: number }> = [];
+  let reused = 0;
   // Batches run up to max(rowid), not count(*): rowids of a table written once run 0..n-1, but a gap must
   // not lose rows. One query for all tables: each round trip waits for a turn of the busy main thread.
   const sizes = new Map((await connections[0]!.runAndReadAll(specs.map((spec) =>
@@ -224,25 +288,39 @@ async function loadDocs(connections: DuckDBConnection[], specs: DocSpec[]): Prom
     tables.set(spec.table, { docs: new PackedDocs(spec.compressed ? await dictionarySample(connections[0]!, spec, end) : null), rows, loaded: 0 });
     for (let from = 0; from < end; from += BATCH_ROWS) queue.push({ spec, from });
   }
-  await Promise.all(connections.map(async (conn) => {
+  // On a failure the queue is emptied and the other connections finish the query they are running before
+  // the caller closes them (closing a connection while its query runs can hang).
+  const settled = await Promise.allSettled(connections.map(async (conn) => {
     for (let task = queue.shift(); task; task = queue.shift()) {
       const { spec, from } = task;
       const key = spec.key.map((k) => `CAST(t."${k}" AS VARCHAR)`).join(" || '|' || ");
       const doc = `CAST(${spec.doc} AS VARCHAR)`;
       const result = await conn.run(`
         SELECT encode(string_agg(${key} || chr(0) || strlen(${doc})::VARCHAR || chr(0) || ${doc}, ''))
-        FROM main."${spec.table}" AS t WHERE rowid >= ${from} AND rowid < ${from + BATCH_ROWS}`);
+        FROM main."${spec.table}" AS t WHERE rowid >= ${from} AND rowid < ${from + BATCH_ROWS}`).catch((err: unknown) => {
+        queue.length = 0;
+        throw err;
+      });
       const bytes = ((await result.fetchChunk())?.getColumnVector(0) as DuckDBBlobVector | undefined)?.getItemBytes(0);
       const table = tables.get(spec.table)!;
-      if (bytes) table.loaded += table.docs.addBatch(table.docs.compressBatch(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
+      if (!bytes) continue;
+      const batch = table.docs.compressBatch(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      const hash = batchHash(batch, table.docs.dictionary);
+      const held = previous?.get(spec.table)?.batchByHash(hash);
+      if (held) reused += held.length;
+      table.loaded += table.docs.addBatch(held ?? batch, hash);
     }
   }));
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
   const docs = new Map<string, PackedDocs>();
   for (const [name, table] of tables) {
     if (table.loaded !== table.rows) throw new Error(`read model ${name}: loaded ${table.loaded} of ${table.rows} documents`);
-    docs.set(name, table.docs.seal());
+    const held = previous?.get(name);
+    // every batch the same: the previous table's index is taken over too
+    docs.set(name, held && held.size === table.rows && held.sameBatches(table.docs.batchHashes) ? held : table.docs.seal());
   }
-  return docs;
+  return { docs, reused };
 }
 
 /** A compressed table's dictionary: documents spread evenly over the table (rowid order), so always the same. */

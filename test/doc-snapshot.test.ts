@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { DB_FILE } from '../build/index.js';
 import { defaultPaths, DOC_SNAPSHOT_FILE } from '../build/paths.js';
 import { definitionsKey, readSnapshot, snapshotMismatch } from '../src/doc-snapshot.js';
@@ -111,6 +112,60 @@ describe('the document snapshot', function () {
       expect(store.docCount('species_doc')).to.equal(fromDb.docCount('species_doc'));
     } finally {
       await store.close();
+    }
+  });
+
+  it('lets a store replacing another take over the documents that are the same bytes, and read only the others', async () => {
+    const first = await openStore(dbFile(), 1, snapshot);
+    const stores: Store[] = [first];
+    try {
+      // The same build again (a rebuild of unchanged data, SIGHUP): every document is taken over.
+      const same = await openStore(dbFile(), 1, snapshot, first);
+      stores.push(same);
+      expect(same.docsSource).to.equal('snapshot');
+      expect(same.docsReused).to.equal(first.docBytes()).and.be.greaterThan(200e6);
+
+      // Another build whose snapshot differs in one batch of species_doc (one byte of a document changed):
+      // that batch is read from the file, every other batch and table is taken over.
+      const other = join(dir, 'other.duckdb');
+      copyFileSync(dbFile(), other);
+      const instance = await DuckDBInstance.create(other);
+      const conn = await instance.connect();
+      await conn.run("UPDATE src.build_info SET build_id = 'another-build'");
+      conn.closeSync();
+      instance.closeSync();
+      const changed = join(dir, 'changed.bin');
+      const bytes = readFileSync(snapshot);
+      const headerEnd = bytes.indexOf(10);
+      const body = Buffer.from(bytes.subarray(headerEnd + 1));
+      // the first document of the first batch (species_doc): a letter of its JSON
+      const docStart = body.indexOf(0, body.indexOf(0) + 1) + 1;
+      const at = body.indexOf('"', docStart + 2);
+      body[at + 1] = body[at + 1] === 0x61 ? 0x62 : 0x61;
+      // the header names the other build, and the changed batch by another hash (the build would compute it)
+      const header = JSON.parse(bytes.toString('utf8', 0, headerEnd)) as { build_id: string; tables: Array<{ hashes: string[] }> };
+      header.build_id = 'another-build';
+      const firstHash = header.tables[0]!.hashes[0]!;
+      header.tables[0]!.hashes[0] = `${firstHash.slice(0, -1)}${firstHash.endsWith('0') ? '1' : '0'}`;
+      writeFileSync(changed, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), body]));
+      const next = await openStore(other, 1, changed, first);
+      stores.push(next);
+      expect(next.buildId).to.equal('another-build');
+      expect(next.docsSource).to.equal('snapshot');
+      const read = first.docBytes() - next.docsReused;
+      expect(read).to.be.greaterThan(0).and.lessThan(3e6);
+      expect(next.docCount('species_doc')).to.equal(first.docCount('species_doc'));
+      // the changed document is served as the new snapshot has it
+      const key = body.toString('utf8', 0, body.indexOf(0)).split('|');
+      expect(next.doc('species_doc', ...key)?.equals(first.doc('species_doc', ...key)!)).to.equal(false);
+
+      // From the database (no snapshot of that build): every batch is found among the first store's.
+      const fromDatabase = await openStore(other, 2, undefined, first);
+      stores.push(fromDatabase);
+      expect(fromDatabase.docsSource).to.equal('database (no snapshot given)');
+      expect(fromDatabase.docsReused).to.equal(first.docBytes());
+    } finally {
+      for (const s of stores) await s.close();
     }
   });
 

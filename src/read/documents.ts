@@ -43,11 +43,12 @@ export const LISTS: Record<string, string> = {
 };
 
 /**
- * Opens a build; its documents come from the snapshot file when one is given and matches. Throws when the
- * database lacks a read model served from memory, or the snapshot's documents are not its rows.
+ * Opens a build; its documents come from the snapshot file when one is given and matches. previous: the
+ * store it is to replace, whose documents it takes over where they are the same. Throws when the database
+ * lacks a read model served from memory, or the snapshot's documents are not its rows.
  */
-export async function openStore(file: string, pool: number, snapshot?: string): Promise<Store> {
-  const store = await Store.open(file, { pool, docs: DOCUMENTS, lists: LISTS, ...(snapshot ? { snapshot } : {}) });
+export async function openStore(file: string, pool: number, snapshot?: string, previous?: Store): Promise<Store> {
+  const store = await Store.open(file, { pool, docs: DOCUMENTS, lists: LISTS, ...(snapshot ? { snapshot } : {}), ...(previous ? { previous } : {}) });
   try {
     await checkTables(store);
   } catch (err) {

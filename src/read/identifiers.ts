@@ -53,8 +53,16 @@ export async function lookupIdentifiers(store: Store, inputs: string[]): Promise
   const rows = await store.query<IdentifierHit>(`
     SELECT kind, id_key, lineage_id::BIGINT AS lineage_id, rank, name, first_msl::INTEGER AS first_msl, last_msl::INTEGER AS last_msl
     FROM main.identifier_index WHERE id_key IN (SELECT unnest($1::VARCHAR[]))`, [allKeys]);
+  // the rows of each key, in the order the query gave them (a batch of thousands: no scan per input)
+  const byKey = new Map<string, IdentifierHit[]>();
+  for (const r of rows) {
+    const list = byKey.get(r.id_key);
+    if (list) list.push(r);
+    else byKey.set(r.id_key, [r]);
+  }
   for (const [input, keys] of wanted) {
-    const hits = rows.filter((r) => keys.some((k) => k.kind === r.kind && k.key === r.id_key))
+    // an input's keys all have the same key text (a bare number is one of three kinds)
+    const hits = (byKey.get(keys[0]!.key) ?? []).filter((r) => keys.some((k) => k.kind === r.kind && k.key === r.id_key))
       .map((r) => ({ ...r, lineage_id: Number(r.lineage_id) }));
     out.set(input, hits);
   }

@@ -4,7 +4,7 @@
 // splits and abolitions (the lineages of history_doc and taxon_history_doc, held in memory). Every endpoint
 // that answers for a name answers with this: /api/v1/resolve, /species, /history, /taxonomy, /historical,
 // /search and /ai.
-import { setImmediate } from 'node:timers/promises';
+import { eachInSlices, mapInSlices } from '../slices.js';
 import type { Store } from '../store.js';
 import { identifierKeys, lookupIdentifiers, type IdentifierHit, type IdentifierKind } from './identifiers.js';
 import { lineageDoc, mslOf, speciesDoc, taxonDoc, type LineageDoc, type SpeciesDoc } from './lineages.js';
@@ -399,22 +399,19 @@ export function resolveOne(store: Store, name: string, from: ResolvedVersion | n
   return { ...base, ...matched, match_type, status: w.status, results: w.names, chain: w.chain, ...dispersed };
 }
 
-/** Names resolved between two turns of the event loop (~10 ms of work). */
-const SLICE = 128;
-
 /**
  * Resolves a batch: identifiers looked up in one query, names in memory, suggestions for every input that
- * matched nothing in one more query.
+ * matched nothing in one more query (in slices for a large batch: suggest.ts).
  */
 export async function resolveMany(store: Store, names: string[], from: ResolvedVersion | null, to: ResolvedVersion): Promise<Resolution[]> {
-  const ids = await lookupIdentifiers(store, names.filter((n) => identifierKeys(n) !== null && findName(store, n) === null));
   // Resolving is synchronous work on in-memory documents, ~0.1 ms a name: 10,000 names in one go would
   // hold every other request for a second. In slices, lookups keep being answered between them.
-  const results: Resolution[] = [];
-  for (let i = 0; i < names.length; i += SLICE) {
-    if (i > 0) await setImmediate();
-    for (const n of names.slice(i, i + SLICE)) results.push(resolveOne(store, n, from, to, ids.get(n)));
-  }
+  const idInputs: string[] = [];
+  await eachInSlices(names, (n) => {
+    if (identifierKeys(n) !== null && findName(store, n) === null) idInputs.push(n);
+  });
+  const ids = await lookupIdentifiers(store, idInputs);
+  const results = await mapInSlices(names, (n) => resolveOne(store, n, from, to, ids.get(n)));
   const unknown = results.filter((r) => r.status === 'unknown');
   if (unknown.length > 0) {
     const suggestions = await suggest(store, unknown.map((r) => r.name));

@@ -8,6 +8,7 @@ import { Router, type Request, type Response } from 'express';
 import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import { notModified } from '../respond.js';
 import { resolveVersion } from '../read/releases.js';
+import type { Row } from '../store.js';
 
 /** The query as the contract declares it, validated and defaulted before the handler runs (operations.ts). */
 interface Query {
@@ -51,7 +52,7 @@ async function bulkSpecies(req: Request, res: Response): Promise<void> {
     const dir = mkdtempSync(join(tmpdir(), 'vtqs-bulk-'));
     try {
       const file = join(dir, 'species.parquet');
-      await req.store.query(`COPY (${SELECT}) TO '${file}' (FORMAT parquet, COMPRESSION zstd)`, values);
+      await req.store.query(`COPY (${SELECT}) TO '${file}' (FORMAT parquet, COMPRESSION zstd)`, values, 'bulk');
       // attachment() sets a type from the file name's extension, which mime does not know: the type goes after it
       res.attachment(`${base}.parquet`).type('application/vnd.apache.parquet');
       await pipeline(createReadStream(file), res);
@@ -62,17 +63,29 @@ async function bulkSpecies(req: Request, res: Response): Promise<void> {
   }
 
   res.attachment(`${base}.${q.format}`).type(q.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
+  // pipeline waits for the client to take each piece, and stops the query (the connection goes back to
+  // the pool) when the client goes away.
+  try {
+    await pipeline(bodyOf(req.store.stream(SELECT, values), q.format), res);
+  } catch (err) {
+    if (res.destroyed && (err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+    throw err;
+  }
+}
+
+/** The download's text, piece by piece as the rows come. */
+async function* bodyOf(slices: AsyncIterable<Row[]>, format: 'json' | 'csv'): AsyncGenerator<string> {
   let first = true;
-  res.write(q.format === 'csv' ? `${BULK_COLUMNS.join(',')}\r\n` : '[');
-  for await (const rows of req.store.stream(SELECT, values)) {
+  yield format === 'csv' ? `${BULK_COLUMNS.join(',')}\r\n` : '[';
+  for await (const rows of slices) {
     if (rows.length === 0) continue;
-    const text = q.format === 'csv'
+    const text = format === 'csv'
       ? stringifyCsv(rows.map((r) => BULK_COLUMNS.map((c) => r[c] ?? null)), CSV_OPTIONS)
       : `${first ? '' : ','}${rows.map((r) => JSON.stringify(Object.fromEntries(BULK_COLUMNS.map((c) => [c, r[c] ?? null])))).join(',')}`;
     first = false;
-    if (!res.write(text)) await new Promise((resolve) => res.once('drain', resolve));
+    yield text;
   }
-  res.end(q.format === 'csv' ? '' : ']');
+  if (format === 'json') yield ']';
 }
 
 export function bulkRouter(): Router {

@@ -1,13 +1,18 @@
 // /api/v1/resolve: migrate names (a whole data set's species column) from one release to another, over HTTP
 // (JSON, or CSV in and CSV out). The resolution itself is the read layer's (read/resolve.ts).
+import { setImmediate } from 'node:timers/promises';
 import { Router, type Request, type Response } from 'express';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import { HttpError } from '../errors.js';
 import { resolveVersion } from '../read/releases.js';
 import { resolveMany, shownResolution } from '../read/resolve.js';
+import { sendJsonList } from '../respond.js';
+import { mapInSlices } from '../slices.js';
 
 const MAX_NAMES = 10_000;
+/** CSV rows written between two turns of the event loop (a few milliseconds). */
+const CSV_SLICE_ROWS = 500;
 
 // Query and body as the contract declares them, validated before a handler runs (operations.ts, the validator).
 interface GetQuery {
@@ -39,9 +44,9 @@ async function resolvePost(req: Request, res: Response): Promise<void> {
   const results = await resolveMany(req.store, body.names, from, to);
   const summary: Record<string, number> = {};
   for (const r of results) summary[r.status] = (summary[r.status] ?? 0) + 1;
-  res.set('Cache-Control', 'no-store').json({
-    from_version: from?.version ?? null, to_version: to.version, count: results.length, summary, results: results.map(shownResolution),
-  });
+  res.set('Cache-Control', 'no-store');
+  await sendJsonList(req, res, { from_version: from?.version ?? null, to_version: to.version, count: results.length, summary },
+    'results', results, shownResolution);
 }
 
 async function resolveCsv(req: Request, res: Response): Promise<void> {
@@ -62,7 +67,7 @@ async function resolveCsv(req: Request, res: Response): Promise<void> {
   // The answer's columns never overwrite one of the user's: a clash is written as resolve_<column>.
   const own = new Set(Object.keys(records[0]!));
   const column = (name: string) => (own.has(name) ? `resolve_${name}` : name);
-  const rows = records.map((r, i) => {
+  const rows = await mapInSlices(records, (r, i) => {
     const x = results[i]!;
     const answer: Record<string, unknown> = {
       status: x.status, rank: x.rank ?? '', matched_name: x.matched_name ?? '', match_type: x.match_type ?? '',
@@ -72,8 +77,14 @@ async function resolveCsv(req: Request, res: Response): Promise<void> {
     };
     return { ...r, ...Object.fromEntries(Object.entries(answer).map(([k, v]) => [column(k), v])) };
   });
-  res.set('Cache-Control', 'no-store').type('text/csv; charset=utf-8')
-    .send(stringifyCsv(rows, { header: true, record_delimiter: 'windows', escape_formulas: true }));
+  // In slices of rows, each written with the columns the first row gives (as one call would take them).
+  const columns = Object.keys(rows[0]!);
+  const parts: string[] = [];
+  for (let i = 0; i < rows.length; i += CSV_SLICE_ROWS) {
+    if (i > 0) await setImmediate();
+    parts.push(stringifyCsv(rows.slice(i, i + CSV_SLICE_ROWS), { header: i === 0, columns, record_delimiter: 'windows', escape_formulas: true }));
+  }
+  res.set('Cache-Control', 'no-store').type('text/csv; charset=utf-8').send(parts.join(''));
 }
 
 export function resolveRouter(): Router {
