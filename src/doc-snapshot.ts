@@ -18,7 +18,7 @@ import { promisify } from 'node:util';
 import { crc32 } from 'node:zlib';
 import { PackedDocs } from './packed-docs.js';
 
-const FORMAT = 'vtqs-documents/3';
+const FORMAT = 'vtqs-documents/4';
 /** The header is a few KB (a length per batch); more than this means the file is not a snapshot. */
 const MAX_HEADER = 1 << 20;
 const READ_CHUNK = 8 << 20;
