@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DB_FILE } from '../build/index.js';
 import { defaultPaths, DOC_SNAPSHOT_FILE } from '../build/paths.js';
@@ -143,8 +144,9 @@ describe('the document snapshot', function () {
       const at = body.indexOf('"', docStart + 2);
       body[at + 1] = body[at + 1] === 0x61 ? 0x62 : 0x61;
       // the header names the other build, and the changed batch by another hash (the build would compute it)
-      const header = JSON.parse(bytes.toString('utf8', 0, headerEnd)) as { build_id: string; tables: Array<{ hashes: string[] }> };
+      const header = JSON.parse(bytes.toString('utf8', 0, headerEnd)) as { build_id: string; crc32: string; tables: Array<{ hashes: string[] }> };
       header.build_id = 'another-build';
+      header.crc32 = (crc32(body) >>> 0).toString(16).padStart(8, '0');
       const firstHash = header.tables[0]!.hashes[0]!;
       header.tables[0]!.hashes[0] = `${firstHash.slice(0, -1)}${firstHash.endsWith('0') ? '1' : '0'}`;
       writeFileSync(changed, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), body]));
