@@ -34,8 +34,9 @@ interface Header {
 }
 
 /** Fingerprint of what the documents are: any change to a table's key or document SQL changes it. */
-export function definitionsKey(specs: ReadonlyArray<{ table: string; key: readonly string[]; doc: string; compressed?: boolean }>): string {
-  return createHash('sha256').update(JSON.stringify(specs.map((s) => [s.table, s.key, s.doc, s.compressed ?? false]))).digest('hex').slice(0, 16);
+export function definitionsKey(specs: ReadonlyArray<{ table: string; key: readonly string[]; doc: string; compressed?: boolean; dictionaryBytes?: number }>): string {
+  return createHash('sha256').update(JSON.stringify(specs.map((s) => [s.table, s.key, s.doc, s.compressed ?? false, ...(s.dictionaryBytes ? [s.dictionaryBytes] : [])])))
+    .digest('hex').slice(0, 16);
 }
 
 /** Writes the snapshot next to its final name and renames it in, so a reader never sees half a file. */
