@@ -1,0 +1,94 @@
+// The server under soak: dist/src/server.js started as `npm start` starts it (the Node options of its start
+// script), over the soak's data folder, its log kept in a file and read for the swaps it reports.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export interface Loaded { t: number; reason: string; documents: string; takenOverMb: number; documentsMb: number }
+
+export interface SoakServer {
+  child: ChildProcess;
+  base: string;
+  /** The data sets it has reported loaded ('data set loaded' log lines), in order. */
+  loaded: Loaded[];
+  /** Lines it logged at level error or above. */
+  errors: string[];
+  /** Resident memory now and its high-water mark, in MB (/proc/<pid>/status). */
+  memory(): { rss: number; peak: number };
+  stop(): Promise<number | null>;
+}
+
+/** The Node options `npm start` gives the server (package.json), so that it runs as it is shipped. */
+export function startNodeArgs(root: string): string[] {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const options = /node ((?:--\S+ )*)dist\/src\/server\.js/.exec(pkg.scripts.start)?.[1];
+  if (options === undefined) throw new Error(`cannot read the server's Node options from the start script: ${pkg.scripts.start}`);
+  return options.trim().split(' ').filter(Boolean);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startServer(root: string, dataDir: string, logFile: string, now: () => number): Promise<SoakServer> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [...startNodeArgs(root), join(root, 'dist', 'src', 'server.js')], {
+    // LOG_SAMPLE=0: no line per request, the lifecycle lines (loaded, draining, errors) only
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', LOG_SAMPLE: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log = createWriteStream(logFile);
+  child.stderr!.pipe(log, { end: false });
+  const loaded: Loaded[] = [];
+  const errors: string[] = [];
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    log.write(`${line}\n`);
+    try {
+      const entry = JSON.parse(line) as { level: number; msg: string; reason?: string; documents?: string; documents_mb?: number; documents_taken_over_mb?: number };
+      if (entry.msg === 'data set loaded') {
+        loaded.push({ t: now(), reason: entry.reason ?? '', documents: entry.documents ?? '', takenOverMb: entry.documents_taken_over_mb ?? 0, documentsMb: entry.documents_mb ?? 0 });
+      }
+      if (entry.level >= 50) errors.push(line);
+    } catch {
+      // not a log line
+    }
+  });
+  const server: SoakServer = {
+    child, base, loaded, errors,
+    memory: () => {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+      return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+    },
+    stop: () => new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve(child.exitCode);
+      child.once('exit', (code) => {
+        log.end();
+        resolve(code);
+      });
+      child.kill('SIGTERM');
+    }),
+  };
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`the server exited with status ${child.exitCode} while starting; see ${logFile}`);
+    try {
+      const health = await fetch(`${base}/health`);
+      if (health.ok && ((await health.json()) as { status: string }).status === 'ok') return server;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the server did not answer /health within 60 s; see ${logFile}`);
+}
