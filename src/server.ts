@@ -52,14 +52,13 @@ async function reload(reason: string): Promise<void> {
       const opened = await open(dataSet(config.dataDir), `still serving build ${store?.buildId}`, store ?? undefined);
       if (!opened) return;
       const next = opened.store;
-      if (store && next.buildId === store.buildId) {
-        await next.close();
-        return;
-      }
+      // Swapped in even when it is the same build (a rebuild of unchanged inputs): the published file is
+      // what is served, and the old store's file is the kept generation, which the next build deletes.
       const replaced = store;
       store = next;
       logger.info({
-        build_id: next.buildId, reason, file: config.dbFile, documents: next.docsSource, verified: opened.verified,
+        build_id: next.buildId, same_build: replaced?.buildId === next.buildId, reason, file: config.dbFile,
+        documents: next.docsSource, verified: opened.verified,
         documents_mb: Math.round(next.docBytes() / 1e6), documents_taken_over_mb: Math.round(next.docsReused / 1e6),
       }, 'data set loaded');
       if (replaced) await replaced.close();
