@@ -5,6 +5,7 @@ import { definitionsKey, snapshotMismatch } from '../doc-snapshot.js';
 import { Store, type DocSpec } from '../store.js';
 import { DIFF_LIST } from './compare.js';
 import { RELEASES_LIST } from './releases.js';
+import { loadSuggestions } from './suggest.js';
 
 export const DOCUMENTS: DocSpec[] = [
   // the largest table, and the hottest: held deflated too, with a small dictionary that inflates a document
@@ -53,6 +54,7 @@ export async function openStore(file: string, pool: number, snapshot?: string, p
   const store = await Store.open(file, { pool, docs: DOCUMENTS, lists: LISTS, ...(snapshot ? { snapshot } : {}), ...(previous ? { previous } : {}) });
   try {
     await checkTables(store);
+    await loadSuggestions(store);
   } catch (err) {
     await store.close();
     throw err;
