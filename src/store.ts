@@ -27,20 +27,23 @@ export interface DocSpec {
 }
 
 /**
- * Which connections a query runs on. Light queries (a search, a filter, one name's suggestions) have the
- * pool (DB_POOL) to themselves; heavy work has lanes of its own, so a few downloads and batches together
- * never hold every connection for seconds: bulk downloads (mostly JS work converting rows, holding their
- * connection while the client reads), and the suggestions of a batch of names (DuckDB computing string
- * distances, a core for as long as it runs, so at most one core less than the machine has).
+ * Which connections a query runs on. Light queries (a search, a filter) have the pool (DB_POOL) to
+ * themselves; bulk downloads have a lane of their own (mostly JS work converting rows, holding their
+ * connection while the client reads), so that a few downloads together never hold every connection.
  */
-export type Lane = 'light' | 'bulk' | 'batch';
+export type Lane = 'light' | 'bulk';
 
 /**
- * Each heavy lane leaves a core to the event loop: a download's rows are turned into text on the main
+ * The bulk lane leaves a core to the event loop: a download's rows are turned into text on the main
  * thread, so downloads beyond that only take turns with lookups (and each holds its query's memory).
  */
-const HEAVY_LANE = Math.max(1, Math.min(2, availableParallelism() - 1));
-const LANE_SIZES: Record<Exclude<Lane, 'light'>, number> = { bulk: HEAVY_LANE, batch: HEAVY_LANE };
+const BULK_LANE = Math.max(1, Math.min(2, availableParallelism() - 1));
+
+/** Lowering DuckDB's limit for a moment evicts the blocks it caches; searches re-read what they need. */
+async function evictCache(conn: DuckDBConnection): Promise<void> {
+  await conn.run("SET memory_limit = '16MB'");
+  await conn.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
+}
 
 /** A value bound to a query parameter; arrays become DuckDB lists. */
 export type Param = DuckDBValue | readonly string[] | readonly number[];
@@ -98,7 +101,7 @@ export class Store {
     const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY', threads: '1', memory_limit: MEMORY_LIMIT });
     const connections: DuckDBConnection[] = [];
     try {
-      for (let i = 0; i < opts.pool + LANE_SIZES.bulk + LANE_SIZES.batch; i++) connections.push(await instance.connect());
+      for (let i = 0; i < opts.pool + BULK_LANE; i++) connections.push(await instance.connect());
       const conn = connections[0]!;
       const build = String((await conn.runAndReadAll('SELECT build_id FROM src.build_info')).getRows()[0]?.[0]);
       const definitions = definitionsKey(opts.docs);
@@ -119,10 +122,9 @@ export class Store {
           reused = snapshot.reusedBytes;
         } else {
           ({ docs, reused } = await loadDocs(connections.slice(0, opts.pool), opts.docs, previous?.docs));
-          // Loading read every document table once; DuckDB keeps those blocks cached (~160 MB) although no
-          // request reads them again. Lowering the limit for a moment evicts them; searches re-read what they need.
-          await conn.run("SET memory_limit = '16MB'");
-          await conn.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
+          // Loading read every document table once; DuckDB would keep those blocks cached although no
+          // request reads them again.
+          await evictCache(conn);
           source = `database (${snapshot.reason})`;
         }
       }
@@ -130,8 +132,7 @@ export class Store {
       for (const [name, sql] of Object.entries(opts.lists ?? {})) lists.set(name, (await conn.runAndReadAll(sql)).getRowObjectsJson() as Row[]);
       const lanes = {
         light: new ConnPool(connections.slice(0, opts.pool)),
-        bulk: new ConnPool(connections.slice(opts.pool, opts.pool + LANE_SIZES.bulk)),
-        batch: new ConnPool(connections.slice(opts.pool + LANE_SIZES.bulk)),
+        bulk: new ConnPool(connections.slice(opts.pool)),
       };
       return new Store(instance, lanes, file, build, docs, lists, definitions, source, reused);
     } catch (err) {

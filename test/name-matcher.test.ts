@@ -73,7 +73,7 @@ describe('name matcher: "did you mean" from memory', function () {
       // Inputs are normal forms already; suggestions are for 3 characters or more.
       const inputs = variants(names, random(minScore * 1000), 1000).filter((q) => q.length >= 3);
       const ours = await suggest(store, inputs, minScore);
-      const rows = await store.query<{ q: string; hits: Array<{ name: string; score: number }> }>(ORACLE, [inputs, minScore], 'batch');
+      const rows = await store.query<{ q: string; hits: Array<{ name: string; score: number }> }>(ORACLE, [inputs, minScore]);
       const theirs = new Map(rows.map((r) => [r.q, r.hits.map((h) => ({ name: h.name, score: Number(h.score) }))]));
       const mine = new Map([...ours].map(([q, hits]) => [q, hits.map((h) => ({ name: h.name, score: h.score }))]));
       // Both ways: the same inputs have suggestions, and they are the same, in the same order.
