@@ -3,9 +3,9 @@
 // of the input's length, sharing its first letter, or else its last); most candidates are ruled out by a
 // bound no string distance can beat (the letters the two do not have in common), and the Damerau-Levenshtein
 // distance, the costly part, is computed only for the few left, on what remains once the prefix and suffix
-// they share are set aside. DuckDB computed the same over every candidate pair, a core for seconds per
-// thousand inputs; test/name-matcher.test.ts checks that both give the same suggestions. The rows are held
-// as columns (a few bytes each, repeated strings once), not as an object each.
+// they share are set aside. DuckDB computed the same over every candidate pair, costlier by an order of
+// magnitude (README, Soak); test/name-matcher.test.ts checks that both give the same suggestions. The rows
+// are held as columns (a few bytes each, repeated strings once), not as an object each.
 
 /** Normal forms are [a-z0-9] (names.ts normaliseName): each letter or digit is one of 36 codes. */
 const ALPHABET = 36;
@@ -65,7 +65,10 @@ export class NameMatcher {
     this.lineages = new Int32Array(lines.length);
     this.lastMsls = new Int16Array(lines.length);
     for (const line of lines) {
-      const [name, form, kind, rank, lineage, current, lastMsl, noCurrent] = line.split('\x1f');
+      const fields = line.split('\x1f');
+      // A field of NULL would be left out by concat_ws and shift the rest.
+      if (fields.length !== 8) throw new Error(`name_index row with ${fields.length} fields, not 8: ${fields.join(' | ')}`);
+      const [name, form, kind, rank, lineage, current, lastMsl, noCurrent] = fields;
       if (!/^[a-z0-9]+$/.test(form ?? '')) continue;
       const row = this.names.length;
       this.names.push(name!);
@@ -89,10 +92,6 @@ export class NameMatcher {
       push(this.byFirst, bucket(f.charCodeAt(0), f.length), i);
       push(this.byLast, bucket(f.charCodeAt(f.length - 1), f.length), i);
     });
-  }
-
-  get size(): number {
-    return this.forms.length;
   }
 
   /**
