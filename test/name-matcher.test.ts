@@ -3,6 +3,7 @@
 // doubled or swapped), names shortened or lengthened, and strings that are no name at all.
 import { expect } from 'chai';
 import { join } from 'node:path';
+import { random } from '../bench/misspellings.js';
 import { DB_FILE } from '../build/publish.js';
 import { defaultPaths } from '../build/paths.js';
 import { openStore } from '../src/read/documents.js';
@@ -25,17 +26,6 @@ const ORACLE = `
   SELECT q, list(struct_pack(name := name, score := round(score, 3))
                  ORDER BY score DESC, kind IN ('species', 'taxon') DESC, last_msl DESC, name)[1:3] AS hits
   FROM best GROUP BY q`;
-
-/** A deterministic generator (mulberry32), so that a failure can be rerun. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function variants(names: string[], rnd: () => number, n: number): string[] {
   const letter = () => 'abcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(rnd() * 36)]!;

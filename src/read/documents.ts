@@ -54,7 +54,7 @@ export async function openStore(file: string, pool: number, snapshot?: string, p
   const store = await Store.open(file, { pool, docs: DOCUMENTS, lists: LISTS, ...(snapshot ? { snapshot } : {}), ...(previous ? { previous } : {}) });
   try {
     await checkTables(store);
-    await loadSuggestions(store);
+    await loadSuggestions(store, previous);
   } catch (err) {
     await store.close();
     throw err;

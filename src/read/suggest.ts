@@ -40,8 +40,10 @@ const NAME_ROWS_SQL = `
 /** The matcher of each open store, loaded with it (documents.ts) so that no request waits for it. */
 const matchers = new WeakMap<Store, NameMatcher>();
 
-export async function loadSuggestions(store: Store): Promise<void> {
-  matchers.set(store, new NameMatcher((await store.query<{ text: string }>(NAME_ROWS_SQL))[0]!.text));
+/** previous: the store being replaced; of the same build (the same names), its matcher is taken over. */
+export async function loadSuggestions(store: Store, previous?: Store): Promise<void> {
+  const same = previous?.buildId === store.buildId ? matchers.get(previous) : undefined;
+  matchers.set(store, same ?? new NameMatcher((await store.query<{ text: string }>(NAME_ROWS_SQL))[0]!.text));
 }
 
 /**
