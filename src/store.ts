@@ -3,12 +3,12 @@
 // on every execution); searches, filters and bulk downloads go to a small pool of read-only connections.
 // This is the only module that imports @duckdb/node-api.
 import { availableParallelism } from 'node:os';
-import { setImmediate } from 'node:timers/promises';
 import {
-  DuckDBBlobVector, DuckDBConnection, DuckDBInstance, JsonDuckDBValueConverter, listValue, type DuckDBDataChunk,
+  DuckDBBlobVector, DuckDBConnection, DuckDBInstance, listValue,
   type DuckDBPreparedStatement, type DuckDBValue,
 } from '@duckdb/node-api';
 import { ConnPool } from './conn-pool.js';
+import { DerivedFiles, type DerivedFile } from './derived-files.js';
 import { definitionsKey, readSnapshot, writeSnapshot } from './doc-snapshot.js';
 import { batchHash, dictionaryOf, PackedDocs } from './packed-docs.js';
 
@@ -48,6 +48,12 @@ async function evictCache(conn: DuckDBConnection): Promise<void> {
 /** A value bound to a query parameter; arrays become DuckDB lists. */
 export type Param = DuckDBValue | readonly string[] | readonly number[];
 
+/**
+ * Disk for files derived from a build (bulk downloads) in the system's temporary directory; the least
+ * recently used go beyond it. Every release in every format takes less.
+ */
+const DERIVED_FILE_BYTES = 1 << 30;
+
 /** DuckDB's buffer pool for searches and bulk downloads; documents are held outside it. */
 const MEMORY_LIMIT = '256MB';
 
@@ -57,13 +63,6 @@ const MEMORY_LIMIT = '256MB';
  * per request (a bulk COPY).
  */
 const PREPARED_PER_CONNECTION = 64;
-
-/**
- * Rows of a streamed result turned into objects between two turns of the event loop. Converting DuckDB's
- * vectors to JS values is synchronous, and a whole chunk (2,048 rows) of every download running at once
- * held lookups back for the sum of them.
- */
-const STREAM_SLICE_ROWS = 256;
 
 const bind = (values: readonly Param[]): DuckDBValue[] =>
   values.map((v) => (Array.isArray(v) ? listValue(v as DuckDBValue[]) : (v as DuckDBValue)));
@@ -86,6 +85,7 @@ export class Store {
     readonly docsSource: string,
     /** Bytes of documents taken over from the store this one replaced. */
     readonly docsReused: number,
+    private readonly files: DerivedFiles,
   ) {}
 
   /**
@@ -134,7 +134,7 @@ export class Store {
         light: new ConnPool(connections.slice(0, opts.pool)),
         bulk: new ConnPool(connections.slice(opts.pool)),
       };
-      return new Store(instance, lanes, file, build, docs, lists, definitions, source, reused);
+      return new Store(instance, lanes, file, build, docs, lists, definitions, source, reused, new DerivedFiles(DERIVED_FILE_BYTES));
     } catch (err) {
       for (const c of connections) c.closeSync();
       instance.closeSync();
@@ -206,24 +206,26 @@ export class Store {
   }
 
   /**
-   * Streams a large result (bulk downloads) without holding it all in memory, in the bulk lane: a few hundred
-   * rows at a time, each slice converted in a turn of the event loop of its own. Rows are JSON-ready, as
-   * query() gives them. Stopping early (return()) gives the connection back.
+   * A query's result written by DuckDB as a file (COPY ... TO ... (options)) in the bulk lane, once per key
+   * for this build: bulk downloads are then served from disk. DuckDB writes the file without handing rows
+   * to JS, which both saves the conversion and keeps the rows' native memory out of V8's reach.
    */
-  async *stream(sql: string, values: readonly Param[] = []): AsyncGenerator<Row[]> {
-    const conn = await this.lanes.bulk.acquire();
-    try {
-      const result = await conn.stream(sql, bind(values));
-      const names = result.deduplicatedColumnNames();
-      for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-        for (let from = 0; from < chunk.rowCount; from += STREAM_SLICE_ROWS) {
-          if (from > 0) await setImmediate();
-          yield rowObjects(chunk, names, from, Math.min(chunk.rowCount, from + STREAM_SLICE_ROWS));
+  exported(key: string, sql: string, values: readonly Param[], options: string): Promise<DerivedFile> {
+    return this.files.get(key, async (path) => {
+      const conn = await this.lanes.bulk.acquire();
+      try {
+        // Not kept with the prepared statements: the text names a file written once.
+        const statement = await conn.prepare(`COPY (${sql}) TO '${path.replaceAll("'", "''")}' (${options})`);
+        try {
+          statement.bind(bind(values));
+          await statement.run();
+        } finally {
+          statement.destroySync();
         }
+      } finally {
+        this.lanes.bulk.release(conn);
       }
-    } finally {
-      this.lanes.bulk.release(conn);
-    }
+    });
   }
 
   /** Marks a request as using this store; a store being replaced closes only after all have finished. */
@@ -247,25 +249,13 @@ export class Store {
           c.closeSync();
         }
         this.instance.closeSync();
+        this.files.clear();
         resolve();
       };
       if (this.inFlight === 0) finish();
       else this.closing = finish;
     });
   }
-}
-
-/** Rows from..to of a chunk as objects of JSON-ready values, as DuckDB's own row-object readers convert them. */
-function rowObjects(chunk: DuckDBDataChunk, names: readonly string[], from: number, to: number): Row[] {
-  const rows: Row[] = [];
-  for (let i = from; i < to; i++) {
-    const row: Row = {};
-    chunk.visitRowValues(i, (value, _row, column, type) => {
-      row[names[column]!] = JsonDuckDBValueConverter(value, type, JsonDuckDBValueConverter);
-    });
-    rows.push(row);
-  }
-  return rows;
 }
 
 /** Rows per batch: one DuckDB vector, ~2 MB of species documents. */
