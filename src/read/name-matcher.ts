@@ -1,15 +1,24 @@
 // The names closest to a misspelt one, from memory: every normal form of name_index held once, bucketed by
 // first and by last letter and length. A name is a candidate as suggest.ts defines it (within 2 characters
-// of the input's length, sharing its first letter, or else its last); most candidates are ruled out by a
-// bound no string distance can beat (the letters the two do not have in common), and the Damerau-Levenshtein
-// distance, the costly part, is computed only for the few left, on what remains once the prefix and suffix
-// they share are set aside. DuckDB computed the same over every candidate pair, costlier by an order of
+// of the input's length, sharing its first letter, or else its last); most candidates are ruled out by two
+// bounds no string distance can beat (the distinct letters one has and the other lacks, from a bit mask per
+// name; then the letters the two do not have in common, counted), and the Damerau-Levenshtein distance, the
+// costly part, is computed only for the few left, on what remains once the prefix and suffix they share are
+// set aside, and only as far as it can still be within the edits the least score allows. DuckDB computed the same over every candidate pair, costlier by an order of
 // magnitude (README, Soak); test/name-matcher.test.ts checks that both give the same suggestions. The rows
 // are held as columns (a few bytes each, repeated strings once), not as an object each.
 
 /** Normal forms are [a-z0-9] (names.ts normaliseName): each letter or digit is one of 36 codes. */
 const ALPHABET = 36;
 const codeOf = (ch: number) => (ch <= 57 ? ch - 48 : ch - 87);
+/** A letter's bit in a name's mask: the 26 letters a bit each, the digits folded onto 6 (a weaker bound, never a wrong one). */
+const bitOf = (code: number) => 1 << (code < 10 ? code % 6 : code - 4);
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
 
 /** One row of name_index: a name of a lineage, with what its suggestion shows and is ordered by. */
 export interface NameRow {
@@ -31,9 +40,10 @@ export interface Match {
 const official = (r: NameRow) => r.kind === 'species' || r.kind === 'taxon';
 
 export class NameMatcher {
-  /** Distinct normal forms, and the rows of each (indexes into the columns below). */
+  /** Distinct normal forms; the rows of form i are rowList[rowStart[i]] .. rowList[rowStart[i + 1] - 1]. */
   private readonly forms: string[];
-  private readonly rowsOf: number[][];
+  private readonly rowStart: Int32Array;
+  private readonly rowList: Int32Array;
   private readonly names: string[];
   private readonly kinds: NameRow['kind'][];
   private readonly ranks: string[];
@@ -42,9 +52,13 @@ export class NameMatcher {
   private readonly lastMsls: Int16Array;
   /** Letter counts of every form, ALPHABET per form. */
   private readonly counts: Uint8Array;
+  /** The letters each form has, as bits (bitOf). */
+  private readonly masks: Int32Array;
+  /** The first letter of each form (its char code). */
+  private readonly firsts: Uint8Array;
   /** Form indexes by (first letter, length) and by (last letter, length). */
-  private readonly byFirst = new Map<number, number[]>();
-  private readonly byLast = new Map<number, number[]>();
+  private readonly byFirst = new Map<number, Int32Array>();
+  private readonly byLast = new Map<number, Int32Array>();
   // Work arrays of the distance, grown to the longest pair seen.
   private matrix = new Int32Array(0);
   private readonly lastRowOf = new Int32Array(ALPHABET);
@@ -53,15 +67,16 @@ export class NameMatcher {
   /** text: every row of name_index as suggest.ts reads it, fields apart by US (0x1f), rows by RS (0x1e). */
   constructor(text: string) {
     const index = new Map<string, number>();
-    const once = new Map<string, string>();
-    const intern = (v: string) => once.get(v) ?? (once.set(v, v), v);
+    const once = new Map<string, number>();
+    const distinct: string[] = [];
+    const intern = (v: string) => once.get(v) ?? (once.set(v, distinct.length), distinct.push(v) - 1);
     const lines = text.split('\x1e');
-    this.forms = [];
-    this.rowsOf = [];
-    this.names = [];
-    this.kinds = [];
-    this.ranks = [];
-    this.currentNames = [];
+    const forms: string[] = [];
+    const rowsOf: number[][] = [];
+    const names: string[] = [];
+    const kinds: number[] = [];
+    const ranks: number[] = [];
+    const currents: number[] = [];
     this.lineages = new Int32Array(lines.length);
     this.lastMsls = new Int16Array(lines.length);
     for (const line of lines) {
@@ -70,28 +85,56 @@ export class NameMatcher {
       if (fields.length !== 8) throw new Error(`name_index row with ${fields.length} fields, not 8: ${fields.join(' | ')}`);
       const [name, form, kind, rank, lineage, current, lastMsl, noCurrent] = fields;
       if (!/^[a-z0-9]+$/.test(form ?? '')) continue;
-      const row = this.names.length;
-      this.names.push(name!);
-      this.kinds.push(intern(kind!) as NameRow['kind']);
-      this.ranks.push(intern(rank!));
-      this.currentNames.push(noCurrent === '1' ? null : intern(current!));
+      const row = names.length;
+      names.push(name!);
+      kinds.push(intern(kind!));
+      ranks.push(intern(rank!));
+      currents.push(noCurrent === '1' ? -1 : intern(current!));
       this.lineages[row] = Number(lineage);
       this.lastMsls[row] = Number(lastMsl);
       let i = index.get(form!);
       if (i === undefined) {
-        i = this.forms.length;
+        i = forms.length;
         index.set(form!, i);
-        this.forms.push(form!);
-        this.rowsOf.push([]);
+        forms.push(form!);
+        rowsOf.push([]);
       }
-      this.rowsOf[i]!.push(row);
+      rowsOf[i]!.push(row);
     }
-    this.counts = new Uint8Array(this.forms.length * ALPHABET);
-    this.forms.forEach((f, i) => {
-      for (let k = 0; k < f.length; k++) this.counts[i * ALPHABET + codeOf(f.charCodeAt(k))]! += 1;
-      push(this.byFirst, bucket(f.charCodeAt(0), f.length), i);
-      push(this.byLast, bucket(f.charCodeAt(f.length - 1), f.length), i);
+    // The strings split off the text are views of it, which would keep all of it alive; a JSON round trip
+    // makes each a string of its own, and the text goes.
+    const own = (xs: string[]) => JSON.parse(JSON.stringify(xs)) as string[];
+    const values = own(distinct);
+    this.forms = own(forms);
+    this.names = own(names);
+    this.kinds = kinds.map((k) => values[k]! as NameRow['kind']);
+    this.ranks = ranks.map((r) => values[r]!);
+    this.currentNames = currents.map((c) => (c < 0 ? null : values[c]!));
+    this.rowStart = new Int32Array(forms.length + 1);
+    this.rowList = new Int32Array(names.length);
+    let at = 0;
+    rowsOf.forEach((rows, i) => {
+      this.rowStart[i] = at;
+      for (const r of rows) this.rowList[at++] = r;
     });
+    this.rowStart[forms.length] = at;
+    this.counts = new Uint8Array(this.forms.length * ALPHABET);
+    this.masks = new Int32Array(this.forms.length);
+    this.firsts = new Uint8Array(this.forms.length);
+    const byFirst = new Map<number, number[]>();
+    const byLast = new Map<number, number[]>();
+    this.forms.forEach((f, i) => {
+      for (let k = 0; k < f.length; k++) {
+        const code = codeOf(f.charCodeAt(k));
+        this.counts[i * ALPHABET + code]! += 1;
+        this.masks[i]! |= bitOf(code);
+      }
+      this.firsts[i] = f.charCodeAt(0);
+      push(byFirst, bucket(f.charCodeAt(0), f.length), i);
+      push(byLast, bucket(f.charCodeAt(f.length - 1), f.length), i);
+    });
+    for (const [key, list] of byFirst) this.byFirst.set(key, Int32Array.from(list));
+    for (const [key, list] of byLast) this.byLast.set(key, Int32Array.from(list));
   }
 
   /**
@@ -105,33 +148,30 @@ export class NameMatcher {
     const first = q.charCodeAt(0);
     const last = q.charCodeAt(len - 1);
     this.inputCounts.fill(0);
-    for (let k = 0; k < len; k++) this.inputCounts[codeOf(q.charCodeAt(k))]! += 1;
+    let mask = 0;
+    for (let k = 0; k < len; k++) {
+      const code = codeOf(q.charCodeAt(k));
+      this.inputCounts[code]! += 1;
+      mask |= bitOf(code);
+    }
     const letters: number[] = [];
     for (let c = 0; c < ALPHABET; c++) if (this.inputCounts[c]! > 0) letters.push(c);
 
     const found: Array<{ form: number; score: number }> = [];
-    const consider = (form: number, formLen: number) => {
-      const longer = Math.max(len, formLen);
+    for (let l = Math.max(1, len - 2); l <= len + 2; l++) {
+      const longer = Math.max(len, l);
       // The most edits a name may be away and still score minScore.
       const most = Math.floor((1 - minScore) * longer + 1e-9);
-      // Every letter one has and the other lacks costs at least one edit (a transposition moves none).
-      let common = 0;
-      const base = form * ALPHABET;
-      for (const c of letters) common += Math.min(this.counts[base + c]!, this.inputCounts[c]!);
-      if (longer - common > most) return;
-      const score = 1 - this.distance(this.forms[form]!, q) / longer;
-      if (score >= minScore) found.push({ form, score });
-    };
-    for (let l = Math.max(1, len - 2); l <= len + 2; l++) {
-      for (const f of this.byFirst.get(bucket(first, l)) ?? []) consider(f, l);
-      for (const f of this.byLast.get(bucket(last, l)) ?? []) if (this.forms[f]!.charCodeAt(0) !== first) consider(f, l);
+      this.scan(this.byFirst.get(bucket(first, l)), -1, q, mask, letters, longer, most, found);
+      // names sharing the last letter but not the first (those were scanned above)
+      this.scan(this.byLast.get(bucket(last, l)), first, q, mask, letters, longer, most, found);
     }
 
     // One row per name: its strongest role.
     const best = new Map<string, Match>();
     for (const { form, score } of found) {
-      for (const i of this.rowsOf[form]!) {
-        const row = this.row(i, form);
+      for (let k = this.rowStart[form]!; k < this.rowStart[form + 1]!; k++) {
+        const row = this.row(this.rowList[k]!, form);
         const seen = best.get(row.name);
         if (!seen || strongerRole(row, seen.row) < 0) best.set(row.name, { row, score });
       }
@@ -140,6 +180,35 @@ export class NameMatcher {
       || Number(official(b.row)) - Number(official(a.row))
       || b.row.last_msl - a.row.last_msl
       || (a.row.name < b.row.name ? -1 : a.row.name > b.row.name ? 1 : 0)).slice(0, limit);
+  }
+
+  /**
+   * Scores the forms of one bucket (of one length) against q, adding those within `most` edits to found;
+   * skipFirst: a first letter whose forms were scanned already. The hot loop of a batch of misspelt names,
+   * so it reads typed arrays only. Every letter one has and the other lacks costs at least one edit (a
+   * transposition moves none): first the distinct letters (two bit counts), then every occurrence.
+   */
+  private scan(forms: Int32Array | undefined, skipFirst: number, q: string, mask: number, letters: readonly number[],
+    longer: number, most: number, found: Array<{ form: number; score: number }>): void {
+    if (!forms) return;
+    const { masks, counts, inputCounts, firsts } = this;
+    for (let k = 0; k < forms.length; k++) {
+      const form = forms[k]!;
+      if (firsts[form] === skipFirst) continue;
+      const other = masks[form]!;
+      if (popcount(mask & ~other) > most || popcount(other & ~mask) > most) continue;
+      let common = 0;
+      const base = form * ALPHABET;
+      for (let c = 0; c < letters.length; c++) {
+        const code = letters[c]!;
+        const x = counts[base + code]!;
+        const y = inputCounts[code]!;
+        common += x < y ? x : y;
+      }
+      if (longer - common > most) continue;
+      const edits = this.distance(this.forms[form]!, q, most);
+      if (edits <= most) found.push({ form, score: 1 - edits / longer });
+    }
   }
 
   private row(i: number, form: number): NameRow {
@@ -152,9 +221,12 @@ export class NameMatcher {
   /**
    * The Damerau-Levenshtein distance (adjacent transpositions, any edits between them: Lowrance and Wagner),
    * as DuckDB's damerau_levenshtein computes it, of what remains once the common prefix and suffix are set
-   * aside (they cost nothing in an optimal alignment).
+   * aside (they cost nothing in an optimal alignment), when it is at most `most`; otherwise some number above
+   * `most`. Only cells within `most` of the diagonal can be on a path that costs `most` or less, so only
+   * they are computed (the rest count as more), and the work stops at a row whose every cell is already
+   * more: no later cell costs less than the cheapest of the row before it.
    */
-  private distance(a: string, b: string): number {
+  private distance(a: string, b: string, most: number): number {
     let start = 0;
     let endA = a.length;
     let endB = b.length;
@@ -164,18 +236,28 @@ export class NameMatcher {
     const m = endB - start;
     if (n === 0) return m;
     if (m === 0) return n;
+    if (Math.abs(n - m) > most) return most + 1;
     const width = m + 2;
     if (this.matrix.length < (n + 2) * width) this.matrix = new Int32Array((n + 2) * width * 2);
     const d = this.matrix;
     const inf = n + m;
+    const over = most + 1;
     this.lastRowOf.fill(0);
     d[0] = inf;
     for (let i = 0; i <= n; i++) { d[(i + 1) * width] = inf; d[(i + 1) * width + 1] = i; }
     for (let j = 0; j <= m; j++) { d[j + 1] = inf; d[width + j + 1] = j; }
     for (let i = 1; i <= n; i++) {
       const ca = codeOf(a.charCodeAt(start + i - 1));
+      const from = Math.max(1, i - most);
+      const to = Math.min(m, i + most);
+      // the cells just outside the band count as more than `most`, for the row after this one
+      if (from > 1) d[(i + 1) * width + from] = over;
+      if (to < m) d[(i + 1) * width + to + 2] = over;
       let lastColOfA = 0;
-      for (let j = 1; j <= m; j++) {
+      // the last column (before the band) where a's letter appears in b, as the full computation tracks it
+      for (let j = 1; j < from; j++) if (codeOf(b.charCodeAt(start + j - 1)) === ca) lastColOfA = j;
+      let rowMin = over;
+      for (let j = from; j <= to; j++) {
         const cb = codeOf(b.charCodeAt(start + j - 1));
         const i1 = this.lastRowOf[cb]!;
         const j1 = lastColOfA;
@@ -184,13 +266,12 @@ export class NameMatcher {
           cost = 0;
           lastColOfA = j;
         }
-        d[(i + 1) * width + j + 1] = Math.min(
-          d[i * width + j]! + cost,
-          d[(i + 1) * width + j]! + 1,
-          d[i * width + j + 1]! + 1,
-          d[i1 * width + j1]! + (i - i1 - 1) + 1 + (j - j1 - 1),
-        );
+        const transposed = i1 > 0 && j1 > 0 && Math.abs(i1 - j1) <= most ? d[i1 * width + j1]! + (i - i1 - 1) + 1 + (j - j1 - 1) : inf;
+        const v = Math.min(d[i * width + j]! + cost, d[(i + 1) * width + j]! + 1, d[i * width + j + 1]! + 1, transposed, over);
+        d[(i + 1) * width + j + 1] = v;
+        if (v < rowMin) rowMin = v;
       }
+      if (rowMin > most) return over;
       this.lastRowOf[ca] = i;
     }
     return d[(n + 1) * width + m + 1]!;
