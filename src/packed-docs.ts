@@ -15,6 +15,10 @@
 //
 // Each batch carries a hash of its bytes: a data set swapped in takes over the batches (and whole tables) of
 // the one it replaces whose bytes are the same, instead of holding them twice (doc-snapshot.ts, store.ts).
+//
+// Documents are found by key through a hash table of typed arrays over the keys' bytes in the batches, not a
+// Map of key strings: half a million keys as strings and Map entries were ~35 MB of V8 heap that every major
+// GC walked; the table and slots are a third of that, outside the heap.
 import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 
@@ -41,13 +45,25 @@ export function batchHash(batch: Buffer, dictionary: Buffer | null): string {
   return hash.update(batch).digest('hex').slice(0, 32);
 }
 
+/** Fields of a document's slot: batch number, key start and end, document start and length (bytes). */
+const SLOT = 5;
+
+/** FNV-1a over bytes: keys are short, and this spreads them well enough for linear probing. */
+function fnv1a(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  return h >>> 0;
+}
+
 export class PackedDocs {
-  private readonly index = new Map<string, number>();
   private readonly batches: Buffer[] = [];
   private readonly hashes: string[] = [];
-  /** Per document: batch number, byte offset, byte length. */
+  /** Per document, while loading: SLOT numbers (see SLOT). */
   private slots: number[] = [];
   private packed: Uint32Array | null = null;
+  /** Open addressing over the keys: document numbers (-1: empty), at their key's hash and on. */
+  private table: Int32Array | null = null;
+  private count = 0;
 
   /** dictionary: the documents' deflate dictionary, when they are held compressed. */
   constructor(readonly dictionary: Buffer | null = null) {}
@@ -72,24 +88,59 @@ export class PackedDocs {
     const b = this.batches.push(batch) - 1;
     this.hashes.push(hash);
     return forEachEntry(batch, (key, start, length) => {
-      this.index.set(batch.toString('utf8', key.start, key.end), this.slots.length / 3);
-      this.slots.push(b, start, length);
+      this.slots.push(b, key.start, key.end, start, length);
     });
   }
 
-  /** Ends loading: the slot table is packed into a typed array. */
+  /** Ends loading: the slots are packed into a typed array and the keys hashed into the table. */
   seal(): this {
-    this.packed = Uint32Array.from(this.slots);
+    const packed = Uint32Array.from(this.slots);
     this.slots = [];
+    const n = packed.length / SLOT;
+    let size = 1;
+    while (size < 2 * n) size *= 2;
+    const table = new Int32Array(size).fill(-1);
+    const mask = size - 1;
+    let count = 0;
+    for (let doc = 0; doc < n; doc++) {
+      const batch = this.batches[packed[SLOT * doc]!]!;
+      const start = packed[SLOT * doc + 1]!;
+      const end = packed[SLOT * doc + 2]!;
+      // A key given twice keeps its last document, as a Map would.
+      for (let i = fnv1a(batch, start, end) & mask; ; i = (i + 1) & mask) {
+        const other = table[i]!;
+        if (other < 0) {
+          table[i] = doc;
+          count++;
+          break;
+        }
+        const otherBatch = this.batches[packed[SLOT * other]!]!;
+        if (otherBatch.compare(batch, start, end, packed[SLOT * other + 1]!, packed[SLOT * other + 2]!) === 0) {
+          table[i] = doc;
+          break;
+        }
+      }
+    }
+    this.packed = packed;
+    this.table = table;
+    this.count = count;
     return this;
   }
 
   get(key: string): Buffer | undefined {
-    const i = this.index.get(key);
-    if (i === undefined || !this.packed) return undefined;
-    const offset = this.packed[3 * i + 1]!;
-    const bytes = this.batches[this.packed[3 * i]!]!.subarray(offset, offset + this.packed[3 * i + 2]!);
-    return this.dictionary ? inflateRawSync(bytes, { dictionary: this.dictionary }) : bytes;
+    const { packed, table } = this;
+    if (!packed || !table) return undefined;
+    const bytes = Buffer.from(key);
+    const mask = table.length - 1;
+    for (let i = fnv1a(bytes, 0, bytes.length) & mask; ; i = (i + 1) & mask) {
+      const doc = table[i]!;
+      if (doc < 0) return undefined;
+      const batch = this.batches[packed[SLOT * doc]!]!;
+      if (batch.compare(bytes, 0, bytes.length, packed[SLOT * doc + 1]!, packed[SLOT * doc + 2]!) !== 0) continue;
+      const offset = packed[SLOT * doc + 3]!;
+      const found = batch.subarray(offset, offset + packed[SLOT * doc + 4]!);
+      return this.dictionary ? inflateRawSync(found, { dictionary: this.dictionary }) : found;
+    }
   }
 
   /** The batches as they were added, in order (doc-snapshot.ts writes them to a file as they are). */
@@ -119,7 +170,7 @@ export class PackedDocs {
   }
 
   get size(): number {
-    return this.index.size;
+    return this.count;
   }
 }
 
