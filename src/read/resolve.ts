@@ -415,10 +415,10 @@ export async function resolveMany(store: Store, names: string[], from: ResolvedV
   const unknown = results.filter((r) => r.status === 'unknown');
   if (unknown.length > 0) {
     const suggestions = await suggest(store, unknown.map((r) => r.name));
-    for (const r of unknown) {
+    await eachInSlices(unknown, (r) => {
       r.suggestions = (suggestions.get(normaliseName(r.name)) ?? []).map((s) => s.name);
       if (r.suggestions.length > 0) r.match_type = 'fuzzy';
-    }
+    });
   }
   return results;
 }

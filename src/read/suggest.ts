@@ -55,9 +55,13 @@ export async function loadSuggestions(store: Store, previous?: Store): Promise<v
 export async function suggest(store: Store, inputs: string[], minScore = MIN_SCORE): Promise<Map<string, Suggestion[]>> {
   const matcher = matchers.get(store);
   if (!matcher) throw new Error('the name matcher of this store was not loaded');
-  const wanted = [...new Set(inputs.map(normaliseName).filter((n) => n.length >= 3))];
+  const distinct = new Set<string>();
+  await eachInSlices(inputs, (input) => {
+    const q = normaliseName(input);
+    if (q.length >= 3) distinct.add(q);
+  });
   const out = new Map<string, Suggestion[]>();
-  await eachInSlices(wanted, (q) => {
+  await eachInSlices([...distinct], (q) => {
     const hits = matcher.match(q, minScore, MAX_SUGGESTIONS);
     if (hits.length > 0) {
       out.set(q, hits.map(({ row, score }) => ({
