@@ -86,9 +86,10 @@ export function createApp(opts: AppOptions): express.Express {
   // compression wraps every response it passes, even one it will not compress; a client that accepts no
   // encoding gets none, so it skips the wrapping (measured: ~25% of a point lookup). Bodies under 1 KB
   // are never compressed.
+  // Bulk downloads are files sent with an encoding of their own (routes/v1-bulk.ts): they skip it too.
   const compress = compression({ threshold: 1024 });
   app.use((req, res, next) => {
-    if (!/\b(gzip|deflate|br)\b/.test(req.headers['accept-encoding'] ?? '')) {
+    if (!/\b(gzip|deflate|br)\b/.test(req.headers['accept-encoding'] ?? '') || req.path.startsWith('/api/v1/bulk/')) {
       // Nothing earlier sets Vary, so this is what res.vary() would do, without parsing the header first.
       res.setHeader('Vary', 'Accept-Encoding');
       return next();

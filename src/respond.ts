@@ -4,8 +4,9 @@
 // or the word latest) only for minutes, since a new release changes what they mean.
 // Point lookups are the hot path, so headers are set with setHeader and documents sent with end():
 // res.set and res.send redo work already done here (charset handling, a second freshness check).
+import { open } from 'node:fs/promises';
 import type { Request, Response } from 'express';
-import { eachInSlices } from './slices.js';
+import { eachInSlices, nextTurn } from './slices.js';
 
 export type Scope = 'release' | 'latest';
 
@@ -67,6 +68,41 @@ export function sendJson(req: Request, res: Response, body: unknown, scope: Scop
 }
 
 /**
+ * Text gathered piece by piece as UTF-8 buffers of about CHUNK_CHARS characters each: a body of megabytes
+ * is never joined into one string nor encoded in one go (either held the event loop for milliseconds).
+ */
+class Utf8Chunks {
+  static readonly CHUNK_CHARS = 65_536;
+  readonly buffers: Buffer[] = [];
+  bytes = 0;
+  private pending: string[] = [];
+  private chars = 0;
+
+  push(text: string): void {
+    this.pending.push(text);
+    this.chars += text.length;
+    if (this.chars >= Utf8Chunks.CHUNK_CHARS) this.flush();
+  }
+
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const buffer = Buffer.from(this.pending.join(''));
+    this.buffers.push(buffer);
+    this.bytes += buffer.length;
+    this.pending = [];
+    this.chars = 0;
+  }
+
+  /** Sends the text as the body, with its Content-Length. */
+  send(res: Response): void {
+    this.flush();
+    res.setHeader('Content-Length', this.bytes);
+    for (const b of this.buffers) res.write(b);
+    res.end();
+  }
+}
+
+/**
  * res.json({ ...head, [key]: items.map(show) }), the same bytes and headers, with the list serialised in
  * slices (slices.ts): a batch of 10,000 results is tens of milliseconds of JSON.stringify in one piece.
  * With response validation on (tests), the body goes through res.json so the validator sees it.
@@ -78,11 +114,66 @@ export async function sendJsonList<T>(req: Request, res: Response, head: Record<
     return;
   }
   const opening = JSON.stringify(head);
-  const parts = [`${opening.slice(0, -1)}${opening === '{}' ? '' : ','}${JSON.stringify(key)}:[`];
-  await eachInSlices(items, (item, i) => parts.push(`${i > 0 ? ',' : ''}${JSON.stringify(show(item))}`));
-  parts.push(']}');
-  const body = Buffer.from(parts.join(''));
+  const body = new Utf8Chunks();
+  body.push(`${opening.slice(0, -1)}${opening === '{}' ? '' : ','}${JSON.stringify(key)}:[`);
+  await eachInSlices(items, (item, i) => body.push(`${i > 0 ? ',' : ''}${JSON.stringify(show(item))}`));
+  body.push(']}');
   if (!res.get('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', body.length);
-  res.end(body);
+  body.send(res);
+}
+
+/** A CSV body written piece by piece (pieces: the CSV text of a few hundred rows each), as sendJsonList does. */
+export async function sendCsvPieces(res: Response, pieces: AsyncIterable<string>): Promise<void> {
+  const body = new Utf8Chunks();
+  for await (const piece of pieces) body.push(piece);
+  res.type('text/csv; charset=utf-8');
+  body.send(res);
+}
+
+/** Bytes of a file body read and written per step; each response reads into one buffer of this size. */
+const FILE_STEP_BYTES = 256 * 1024;
+
+/**
+ * A file of `bytes` bytes as the body (bulk downloads), read into one buffer per response that is reused for
+ * every step once the socket has taken the step before, one step per turn of the sliced work. A stream of the file would allocate a buffer per
+ * chunk: six downloads at once made tens of megabytes of short-lived buffers a second, whose external
+ * memory set V8 collecting garbage every few hundred milliseconds and held lookups up for tens of them.
+ */
+export async function sendFile(res: Response, path: string, bytes: number): Promise<void> {
+  // The buffer is reused once write() calls back, which a wrapper of write() (compression's) never does:
+  // such a response would hang, so it is refused outright.
+  if (Object.hasOwn(res, 'write')) throw new Error('sendFile: the response has a wrapped write(); skip the wrapper for this route');
+  res.setHeader('Content-Length', bytes);
+  if (res.req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  const file = await open(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafeSlow(Math.max(1, Math.min(FILE_STEP_BYTES, bytes)));
+    for (let at = 0; at < bytes && !res.destroyed;) {
+      const { bytesRead } = await file.read(buffer, 0, Math.min(buffer.length, bytes - at), at);
+      if (bytesRead === 0) throw new Error(`${path} ended at byte ${at} of ${bytes}`);
+      at += bytesRead;
+      await written(res, buffer.subarray(0, bytesRead));
+      // Downloads take their steps in the queue of sliced work (slices.ts): one step a turn among all of
+      // them and the batches, with lookups answered between.
+      await nextTurn();
+    }
+  } finally {
+    await file.close();
+  }
+  if (!res.destroyed) res.end();
+}
+
+/** Writes a chunk and settles when the socket has taken it, or when the client has gone. */
+function written(res: Response, chunk: Buffer): Promise<void> {
+  return new Promise((resolve) => {
+    const gone = () => resolve();
+    res.once('close', gone);
+    res.write(chunk, () => {
+      res.off('close', gone);
+      resolve();
+    });
+  });
 }

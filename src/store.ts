@@ -228,6 +228,11 @@ export class Store {
     });
   }
 
+  /** A file derived from this build, written by `write` on first use (DerivedFiles.get). */
+  derived(key: string, write: (path: string) => Promise<void>): Promise<DerivedFile> {
+    return this.files.get(key, write);
+  }
+
   /** Marks a request as using this store; a store being replaced closes only after all have finished. */
   retain(): void {
     this.inFlight += 1;

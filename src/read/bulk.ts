@@ -1,5 +1,8 @@
 // Bulk downloads of the read side: a release's species as a file DuckDB writes once per build (Store.exported)
 // in the format asked, with the same columns in every format.
+import { createReadStream, createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import type { DerivedFile } from '../derived-files.js';
 import type { Store } from '../store.js';
 import type { ResolvedVersion } from './releases.js';
@@ -47,13 +50,24 @@ export function formulaSafe(sql: string, columns: readonly string[], numeric: Re
 
 const CSV_SELECT = formulaSafe(SELECT, BULK_COLUMNS, NUMBER_COLUMNS);
 
+/** A download as it is sent: the file, and the encoding its bytes are in. */
+export interface BulkFile {
+  file: DerivedFile;
+  encoding: 'gzip' | 'identity';
+}
+
 /**
  * Every species of a release, optionally of one family or realm (matched without regard to case), as a
- * file in the format asked.
+ * file in the format asked; gzipped (once, like the file itself) for a client that takes gzip, except
+ * Parquet, whose pages are compressed already.
  */
-export function bulkSpecies(store: Store, v: ResolvedVersion, format: BulkFormat, family?: string, realm?: string): Promise<DerivedFile> {
+export async function bulkSpecies(store: Store, v: ResolvedVersion, format: BulkFormat, family: string | undefined,
+  realm: string | undefined, gzip: boolean): Promise<BulkFile> {
   const f = family?.toLowerCase() ?? null;
   const r = realm?.toLowerCase() ?? null;
-  return store.exported(JSON.stringify(['species', v.msl, f, r, format]), format === 'csv' ? CSV_SELECT : SELECT,
-    [v.msl, f, r], BULK_FORMATS[format].copy);
+  const key = JSON.stringify(['species', v.msl, f, r, format]);
+  const file = await store.exported(key, format === 'csv' ? CSV_SELECT : SELECT, [v.msl, f, r], BULK_FORMATS[format].copy);
+  if (!gzip || format === 'parquet') return { file, encoding: 'identity' };
+  const zipped = await store.derived(`${key} gzip`, (path) => pipeline(createReadStream(file.path), createGzip(), createWriteStream(path)));
+  return { file: zipped, encoding: 'gzip' };
 }
