@@ -5,7 +5,9 @@
 //
 // Settings (environment): SOAK_MINUTES (10), SOAK_RATE (1: a multiplier of every steady rate below),
 // SOAK_DATA (the data set to soak: copied to a temporary folder, which is what gets rebuilt; default data/),
-// SOAK_KEEP=1 keeps that folder and the logs.
+// SOAK_KEEP=1 keeps that folder and the logs, SOAK_HEAVY_ONLY=1 runs the heavy phase alone (no rebuilds or
+// SIGHUP: the heavy-phase figures of a short run, e.g. SOAK_MINUTES=2, for measuring a change), SOAK_PARTS
+// (bulk,batch) which heavy work the heavy phases run: the six downloads, the two batches or both.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -23,6 +25,7 @@ const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 const RATE = Number(process.env.SOAK_RATE ?? 1);
 const SOURCE = process.env.SOAK_DATA ?? join(ROOT, 'data');
 const DURATION = MINUTES * 60_000;
+const HEAVY_ONLY = process.env.SOAK_HEAVY_ONLY === '1';
 
 /** The budgets the verdict holds the run to. */
 const BUDGET = { rssMb: 600, heavyLookupP99Ms: 50, driftShare: 0.05 };
@@ -93,11 +96,12 @@ async function main(): Promise<void> {
     rec.event('heavy phase: 6 bulk downloads + 2 batches of 10,000 names');
     const end = rec.now() + ms;
     const repeat = async (send: () => Promise<void>) => { while (rec.now() < end) await send(); };
+    const parts = process.env.SOAK_PARTS ?? 'bulk,batch';
     await Promise.all([
-      ...Array.from({ length: 6 }, () => repeat(() => issue('bulk', traffic.bulk(keys, keys.latest, 'json')))),
+      ...(parts.includes('bulk') ? Array.from({ length: 6 }, () => repeat(() => issue('bulk', traffic.bulk(keys, keys.latest, 'json')))) : []),
       // the issue's case: names that match nothing, every one of them needing a "did you mean"
-      repeat(() => issue('resolve-10k', traffic.resolve(keys, 10_000, 1))),
-      repeat(() => issue('resolve-10k', traffic.resolve(keys, 10_000, 0.3))),
+      ...(parts.includes('batch') ? [repeat(() => issue('resolve-10k', traffic.resolve(keys, 10_000, 1))),
+      repeat(() => issue('resolve-10k', traffic.resolve(keys, 10_000, 0.3)))] : []),
     ]);
     heavy = false;
     rec.event('heavy phase ends');
@@ -144,7 +148,7 @@ async function main(): Promise<void> {
 
   // Each event starts at its share of the run, or when the one before has ended, whichever is later.
   const heavyMs = Math.max(30_000, 0.1 * DURATION);
-  const plan: Array<[number, () => Promise<void>]> = [
+  const plan: Array<[number, () => Promise<void>]> = HEAVY_ONLY ? [[0.2, () => heavyPhase(0.6 * DURATION)]] : [
     [0.2, () => heavyPhase(heavyMs)],
     [0.35, () => rebuild(1)],
     [0.55, sighup],
@@ -184,7 +188,7 @@ async function main(): Promise<void> {
     [rssMax <= BUDGET.rssMb, `server RSS at most ${rssMax.toFixed(0)} MB over ${rec.rss.length} samples, one a second (budget ${BUDGET.rssMb} MB; high-water mark of the process ${memory.peak.toFixed(0)} MB)`],
     [finalMax <= warmMax * (1 + BUDGET.driftShare), `no upward drift once warm: RSS max ${finalMax.toFixed(0)} MB in the last ${clock(0.3 * DURATION)} (from ${clock(final.from)}) against ${warmMax.toFixed(0)} MB in ${clock(warm.from)}-${clock(warm.to)} (${(100 * (finalMax / warmMax - 1)).toFixed(1)}%, allowed +${100 * BUDGET.driftShare}%)`],
     [heavyLookups.length > 0 && heavyP99 <= BUDGET.heavyLookupP99Ms, `lookup p99 while bulk downloads and 10,000-name batches run: ${heavyP99.toFixed(1)} ms over ${heavyLookups.length} lookups (budget ${BUDGET.heavyLookupP99Ms} ms)`],
-    [problems.length === 0, `two rebuilds and a SIGHUP swapped in${problems.length ? `: ${problems.join('; ')}` : ''}`],
+    [HEAVY_ONLY || problems.length === 0, `${HEAVY_ONLY ? '(SOAK_HEAVY_ONLY: no swaps) ' : ''}two rebuilds and a SIGHUP swapped in${problems.length ? `: ${problems.join('; ')}` : ''}`],
     [exitCode === 0 && server.errors.length === 0, `server logged ${server.errors.length} errors and exited with status ${exitCode} on SIGTERM`],
   ];
   const commit = (() => { try { return execFileSync('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim(); } catch { return 'unknown'; } })();
