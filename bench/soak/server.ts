@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -47,6 +48,8 @@ export async function startServer(root: string, dataDir: string, logFile: string
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', LOG_SAMPLE: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // A child takes the soak's raised priority (soak.ts); the server runs at the ordinary one, as in production.
+  try { setPriority(child.pid!, 0); } catch { /* not raised */ }
   const log = createWriteStream(logFile);
   child.stderr!.pipe(log, { end: false });
   const loaded: Loaded[] = [];
