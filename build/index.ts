@@ -8,8 +8,9 @@ import { DB_CHECKSUM_FILE, fileChecksum } from './checksum.js';
 import { fetchInputs } from './fetch.js';
 import { loadManifest } from './manifest.js';
 import { DOC_SNAPSHOT_FILE, projectRoot, type BuildPaths } from './paths.js';
-import type { Progress } from './progress.js';
-import { DB_FILE, publish, removeStale, REPORT_FILE, stagingName } from './publish.js';
+import { seconds, type Progress } from './progress.js';
+import { summary } from './summary.js';
+import { DB_FILE, publish, removeStale, REPORT_FILE, stagingName, SUMMARY_FILE } from './publish.js';
 import { ingest, type IngestReport } from './stage-ingest.js';
 import { runChecks, type Checks } from './checks.js';
 import { project, type ProjectReport } from './stage-project.js';
@@ -46,7 +47,7 @@ export interface BuildReport {
   warnings: string[];
 }
 
-export { DB_FILE, PREVIOUS_DIR, REPORT_FILE } from './publish.js';
+export { DB_FILE, PREVIOUS_DIR, REPORT_FILE, SUMMARY_FILE } from './publish.js';
 
 export async function build(opts: BuildOptions): Promise<BuildReport> {
   const started = Date.now();
@@ -56,7 +57,9 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     const t = Date.now();
     log(`stage ${name} started${skipped ? ' (skipped: its inputs are unchanged)' : ''}`);
     const out = await fn();
-    stages[name] = { ms: Date.now() - t, skipped };
+    const ms = Date.now() - t;
+    stages[name] = { ms, skipped };
+    if (!skipped) log(`stage ${name} done in ${seconds(ms)}`);
     return out;
   };
 
@@ -103,7 +106,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
       parquetDir: stagedParquet, dbFile: stagedDb, projectionsDir: opts.projectionsDir, buildId, progress: opts.progress,
     }));
 
-    const checks = await runChecks(stagedDb);
+    const checks = await timed('checks', false, () => runChecks(stagedDb));
     if (opts.snapshot) await timed('snapshot', false, () => opts.snapshot!(stagedDb, join(staging, DOC_SNAPSHOT_FILE), buildId));
     // Taken last: nothing writes to the database after the project stage, and the checks and the snapshot
     // open it read-only.
@@ -125,9 +128,10 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
       warnings: ingested.warnings,
     };
     writeFileSync(join(staging, REPORT_FILE), `${JSON.stringify(report, null, 2)}\n`);
-    writeFileSync(join(staging, 'build-report.txt'), summary(report));
+    writeFileSync(join(staging, SUMMARY_FILE), summary(report));
     log('stage publish started');
     await publish(staging, opts.dataDir, !ingestFresh, log);
+    log(`stage publish done: build ${buildId} in ${seconds(Date.now() - started)}`);
     return report;
   } catch (err) {
     throw diskFull(err) ? new Error(`no space left on the device of ${opts.dataDir} while building in ${staging} `
@@ -147,50 +151,6 @@ export function readPreviousReport(dataDir: string): BuildReport | null {
   } catch {
     return null;
   }
-}
-
-function summary(r: BuildReport): string {
-  const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
-  const lines = [
-    `build ${r.build_id} in ${(r.duration_ms / 1000).toFixed(1)} s (${Object.entries(r.stages).map(([k, v]) => `${k} ${(v.ms / 1000).toFixed(1)} s${v.skipped ? ' skipped' : ''}`).join(', ')})`,
-    `parquet: ${r.parquet.files} files, ${(r.parquet.bytes / 1e6).toFixed(1)} MB; database ${(r.database.bytes / 1e6).toFixed(1)} MB${
-      r.documents ? `; documents ${(r.documents.bytes / 1e6).toFixed(1)} MB` : ''}`,
-    'release  species  genera  families  orders  realms  join rate  ictv ids  against ICTV',
-    ...r.releases.map((x) => [
-      x.version.padEnd(8), String(x.counts.species ?? 0).padStart(7), String(x.counts.genus ?? 0).padStart(7),
-      String(x.counts.family ?? 0).padStart(9), String(x.counts.order ?? 0).padStart(7), String(x.counts.realm ?? 0).padStart(7),
-      (x.attribute_join ? pct(x.attribute_join.rate) : 'n/a').padStart(10),
-      `${(x.ictv_id_coverage * 100).toFixed(1)}%`.padStart(9),
-      ` ${!x.counts_match ? 'COUNTS DIFFER' : x.count_differences.length > 0 ? `equal once explained (${x.count_differences.map((d) => d.rank).join(', ')})` : 'equal'}`,
-    ].join(' ')),
-    '',
-    'where the data cannot reproduce ICTV\'s count:',
-    ...r.releases.flatMap((x) => x.count_differences.map((d) =>
-      `  ${x.version} ${d.rank}: ${d.ours} in the data, ICTV ${d.official}; ${d.reasons.join('; ')}`)),
-    'names that stand for several taxa of one rank (each a taxon of its own, counted as ICTV counts them):',
-    ...r.releases.flatMap((x) => x.shared_names.map((n) => `  ${x.version} ${n.rank} '${n.name}': ${n.taxa} taxa (${n.where})`)),
-    '',
-    'step          linked forward  abolished   |  release  ICTV Last Change agreement (with higher-taxon renames explained)',
-    ...r.checks.identity_coverage.map((c) => {
-      const a = r.checks.last_change_agreement.find((x) => x.version === c.to_version);
-      return [
-        `${c.from_version}->${c.to_version.slice(3)}`.padEnd(12),
-        pct(c.coverage).padStart(15), String(c.abolished).padStart(10), '  | ',
-        c.to_version.padEnd(8),
-        a ? `${pct(a.rate)} of ${a.checked} (${pct(a.rate_with_explained)})` : 'n/a',
-      ].join(' ');
-    }),
-    '',
-    'steps that link less than 95% of their species forward, as the data shows them:',
-    ...r.checks.identity_coverage.filter((c) => c.coverage < 0.95).map((c) =>
-      `  ${c.from_version}->${c.to_version}: ${Object.entries(c.changes).sort((x, y) => y[1] - x[1]).map(([k, n]) => `${n} ${k}`).join(', ')}; `
-      + `most abolished in ${c.abolished_by_family.slice(0, 5).map((f) => `${f.family ?? 'no family'} (${f.abolished} of ${f.species})`).join(', ')}`),
-    '',
-    'species changes as ICTV counts them (Taxon Counts) and as release_diff of the step does:',
-    ...r.checks.official_changes.map((o) =>
-      `  ${o.version}: ICTV ${Object.entries(o.ictv).map(([k, n]) => `${k} ${n}`).join(', ')} | ours ${Object.entries(o.ours).map(([k, n]) => `${k} ${n}`).join(', ')}`),
-  ];
-  return `${lines.join('\n')}\n`;
 }
 
 function sizeOf(dir: string): { bytes: number; files: number } {

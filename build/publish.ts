@@ -13,6 +13,8 @@ import { DOC_SNAPSHOT_FILE } from './paths.js';
 
 export const DB_FILE = 'taxonomy.duckdb';
 export const REPORT_FILE = 'build-report.json';
+/** The build's printed summary (summary.ts). */
+export const SUMMARY_FILE = 'build-report.txt';
 /** The generation before the published one: what the server opens when the published database is damaged. */
 export const PREVIOUS_DIR = 'previous';
 
@@ -48,7 +50,7 @@ export async function publish(staging: string, dataDir: string, withParquet: boo
   killPoint('publish:checksum');
   renameSync(join(staging, DB_FILE), join(dataDir, DB_FILE));
   killPoint('publish:database');
-  renameSync(join(staging, 'build-report.txt'), join(dataDir, 'build-report.txt'));
+  renameSync(join(staging, SUMMARY_FILE), join(dataDir, SUMMARY_FILE));
   renameSync(join(staging, REPORT_FILE), join(dataDir, REPORT_FILE));
 }
 

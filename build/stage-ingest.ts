@@ -1,7 +1,7 @@
 // Ingest stage: every raw file through its own reader into the staging database, the published tables built
 // by build/sql/*.sql, the counts checked against ICTV's own, and everything written out as Parquet.
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Manifest, Release } from './manifest.js';
 import type { Progress } from './progress.js';
 import { NAME_NORM_MACRO } from './name-norm.js';
@@ -83,8 +83,8 @@ export async function ingest(
   const officialChanges: Array<{ msl: number; rank: Rank; change: string; count: number; source: string }> = [];
   const perRelease = new Map<number, { layout: string; warnings: string[]; shortfalls: TreeShortfall[] }>();
 
-  const work = manifest.releases.reduce((n, r) => n + Object.keys(r.files).length, 0) + 2;
-  const bar = progress.bar('reading raw files', work);
+  // a step per release (its files, read in turn), then the cross-release and enrichment tables
+  const bar = progress.bar('reading raw files', manifest.releases.length + 2);
   for (const rel of manifest.releases) {
     const warnings: string[] = [];
     const extra = { layout: 'tree export', warnings, shortfalls: [] as TreeShortfall[] };
@@ -92,7 +92,6 @@ export async function ingest(
     if (rel.files.msl) {
       const file = rel.files.msl.file;
       const wb = readMslSpreadsheet(raw(file), rel.msl);
-      bar.tick(file);
       for (const row of wb.rows) mslRows.push({ ...row, msl: rel.msl });
       for (const row of wb.renames) renames.push({ ...row, msl: rel.msl });
       warnings.push(...wb.warnings);
@@ -112,7 +111,6 @@ export async function ingest(
 
     if (rel.files.tree) {
       const tree = readTreeExport(raw(rel.files.tree.file));
-      bar.tick(rel.files.tree.file);
       tree.nodes.forEach((n, i) => treeNodes.push({ ...n, msl: rel.msl, walkOrder: i }));
       warnings.push(...tree.warnings);
       extra.shortfalls = tree.shortfalls;
@@ -122,16 +120,15 @@ export async function ingest(
     }
     if (rel.files.ontology) {
       for (const t of await readOntology(raw(rel.files.ontology.file))) ontology.push({ ...t, msl: rel.msl });
-      bar.tick(rel.files.ontology.file);
     }
     if (rel.files.vmr) {
       // A VMR workbook, or the same isolates as ICTV's database table (text).
       const file = raw(rel.files.vmr.file);
       const vmr = /\.xlsx?$/i.test(file) ? readVmr(file, rel.msl) : readVmrTable(file);
-      bar.tick(rel.files.vmr.file);
       for (const row of vmr.rows) vmrRows.push({ ...row, msl: rel.msl });
       warnings.push(...vmr.warnings);
     }
+    bar.tick(`${rel.version} (${rel.label}): ${Object.values(rel.files).map((f) => basename(f.file)).join(', ')}`);
   }
 
   const cr = manifest.crossRelease;

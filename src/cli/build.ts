@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import { build } from '../../build/index.js';
 import { defaultPaths } from '../../build/paths.js';
 import { consoleProgress } from '../../build/progress.js';
+import { SUMMARY_FILE } from '../../build/publish.js';
 import { refreshDocSnapshot } from '../read/documents.js';
 
 const force = process.argv.includes('--force');
 build({ ...defaultPaths(), progress: consoleProgress(), force, snapshot: refreshDocSnapshot })
-  .then(() => process.stderr.write(readFileSync(join(defaultPaths().dataDir, 'build-report.txt'), 'utf8')))
+  .then(() => process.stderr.write(readFileSync(join(defaultPaths().dataDir, SUMMARY_FILE), 'utf8')))
   .catch((err: Error) => {
     console.error(`build failed: ${err.message}`);
     console.error('the previous data set (if any) is unchanged');

@@ -157,3 +157,20 @@ export function changesPage(store: Store, from: ResolvedVersion, to: ResolvedVer
   }
   return { total, changes };
 }
+
+/** A page of changes as GET /compare/:from/:to/details answers it (and the command line's `compare --details`). */
+export interface ChangesAnswer {
+  from_version: string;
+  to_version: string;
+  change_type: ChangeType | null;
+  total: number;
+  limit: number;
+  offset: number;
+  changes: SpeciesChange[];
+}
+
+export function changesAnswer(store: Store, from: ResolvedVersion, to: ResolvedVersion,
+  page: { change_type: ChangeType | null; limit: number; offset: number }): ChangesAnswer {
+  const { total, changes } = changesPage(store, from, to, page);
+  return { from_version: from.version, to_version: to.version, change_type: page.change_type, total, limit: page.limit, offset: page.offset, changes };
+}

@@ -58,7 +58,7 @@ export const stagingFolders = (dataDir: string) => readdirSync(dataDir).filter((
 export interface BuildRun {
   code: number | null;
   signal: NodeJS.Signals | null;
-  /** Every line the build printed (stdout and stderr). */
+  /** Every line the build printed (stdout and stderr), without the time and elapsed time a progress line starts with. */
   lines: string[];
   ms: number;
   pid: number;
@@ -72,6 +72,9 @@ export interface RunOptions {
   /** A script other than the command-line build, with its arguments. */
   script?: string[];
 }
+
+/** What a progress line starts with when the build's output is no terminal (build/progress.ts). */
+export const PROGRESS_STAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \+\d+\.\ds /;
 
 /** Runs `node dist/src/cli/build.js` over `dataDir` as its own process. */
 export function runBuild(dataDir: string, opts: RunOptions = {}): Promise<BuildRun> {
@@ -88,7 +91,7 @@ export function runBuild(dataDir: string, opts: RunOptions = {}): Promise<BuildR
     stream.setEncoding('utf8').on('data', (chunk: string) => {
       const complete = (rest + chunk).split('\n');
       rest = complete.pop()!;
-      for (const line of complete.filter(Boolean)) {
+      for (const line of complete.filter(Boolean).map((l) => l.replace(PROGRESS_STAMP, ''))) {
         lines.push(line);
         if (armed && armed.line.test(line)) {
           const { afterMs } = armed;
