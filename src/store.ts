@@ -185,6 +185,21 @@ export class Store {
     }
   }
 
+  /**
+   * The first value of a query's result as bytes (a BLOB, e.g. encode(string_agg(...))): a large text read
+   * without making it a JS string first.
+   */
+  async bytes(sql: string): Promise<Buffer> {
+    const conn = await this.lanes.light.acquire();
+    try {
+      const result = await conn.run(sql);
+      const bytes = ((await result.fetchChunk())?.getColumnVector(0) as DuckDBBlobVector | undefined)?.getItemBytes(0);
+      return bytes ? Buffer.from(bytes) : Buffer.alloc(0);  // a copy: the result's memory goes with it
+    } finally {
+      this.lanes.light.release(conn);
+    }
+  }
+
   /** The connection's prepared statement for `sql`, prepared on first use; the least recently used goes past the cap. */
   private async statement(conn: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
     let cache = this.prepared.get(conn);
