@@ -186,15 +186,20 @@ export class Store {
   }
 
   /**
-   * The first value of a query's result as bytes (a BLOB, e.g. encode(string_agg(...))): a large text read
-   * without making it a JS string first.
+   * The first row of a query's result as bytes, a value per column (BLOBs, e.g. encode(string_agg(...))): a
+   * large text read without making it a JS string first. The result's native memory goes only when V8
+   * collects it: keep each such result to a few MB.
    */
-  async bytes(sql: string): Promise<Buffer> {
+  async bytes(sql: string, values: readonly Param[] = []): Promise<Buffer[]> {
     const conn = await this.lanes.light.acquire();
     try {
-      const result = await conn.run(sql);
-      const bytes = ((await result.fetchChunk())?.getColumnVector(0) as DuckDBBlobVector | undefined)?.getItemBytes(0);
-      return bytes ? Buffer.from(bytes) : Buffer.alloc(0);  // a copy: the result's memory goes with it
+      const chunk = await (await conn.run(sql, bind(values))).fetchChunk();
+      const out: Buffer[] = [];
+      for (let c = 0; c < (chunk?.columnCount ?? 0); c++) {
+        const bytes = (chunk!.getColumnVector(c) as DuckDBBlobVector).getItemBytes(0);
+        out.push(bytes ? Buffer.from(bytes) : Buffer.alloc(0));  // copies
+      }
+      return out;
     } finally {
       this.lanes.light.release(conn);
     }

@@ -11,28 +11,24 @@
 // The /search endpoints match normal forms of name_index: the name matcher's forms (suggest.ts), with a
 // trigram index over them for prefixes and substrings and the matcher's own scan for misspellings.
 import type { Store } from '../store.js';
+import { releases } from './releases.js';
 import { nameMatcher } from './suggest.js';
 import { SubstringIndex } from './substring-index.js';
 
 export type SearchField = 'name' | 'family' | 'host' | 'all';
 
 /**
- * The distinct key sets of api_search (every key a row matches by field=all, joined by US; its first `names`
- * keys are its names): many rows share one, a lineage keeping its names from release to release.
+ * api_search's rows of one release in species order: species name, how many of its keys are names, family,
+ * host, every key (all_key: names first, joined by US), apart by RS, rows apart by GS; and their result JSON,
+ * apart by RS (JSON text escapes control characters). Read a release at a time: the native memory of a
+ * result is freed only when V8 collects it.
  */
-const KEY_SETS = `
-  SELECT all_key, names_key, len(string_split(names_key, chr(31))) AS names, row_number() OVER (ORDER BY all_key, names_key) - 1 AS id
-  FROM main.api_search GROUP BY all_key, names_key`;
-const KEY_SETS_SQL = `
-  SELECT encode(string_agg(concat_ws(chr(30), coalesce(all_key, ''), names), chr(29) ORDER BY id)) FROM (${KEY_SETS})`;
-/** api_search's rows in release and species order: release, species name, family, host, key set. */
-const ROWS_SQL = `
-  WITH k AS (${KEY_SETS})
-  SELECT encode(string_agg(concat_ws(chr(30), s.msl, coalesce(s.name_key, ''), coalesce(s.family_key, ''), coalesce(s.host_key, ''), k.id),
-                           chr(29) ORDER BY s.msl, s.species))
-  FROM main.api_search s JOIN k ON k.all_key IS NOT DISTINCT FROM s.all_key AND k.names_key IS NOT DISTINCT FROM s.names_key`;
-/** The same rows' result JSON, one after the other, apart by RS (JSON text escapes control characters). */
-const RESULTS_SQL = `SELECT encode(string_agg(result, chr(30) ORDER BY msl, species)) FROM main.api_search`;
+const RELEASE_SQL = `
+  SELECT encode(string_agg(concat_ws(chr(30), coalesce(name_key, ''), len(string_split(names_key, chr(31))),
+                                     coalesce(family_key, ''), coalesce(host_key, ''), coalesce(all_key, '')),
+                           chr(29) ORDER BY species)),
+         encode(string_agg(result, chr(30) ORDER BY species))
+  FROM main.api_search WHERE msl = $1`;
 
 /**
  * Ranked rows of recent searches are kept (the least recently used go first) up to this many rows in all:
@@ -68,6 +64,9 @@ export class ReleaseSearch {
   /** Key set k's keys (string ids), its names first (nameCount[k] of them). */
   private readonly keys: Lists;
   private readonly nameCount: Int32Array;
+  /** The first and last row of each key set (a lineage's releases are a run of rows' releases). */
+  private readonly setFirstRow: Int32Array;
+  private readonly setLastRow: Int32Array;
   /** The key sets holding string s; each row's key set. */
   private readonly setsOf: Lists;
   private readonly setOfRow: Int32Array;
@@ -82,45 +81,62 @@ export class ReleaseSearch {
   /** The latest release's species, by name: row and filter keys (POST /search/species joins its names to them). */
   readonly latest: Map<string, { row: number; family: string | null; genus: string | null; realm: string | null; familyKey: string; genusKey: string }>;
 
-  constructor(keySetsText: string, rowsText: string, results: Buffer) {
+  /** releases: each release's rows and results as RELEASE_SQL reads them, in release order. */
+  constructor(releases: Array<{ msl: number; rows: string; results: Buffer }>) {
     const ids = new Map<string, number>();
     const list: string[] = [];
     const intern = (s: string) => ids.get(s) ?? (ids.set(s, list.length), list.push(s) - 1);
-    const sets = keySetsText.length > 0 ? keySetsText.split('\x1d') : [];
-    this.nameCount = new Int32Array(sets.length);
-    const setKeys = sets.map((line, k) => {
-      const [all, names] = line.split('\x1e') as [string, string];
-      this.nameCount[k] = Number(names);
-      return [...new Set(all.split('\x1f').map(intern))];
-    });
-    // a key set's names stay first: a name also found later (a genus named as a species) is kept as a name
-    this.keys = listsOf(sets.length, (add) => setKeys.forEach((keys, k) => { for (const s of keys) add(k, s); }));
-    const lines = rowsText.length > 0 ? rowsText.split('\x1d') : [];
+    // key sets by their text: a lineage keeps its names from release to release, so most rows share one
+    const setIds = new Map<string, number>();
+    const setKeys: number[][] = [];
+    const nameCounts: number[] = [];
+    const lines = releases.flatMap((r) => (r.rows.length > 0 ? r.rows.split('\x1d') : []));
     const n = lines.length;
     this.nameKey = new Int32Array(n);
     this.family = new Int32Array(n);
     this.host = new Int32Array(n);
     const setOfRow = new Int32Array(n);
-    lines.forEach((line, r) => {
+    let r = 0;
+    for (const { msl, rows } of releases) {
+      const count = rows.length > 0 ? rows.split('\x1d').length : 0;
+      if (count > 0) this.releases.set(msl, [r, r + count]);
+      r += count;
+    }
+    lines.forEach((line, row) => {
       const fields = line.split('\x1e');
       if (fields.length !== 5) throw new Error(`api_search row with ${fields.length} fields, not 5: ${fields.join(' | ')}`);
-      const [msl, nameKey, family, host, set] = fields as [string, string, string, string, string];
-      const m = Number(msl);
-      const range = this.releases.get(m);
-      if (range) range[1] = r + 1;
-      else this.releases.set(m, [r, r + 1]);
-      this.nameKey[r] = intern(nameKey);
-      this.family[r] = intern(family);
-      this.host[r] = intern(host);
-      setOfRow[r] = Number(set);
+      const [nameKey, names, family, host, all] = fields as [string, string, string, string, string];
+      this.nameKey[row] = intern(nameKey);
+      this.family[row] = intern(family);
+      this.host[row] = intern(host);
+      const setText = `${names}\x1e${all}`;
+      let set = setIds.get(setText);
+      if (set === undefined) {
+        set = setKeys.length;
+        setIds.set(setText, set);
+        // names are distinct and first: a key also found later (a genus named as a species) stays a name
+        setKeys.push([...new Set(all.split('\x1f').map(intern))]);
+        nameCounts.push(Number(names));
+      }
+      setOfRow[row] = set;
     });
+    this.nameCount = Int32Array.from(nameCounts);
+    this.keys = listsOf(setKeys.length, (add) => setKeys.forEach((keys, k) => { for (const s of keys) add(k, s); }));
     this.strings = new SubstringIndex(list);
     this.setsOf = listsOf(list.length, (add) => setKeys.forEach((keys, k) => { for (const s of keys) add(s, k); }));
     this.setOfRow = setOfRow;
+    this.setFirstRow = new Int32Array(setKeys.length).fill(n);
+    this.setLastRow = new Int32Array(setKeys.length).fill(-1);
+    for (let row = 0; row < n; row++) {
+      const k = setOfRow[row]!;
+      if (row < this.setFirstRow[k]!) this.setFirstRow[k] = row;
+      this.setLastRow[k] = row;
+    }
     this.flagged = new Uint8Array(list.length);
-    this.seen = new Uint8Array(sets.length);
-    this.state = new Uint8Array(sets.length);
+    this.seen = new Uint8Array(setKeys.length);
+    this.state = new Uint8Array(setKeys.length);
 
+    const results = Buffer.concat(releases.flatMap((x, i) => (i === 0 ? [x.results] : [Buffer.from([0x1e]), x.results])));
     this.results = results;
     this.resultStart = new Int32Array(n + 1);
     let at = 0;
@@ -183,7 +199,8 @@ export class ReleaseSearch {
       flagged[s] = 1;
       for (let i = this.setsOf.start[s]!; i < this.setsOf.start[s + 1]!; i++) {
         const k = this.setsOf.items[i]!;
-        if (!seen[k]) {
+        // a key set with no row in the release is passed over
+        if (!seen[k] && this.setLastRow[k]! >= from && this.setFirstRow[k]! < to) {
           seen[k] = 1;
           touched.push(k);
         }
@@ -265,9 +282,12 @@ export async function loadSearch(store: Store, previous?: Store): Promise<void> 
     indexes.set(store, same);
     return;
   }
-  const [sets, rows, results] = await Promise.all([store.bytes(KEY_SETS_SQL), store.bytes(ROWS_SQL), store.bytes(RESULTS_SQL)]);
+  const parts = await Promise.all(releases(store).map(async ({ msl }) => {
+    const [rows, results] = await store.bytes(RELEASE_SQL, [msl]);
+    return { msl, rows: rows!.toString('utf8'), results: results! };
+  }));
   indexes.set(store, {
-    release: new ReleaseSearch(sets.toString('utf8'), rows.toString('utf8'), results),
+    release: new ReleaseSearch(parts.filter((p) => p.rows.length > 0)),
     forms: new SubstringIndex(nameMatcher(store).formList),
   });
 }
