@@ -205,6 +205,23 @@ export class Store {
     }
   }
 
+  /**
+   * Lets DuckDB drop the blocks it caches after a one-off read of large tables at start-up. The results of
+   * that read stay DuckDB's until V8 collects them, so the limit is lowered to what they may still hold,
+   * not to nothing (evictCache).
+   */
+  async dropCache(): Promise<void> {
+    const conn = await this.lanes.light.acquire();
+    try {
+      await conn.run("SET memory_limit = '64MB'");
+    } catch {
+      // more than that is still held: nothing is dropped
+    } finally {
+      await conn.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
+      this.lanes.light.release(conn);
+    }
+  }
+
   /** The connection's prepared statement for `sql`, prepared on first use; the least recently used goes past the cap. */
   private async statement(conn: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
     let cache = this.prepared.get(conn);

@@ -286,6 +286,8 @@ export async function loadSearch(store: Store, previous?: Store): Promise<void> 
     const [rows, results] = await store.bytes(RELEASE_SQL, [msl]);
     return { msl, rows: rows!.toString('utf8'), results: results! };
   }));
+  // those reads went through api_search once; no request reads its blocks again
+  await store.dropCache();
   indexes.set(store, {
     release: new ReleaseSearch(parts.filter((p) => p.rows.length > 0)),
     forms: new SubstringIndex(nameMatcher(store).formList),
