@@ -163,8 +163,9 @@ interface AdvancedBody {
 }
 
 // POST /advanced <- search_species, one query, given each lineage's best-matching name (matched from memory).
-// Without an era: the species of the latest release. With one: every species present in some release of the era (since abolished, merged or split ones too),
-// each lineage once, as listed in the latest release of the era that has it; filters apply to that listing.
+// Without an era: the species of the latest release. With one: every species present in some release of the
+// era (since abolished, merged or split ones too), each lineage once, as listed in the latest release of the
+// era that has it; filters apply to that listing.
 async function advanced(req: Request, res: Response): Promise<void> {
   const body = req.body as AdvancedBody;
   const f = body.filters;
