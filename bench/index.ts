@@ -3,11 +3,12 @@
 // (server.js, default middleware and logging, logs to /dev/null). Rounds alternate ceiling and service so
 // both see the same machine state; each figure is autocannon with 50 connections over loopback.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { projectRoot } from '../build/paths.js';
+import { NAMES_SQL, searchQueries } from './search-queries.js';
 
 const ROOT = projectRoot();
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
@@ -15,8 +16,11 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Only the scenarios whose name matches (a regular expression), to measure one change quickly. */
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Where a full run writes its table in the README. */
+const README_START = '<!-- npm run bench: start -->';
+const README_END = '<!-- npm run bench: end -->';
 
-interface Run { rps: number; p50: number; p99: number; errors: number; non2xx: number; cpuPerRequest: number }
+interface Run { rps: number; p50: number; p99: number; errors: number; non2xx: number; cpuPerRequest: number; rss: number }
 
 function start(script: string, port: number, probe: string, env: Record<string, string> = {}, nodeArgs: string[] = []): { child: ChildProcess; ready: Promise<number> } {
   const t0 = Date.now();
@@ -62,6 +66,7 @@ async function load(pid: number, port: number, paths: () => string, method = 'GE
   return {
     rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx,
     cpuPerRequest: (cpuMicros(pid) - cpu0) / Math.max(1, result.requests.total),
+    rss: memory(pid).rss,
   };
 }
 
@@ -80,6 +85,13 @@ function serverNodeArgs(): string[] {
 
 interface Keys {
   species: string[];
+  /** every species name of any release, once */
+  names: string[];
+  /** the names search queries are made from (search-queries.ts) and the releases by number */
+  searchNames: string[];
+  msls: number[];
+  /** the families of the latest release */
+  families: string[];
   releases: string[];
   /** every ordered pair of different releases, both directions, with its number of detail rows per change type */
   pairs: Array<{ from: string; to: string; rows: Record<string, number> }>;
@@ -92,6 +104,11 @@ async function keysOf(): Promise<Keys> {
   const all = async (sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJson() as Array<Record<string, string | number>>;
   const species = (await all('SELECT msl, species FROM src.species')).map((r) => `/api/v1/species/MSL${r.msl}/${encodeURIComponent(String(r.species))}`);
   const releases = (await all('SELECT version FROM main.releases ORDER BY msl')).map((r) => String(r.version));
+  const names = (await all('SELECT DISTINCT species FROM src.species ORDER BY species')).map((r) => String(r.species));
+  const searchNames = (await all(NAMES_SQL)).map((r) => String(r.name));
+  const msls = (await all('SELECT msl FROM main.releases ORDER BY msl')).map((r) => Number(r.msl));
+  const families = (await all(`SELECT DISTINCT family FROM src.species WHERE msl = (SELECT max(msl) FROM main.releases)
+    AND family IS NOT NULL ORDER BY family`)).map((r) => String(r.family));
   const diffs = await all(`SELECT from_version, to_version, species_added AS added, species_removed AS removed, species_renamed AS renamed,
     species_reclassified AS reclassified, species_merged AS merged, species_split AS split, species_ended_by_split AS ended_by_split,
     species_formed_by_merge AS formed_by_merge FROM main.release_diff`);
@@ -103,7 +120,7 @@ async function keysOf(): Promise<Keys> {
     const backwards = Object.fromEntries(Object.entries(counts).map(([k, n]) => [reversed[k] ?? k, n]));
     return [{ from: String(from), to: String(to), rows: counts }, { from: String(to), to: String(from), rows: backwards }];
   });
-  return { species, releases, pairs };
+  return { species, names, searchNames, msls, families, releases, pairs };
 }
 
 /** A page of compare details of a random pair: all types or one, at a random offset within what there is. */
@@ -123,24 +140,46 @@ function bytesOf(path: string): number {
   return readdirSync(path).reduce((n, f) => n + bytesOf(join(path, f)), 0);
 }
 
+interface Scenario { name: string; paths: () => string; method?: 'GET' | 'POST'; body?: () => string }
+
 async function main(): Promise<void> {
-  const { species: keys, releases, pairs } = await keysOf();
+  const { species: keys, names, searchNames, msls, families, releases, pairs } = await keysOf();
   const pick = <T>(xs: T[]) => () => xs[Math.floor(Math.random() * xs.length)]!;
-  const scenarios: Array<{ name: string; paths: () => string }> = [
-    { name: 'species lookup, random (release, species)', paths: pick(keys) },
-    { name: 'compare summary, random pair (either order)', paths: pick(pairs.map((p) => `/api/v1/compare/${p.from}/${p.to}`)) },
-    { name: 'compare details, a page of 20 of a random pair', paths: () => detailsPage(pairs) },
-    { name: 'history by name', paths: pick(['/api/v1/history/Tobacco%20mosaic%20virus', '/api/v1/history/SARS-CoV-2', '/api/v1/history/Zika%20virus']) },
-    { name: 'search (DuckDB)', paths: pick(['/api/v1/search?q=tobamo', '/api/v1/search?q=corona&field=all', '/api/v1/search?q=phage&limit=50']) },
-    { name: '/taxonomy/species (latest, any name)', paths: pick(keys.map((k) => `/taxonomy/species/${k.split('/').pop()}`)) },
-    { name: '/historical/releases/:version', paths: pick(releases.map((v) => `/historical/releases/${v}`)) },
-    // the resolver on any species name of any release, to a random release, forwards or backwards
-    { name: 'resolve a name to a release (GET /api/v1/resolve)', paths: () => `/api/v1/resolve?name=${pick(keys)().split('/').pop()}&to_version=${pick(releases)()}` },
-  ];
+  const name = pick(names);
+  const queries = searchQueries(searchNames, msls, 500, 17);
+  const query = pick(queries);
+  const version = pick(releases);
+  // 20 batches of 1,000 names of any release, made before the run
+  const batches = Array.from({ length: 20 }, () => JSON.stringify({ names: Array.from({ length: 1000 }, name), to_version: 'latest' }));
   // POST /ai/query: a question in plain words, answered from the read models (cache off: every request parses).
   const questions = [
     'what is tobacco mosaic virus called now?', 'how many species were added in 2023?', 'what kind of genome does Zika virus have',
     'which families infect archaea', 'when was Caudovirales abolished?', 'how many genera are in Coronaviridae in MSL40?',
+  ];
+  const scenarios: Scenario[] = [
+    { name: 'species lookup, random (release, species)', paths: pick(keys) },
+    { name: 'history by name (any species name of any release)', paths: () => `/api/v1/history/${encodeURIComponent(name())}` },
+    { name: 'resolve a name to a release (GET /api/v1/resolve)', paths: () => `/api/v1/resolve?name=${encodeURIComponent(name())}&to_version=${version()}` },
+    { name: 'POST /api/v1/resolve, 1,000 names of any release', paths: () => '/api/v1/resolve', method: 'POST', body: pick(batches) },
+    { name: 'compare summary, random pair (either order)', paths: pick(pairs.map((p) => `/api/v1/compare/${p.from}/${p.to}`)) },
+    { name: 'compare details, a page of 20 of a random pair', paths: () => detailsPage(pairs) },
+    {
+      name: 'search (GET /api/v1/search, real queries)',
+      paths: () => { const q = query(); return `/api/v1/search?q=${encodeURIComponent(q.text)}&version=MSL${q.msl}&field=${q.field}`; },
+    },
+    {
+      name: 'search species (POST /search/species, real queries)', paths: () => '/search/species', method: 'POST',
+      body: () => JSON.stringify({ query: query().text, limit: 10 }),
+    },
+    { name: '/taxonomy/species (latest, any name)', paths: () => `/taxonomy/species/${encodeURIComponent(name())}` },
+    { name: '/historical/releases/:version', paths: () => `/historical/releases/${version()}` },
+    { name: '/historical/compare/:from/:to', paths: pick(pairs.map((p) => `/historical/compare/${p.from}/${p.to}`)) },
+    { name: '/historical/species/:name/history', paths: () => `/historical/species/${encodeURIComponent(name())}/history` },
+    {
+      name: '/ai/query (POST, cache off)', paths: () => '/ai/query', method: 'POST',
+      body: () => JSON.stringify({ query: questions[Math.floor(Math.random() * questions.length)], use_cache: false }),
+    },
+    { name: 'bulk CSV of a family (latest)', paths: () => `/api/v1/bulk/species/latest?format=csv&family=${encodeURIComponent(pick(families)())}` },
   ];
 
   // One after the other, so the service's start-up is timed on an otherwise idle machine.
@@ -154,17 +193,12 @@ async function main(): Promise<void> {
 
   const results = new Map<string, { ceiling: Run[]; service: Run[] }>();
   for (let round = 0; round < ROUNDS; round++) {
-    for (const s of scenarios.filter((x) => !ONLY || ONLY.test(x.name))) {
-      const entry = results.get(s.name) ?? { ceiling: [], service: [] };
+    for (const sc of scenarios.filter((x) => !ONLY || ONLY.test(x.name))) {
+      const entry = results.get(sc.name) ?? { ceiling: [], service: [] };
       entry.ceiling.push(await load(ceiling.child.pid!, 18_701, () => '/'));
-      entry.service.push(await load(service.child.pid!, 18_702, s.paths));
-      results.set(s.name, entry);
+      entry.service.push(await load(service.child.pid!, 18_702, sc.paths, sc.method, sc.body));
+      results.set(sc.name, entry);
     }
-    if (ONLY && !ONLY.test('/ai/query (POST, no cache)')) continue;
-    const ai = results.get('/ai/query (POST, no cache)') ?? { ceiling: [], service: [] };
-    ai.ceiling.push(await load(ceiling.child.pid!, 18_701, () => '/'));
-    ai.service.push(await load(service.child.pid!, 18_702, () => '/ai/query', 'POST', () => JSON.stringify({ query: questions[Math.floor(Math.random() * questions.length)], use_cache: false })));
-    results.set('/ai/query (POST, no cache)', ai);
   }
   const mem = memory(service.child.pid!);
   ceiling.child.kill('SIGTERM');
@@ -173,13 +207,13 @@ async function main(): Promise<void> {
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const lines = [
     `autocannon, 50 connections, ${DURATION} s per run, ${ROUNDS} interleaved rounds`,
-    '| scenario | ceiling req/s | service req/s | ratio | service p50 ms | service p99 ms | errors | CPU µs/req ceiling | CPU µs/req service |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| scenario | ceiling req/s | service req/s | ratio | service p50 ms | service p99 ms | non-2xx | CPU µs/req ceiling | CPU µs/req service | service RSS MB (max) |',
+    '|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const [name, r] of results) {
     const c = mean(r.ceiling.map((x) => x.rps));
     const s = mean(r.service.map((x) => x.rps));
-    lines.push(`| ${name} | ${c.toFixed(0)} | ${s.toFixed(0)} | ${(s / c).toFixed(2)}x | ${mean(r.service.map((x) => x.p50)).toFixed(1)} | ${Math.max(...r.service.map((x) => x.p99)).toFixed(1)} | ${r.service.reduce((a, x) => a + x.errors + x.non2xx, 0)} | ${mean(r.ceiling.map((x) => x.cpuPerRequest)).toFixed(0)} | ${mean(r.service.map((x) => x.cpuPerRequest)).toFixed(0)} |`);
+    lines.push(`| ${name} | ${c.toFixed(0)} | ${s.toFixed(0)} | ${(s / c).toFixed(2)}x | ${mean(r.service.map((x) => x.p50)).toFixed(1)} | ${Math.max(...r.service.map((x) => x.p99)).toFixed(1)} | ${r.service.reduce((a, x) => a + x.errors + x.non2xx, 0)} | ${mean(r.ceiling.map((x) => x.cpuPerRequest)).toFixed(0)} | ${mean(r.service.map((x) => x.cpuPerRequest)).toFixed(0)} | ${Math.max(...r.service.map((x) => x.rss)).toFixed(0)} |`);
   }
   const data = join(ROOT, 'data');
   const report = JSON.parse(readFileSync(join(data, 'build-report.json'), 'utf8')) as { duration_ms: number; stages: Record<string, { ms: number; skipped: boolean }> };
@@ -191,6 +225,13 @@ async function main(): Promise<void> {
     `last build (build-report.json): ${(report.duration_ms / 1000).toFixed(1)} s (${Object.entries(report.stages).map(([k, v]) => `${k} ${(v.ms / 1000).toFixed(1)} s${v.skipped ? ' skipped' : ''}`).join(', ')}); \`npm run build -- --force\` rebuilds every stage`,
     'non-2xx answers of /taxonomy/species are 404s: it takes names from every release, and abolished ones are not found.');
   console.log(lines.join('\n'));
+  // A full run replaces the table between the README's markers.
+  if (!ONLY) {
+    const readme = join(ROOT, 'README.md');
+    const text = readFileSync(readme, 'utf8');
+    const [from, to] = [text.indexOf(README_START), text.indexOf(README_END)];
+    if (from >= 0 && to > from) writeFileSync(readme, `${text.slice(0, from + README_START.length)}\n${lines.join('\n')}\n${text.slice(to)}`);
+  }
 }
 
 main().catch((err: Error) => {

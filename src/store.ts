@@ -185,6 +185,43 @@ export class Store {
     }
   }
 
+  /**
+   * The first row of a query's result as bytes, a value per column (BLOBs, e.g. encode(string_agg(...))): a
+   * large text read without making it a JS string first. The result's native memory goes only when V8
+   * collects it: keep each such result to a few MB.
+   */
+  async bytes(sql: string, values: readonly Param[] = []): Promise<Buffer[]> {
+    const conn = await this.lanes.light.acquire();
+    try {
+      const chunk = await (await conn.run(sql, bind(values))).fetchChunk();
+      const out: Buffer[] = [];
+      for (let c = 0; c < (chunk?.columnCount ?? 0); c++) {
+        const bytes = (chunk!.getColumnVector(c) as DuckDBBlobVector).getItemBytes(0);
+        out.push(bytes ? Buffer.from(bytes) : Buffer.alloc(0));  // copies
+      }
+      return out;
+    } finally {
+      this.lanes.light.release(conn);
+    }
+  }
+
+  /**
+   * Lets DuckDB drop the blocks it caches after a one-off read of large tables at start-up. The results of
+   * that read stay DuckDB's until V8 collects them, so the limit is lowered to what they may still hold,
+   * not to nothing (evictCache).
+   */
+  async dropCache(): Promise<void> {
+    const conn = await this.lanes.light.acquire();
+    try {
+      await conn.run("SET memory_limit = '64MB'");
+    } catch {
+      // more than that is still held: nothing is dropped
+    } finally {
+      await conn.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
+      this.lanes.light.release(conn);
+    }
+  }
+
   /** The connection's prepared statement for `sql`, prepared on first use; the least recently used goes past the cap. */
   private async statement(conn: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
     let cache = this.prepared.get(conn);

@@ -5,6 +5,7 @@ import { definitionsKey, snapshotMismatch } from '../doc-snapshot.js';
 import { Store, type DocSpec } from '../store.js';
 import { DIFF_LIST } from './compare.js';
 import { RELEASES_LIST } from './releases.js';
+import { loadSearch } from './search-index.js';
 import { loadSuggestions } from './suggest.js';
 
 export const DOCUMENTS: DocSpec[] = [
@@ -55,6 +56,7 @@ export async function openStore(file: string, pool: number, snapshot?: string, p
   try {
     await checkTables(store);
     await loadSuggestions(store, previous);
+    await loadSearch(store, previous);
   } catch (err) {
     await store.close();
     throw err;

@@ -182,6 +182,52 @@ export class NameMatcher {
       || (a.row.name < b.row.name ? -1 : a.row.name > b.row.name ? 1 : 0)).slice(0, limit);
   }
 
+  /** The normal forms held, by index. */
+  get formList(): readonly string[] {
+    return this.forms;
+  }
+
+  /** The rows of name_index whose normal form is form i. */
+  rowsOf(form: number): NameRow[] {
+    const out: NameRow[] = [];
+    for (let k = this.rowStart[form]!; k < this.rowStart[form + 1]!; k++) out.push(this.row(this.rowList[k]!, form));
+    return out;
+  }
+
+  /** 1 - Damerau-Levenshtein distance / the longer length of form i and the normal form q. */
+  similarity(form: number, q: string): number {
+    const f = this.forms[form]!;
+    const longer = Math.max(f.length, q.length);
+    return longer === 0 ? 1 : 1 - this.distance(f, q, longer) / longer;
+  }
+
+  /**
+   * Every form within 2 characters of q's length that scores at least minScore against it, whatever its
+   * first or last letter (a search ranks all of them; a suggestion, match(), needs only the likeliest).
+   */
+  close(q: string, minScore: number): Array<{ form: number; score: number }> {
+    const found: Array<{ form: number; score: number }> = [];
+    const len = q.length;
+    if (!/^[a-z0-9]+$/.test(q)) return found;
+    this.inputCounts.fill(0);
+    let mask = 0;
+    for (let k = 0; k < len; k++) {
+      const code = codeOf(q.charCodeAt(k));
+      this.inputCounts[code]! += 1;
+      mask |= bitOf(code);
+    }
+    const letters: number[] = [];
+    for (let c = 0; c < ALPHABET; c++) if (this.inputCounts[c]! > 0) letters.push(c);
+    for (let l = Math.max(1, len - 2); l <= len + 2; l++) {
+      const longer = Math.max(len, l);
+      const most = Math.floor((1 - minScore) * longer + 1e-9);
+      for (let c = 0; c < ALPHABET; c++) {
+        this.scan(this.byFirst.get(bucket(c < 10 ? 48 + c : 87 + c, l)), -1, q, mask, letters, longer, most, found);
+      }
+    }
+    return found;
+  }
+
   /**
    * Scores the forms of one bucket (of one length) against q, adding those within `most` edits to found;
    * skipFirst: a first letter whose forms were scanned already. The hot loop of a batch of misspelt names,

@@ -46,6 +46,13 @@ export async function loadSuggestions(store: Store, previous?: Store): Promise<v
   matchers.set(store, same ?? new NameMatcher((await store.query<{ text: string }>(NAME_ROWS_SQL))[0]!.text));
 }
 
+/** The name matcher of an open store (search-index.ts ranks its names too). */
+export function nameMatcher(store: Store): NameMatcher {
+  const matcher = matchers.get(store);
+  if (!matcher) throw new Error('the name matcher of this store was not loaded');
+  return matcher;
+}
+
 /**
  * Up to 3 known names close to each input, best first, keyed by the input's normal form. Candidates are names
  * within 2 characters of its length that share its first or its last letter (a misspelling rarely changes
@@ -53,8 +60,7 @@ export async function loadSuggestions(store: Store, previous?: Store): Promise<v
  * answered between them.
  */
 export async function suggest(store: Store, inputs: string[], minScore = MIN_SCORE): Promise<Map<string, Suggestion[]>> {
-  const matcher = matchers.get(store);
-  if (!matcher) throw new Error('the name matcher of this store was not loaded');
+  const matcher = nameMatcher(store);
   const distinct = new Set<string>();
   await eachInSlices(inputs, (input) => {
     const q = normaliseName(input);

@@ -1,12 +1,14 @@
 // /search: name search over every name a species ever had, faceted and advanced species search, facet counts,
-// family summaries and release statistics. Searches are one bound DuckDB query each over search_species and
-// name_index; facets, statistics and family summaries are pre-rendered documents read from memory.
+// family summaries and release statistics. Names are matched from memory (read/search-index.ts); faceted and
+// advanced search filter search_species in one bound DuckDB query each; facets, statistics and family summaries
+// are pre-rendered documents read from memory.
 import { Router, type Request, type Response } from 'express';
 import { sendJson } from '../respond.js';
 import type { Store } from '../store.js';
 import { nameParam, normaliseName } from '../read/names.js';
 import { latest, resolveVersion } from '../read/releases.js';
-import { MIN_SCORE, similaritySql } from '../read/suggest.js';
+import { betterHit, matchNames, speciesSearch, type NameHit } from '../read/search-index.js';
+import { MIN_SCORE } from '../read/suggest.js';
 import { notFoundAt } from '../read/taxa.js';
 
 /**
@@ -40,23 +42,6 @@ function queryKey(query: string): string {
 
 const lower = (s: string | null | undefined): string | null => (s ? s.trim().toLowerCase() : null);
 
-// How a name matched, best first: the whole name, its start, inside it, or a misspelling of it (the similarity
-// and threshold of "did you mean", read/suggest.ts, over names of about the same length, for queries of 5+
-// characters: shorter ones match too much by chance). Species names only (name_index also holds higher taxa).
-// $1 = the normalised query, $2 = exact matches only.
-const SIMILARITY = `round(${similaritySql('n.name_norm', '$1')}, 3)`;
-const MATCH = `
-  SELECT n.lineage_id, n.name, n.name_norm, n.kind, n.current_name,
-         CASE WHEN n.name_norm = $1 THEN 1 WHEN starts_with(n.name_norm, $1) THEN 2
-              WHEN contains(n.name_norm, $1) THEN 3 ELSE 4 END AS tier,
-         ${SIMILARITY} AS similarity
-  FROM main.name_index n
-  WHERE n.kind <> 'taxon'
-    AND (n.name_norm = $1
-     OR (NOT $2 AND (contains(n.name_norm, $1)
-         OR (length($1) >= 5 AND n.name_len BETWEEN length($1) - 2 AND length($1) + 2
-             AND ${SIMILARITY} >= ${MIN_SCORE}))))`;
-
 // The match as the results show it: which name (current, former, virus name, abbreviation) and how.
 const MATCH_JSON = (h: string, current: string) => `json_object(
     'name', ${h}.name,
@@ -74,29 +59,15 @@ interface SpeciesBody {
   limit: number;
 }
 
-// POST /species <- name_index + search_species, one query
-async function searchSpecies(req: Request, res: Response): Promise<void> {
+// POST /species <- name_index and search_species of the latest release, from memory (read/search-index.ts)
+function searchSpecies(req: Request, res: Response): void {
   const body = req.body as SpeciesBody;
   const v = latest(req.store);
-  const rows = await req.store.query<{ total: number; result: string }>(`
-    WITH hit AS (${MATCH}),
-    best AS (  -- each species of the latest release once, by its best-matching name
-      SELECT s.species, s.family, s.genus, s.realm, s.sort, h.name, h.kind, h.tier, h.similarity
-      FROM hit h
-      JOIN main.search_species s ON s.msl = $3 AND s.species = h.current_name
-      WHERE ($4::VARCHAR IS NULL OR s.family_key = $4) AND ($5::VARCHAR IS NULL OR s.genus_key = $5)
-      QUALIFY row_number() OVER (PARTITION BY s.species ORDER BY h.tier, h.similarity DESC, h.name) = 1
-    )
-    SELECT count(*) OVER ()::INTEGER AS total,
-           json_object('scientific_name', b.species, 'family', b.family, 'genus', b.genus, 'realm', b.realm,
-                       'match', ${MATCH_JSON('b', 'b.species')})::VARCHAR AS result
-    FROM best b
-    ORDER BY b.tier, b.similarity DESC, b.species
-    LIMIT $6`, [queryKey(body.query), body.exact_match, v.msl, lower(body.family_filter), lower(body.genus_filter), body.limit]);
+  const ranked = speciesSearch(req.store, queryKey(body.query), body.exact_match, MIN_SCORE, lower(body.family_filter), lower(body.genus_filter));
   res.set('Cache-Control', 'no-store').json({
     query: body.query, exact_match: body.exact_match, family_filter: body.family_filter ?? null, genus_filter: body.genus_filter ?? null,
-    msl_version: v.version, total_matches: rows[0]?.total ?? 0, limit: body.limit,
-    results: rows.map((r) => JSON.parse(r.result) as unknown),
+    msl_version: v.version, total_matches: ranked.length, limit: body.limit,
+    results: ranked.slice(0, body.limit),
   });
 }
 
@@ -191,9 +162,10 @@ interface AdvancedBody {
   limit: number;
 }
 
-// POST /advanced <- search_species + name_index, one query. Without an era: the species of the latest release.
-// With one: every species present in some release of the era (since abolished, merged or split ones too),
-// each lineage once, as listed in the latest release of the era that has it; filters apply to that listing.
+// POST /advanced <- search_species, one query, given each lineage's best-matching name (matched from memory).
+// Without an era: the species of the latest release. With one: every species present in some release of the
+// era (since abolished, merged or split ones too), each lineage once, as listed in the latest release of the
+// era that has it; filters apply to that listing.
 async function advanced(req: Request, res: Response): Promise<void> {
   const body = req.body as AdvancedBody;
   const f = body.filters;
@@ -201,6 +173,11 @@ async function advanced(req: Request, res: Response): Promise<void> {
   const era = f.era ? eraYears(req.store, f.era) : null;
   const sort = body.sort_by ?? (q ? 'relevance' : 'alphabetical');
   const v = latest(req.store);
+  const best = new Map<number, NameHit>();
+  for (const x of q ? matchNames(req.store, q, false, MIN_SCORE) : []) {
+    const seen = best.get(x.lineage_id);
+    if (!seen || betterHit(x, seen) < 0) best.set(x.lineage_id, x);
+  }
   const rows = await req.store.query<{ total: number; result: string }>(`
     WITH r AS (
       SELECT * FROM main.search_species s
@@ -210,10 +187,8 @@ async function advanced(req: Request, res: Response): Promise<void> {
         AND ($7::VARCHAR IS NULL OR s.genome_composition_key = $7) AND ($8::VARCHAR IS NULL OR list_contains(s.host_keys, $8))
       QUALIFY row_number() OVER (PARTITION BY s.lineage_id ORDER BY s.msl DESC) = 1
     ),
-    h AS (  -- each lineage's best-matching name
-      SELECT * FROM (${MATCH}) x
-      WHERE $1::VARCHAR IS NOT NULL
-      QUALIFY row_number() OVER (PARTITION BY x.lineage_id ORDER BY x.tier, x.similarity DESC, x.name) = 1
+    h AS (  -- each lineage's best-matching name, matched in memory (read/search-index.ts)
+      SELECT unnest(from_json($2::JSON, '[{"lineage_id": "BIGINT", "name": "VARCHAR", "kind": "VARCHAR", "tier": "INTEGER", "similarity": "DOUBLE"}]'), recursive := true)
     )
     SELECT count(*) OVER ()::INTEGER AS total,
            json_object('scientific_name', r.species, 'msl_version', r.version, 'realm', r.realm, 'family', r.family,
@@ -226,7 +201,8 @@ async function advanced(req: Request, res: Response): Promise<void> {
     WHERE $1::VARCHAR IS NULL OR h.lineage_id IS NOT NULL
     ORDER BY ${SORTS[sort]}
     LIMIT $10`,
-  [q, false, era?.from ?? null, era?.to ?? null, lower(f.family), lower(f.realm), lower(f.genome_composition), lower(f.host), v.msl, body.limit]);
+  [q, JSON.stringify([...best.values()].map(({ lineage_id, name, kind, tier, similarity }) => ({ lineage_id, name, kind, tier, similarity }))),
+    era?.from ?? null, era?.to ?? null, lower(f.family), lower(f.realm), lower(f.genome_composition), lower(f.host), v.msl, body.limit]);
   res.set('Cache-Control', 'no-store').json({
     query: body.query ?? null,
     filters: { family: f.family ?? null, era: f.era ?? null, realm: f.realm ?? null, genome_composition: f.genome_composition ?? null, host: f.host ?? null },

@@ -1,6 +1,6 @@
 // /api/v1: the releases, per-release species lookups, search, group listings and diversity statistics
 // (comparisons and histories, resolution, citations and bulk downloads have modules of their own). Point
-// lookups read in-memory documents; searches and listings are one bound DuckDB query each.
+// lookups read in-memory documents, searches the in-memory search index; listings are one bound DuckDB query each.
 import { Router, type Request } from 'express';
 import { HttpError } from '../errors.js';
 import { sendJson } from '../respond.js';
@@ -8,6 +8,7 @@ import { CLASSIFICATION_RANKS, speciesDoc } from '../read/lineages.js';
 import { asWritten, nameParam } from '../read/names.js';
 import { releases, resolveVersion, type ResolvedVersion } from '../read/releases.js';
 import { absence, resolveName, shownResolution, type Resolution } from '../read/resolve.js';
+import { releaseSearch } from '../read/search-index.js';
 import { unknownNameError } from '../read/suggest.js';
 
 // Query parameters as the contract declares them: validated, parsed and defaulted before a handler runs
@@ -52,31 +53,15 @@ export function v1Router(): Router {
     sendJson(req, res, { ...found, match: matchOf(r) }, v.scope);
   });
 
-  // GET /search <- api_search, one query
-  router.get('/search', async (req, res) => {
+  // GET /search <- api_search, held in memory (read/search-index.ts)
+  router.get('/search', (req, res) => {
     const q = req.query as unknown as SearchQuery;
     const v = resolveVersion(req.store, q.version);
-    const term = q.q.toLowerCase();
-    const fields: Record<typeof q.field, string> = {
-      name: 'contains(names_key, $2)',
-      family: 'contains(family_key, $2)',
-      host: 'contains(host_key, $2)',
-      all: 'contains(all_key, $2)',
-    };
-    const rows = await req.store.query<{ total: string; result: string }>(`
-      SELECT count(*) OVER () AS total, result
-      FROM main.api_search
-      WHERE msl = $1 AND ${fields[q.field]}
-      -- whole names first (the species' own, then another of its names: "hiv" is an abbreviation of the HIV species),
-      -- then names that start with the text, then names that contain it; the species' own name before its other names
-      ORDER BY name_key = $2 DESC, contains(chr(31) || names_key || chr(31), chr(31) || $2 || chr(31)) DESC,
-               starts_with(name_key, $2) DESC, contains(chr(31) || names_key, chr(31) || $2) DESC,
-               contains(name_key, $2) DESC, species
-      LIMIT $3 OFFSET $4`, [v.msl, term, q.limit, q.offset]);
-    const total = rows.length > 0 ? Number(rows[0]!.total) : await countMatches(req, v, fields[q.field], term);
+    const index = releaseSearch(req.store);
+    const found = index.search(v.msl, q.field, q.q.toLowerCase(), q.limit, q.offset);
     sendJson(req, res, {
-      query: q.q, field: q.field, version: v.version, total_results: total, limit: q.limit, offset: q.offset,
-      results: rows.map((r) => JSON.parse(r.result) as unknown),
+      query: q.q, field: q.field, version: v.version, total_results: found.total, limit: q.limit, offset: q.offset,
+      results: found.rows.map((r) => index.result(r)),
     }, v.scope);
   });
 
@@ -133,10 +118,4 @@ async function members(req: Request, v: ResolvedVersion, rank: string, name: str
 /** How a name that is not the taxon's own name in the release asked matched it (shown with the answer). */
 function matchOf(r: Resolution): Record<string, unknown> {
   return { query: r.name, matched_name: r.matched_name, match_type: r.match_type, confidence: r.confidence, status: r.status, note: r.note };
-}
-
-async function countMatches(req: Request, v: ResolvedVersion, where: string, term: string): Promise<number> {
-  const [row] = await req.store.query<{ n: number }>(`
-    SELECT count(*)::INTEGER AS n FROM main.api_search WHERE msl = $1 AND ${where}`, [v.msl, term]);
-  return row?.n ?? 0;
 }

@@ -1,0 +1,363 @@
+// Search from memory: what GET /api/v1/search and the /search endpoints match and rank, answered without
+// DuckDB. Loaded with the store (documents.ts), so no request waits for it.
+//
+// GET /api/v1/search reads api_search: each (release, species) row's keys (every name its lineage carried,
+// family, genus, order, realm, host source, lower-cased) are held as ids into one list of distinct strings,
+// with a trigram index (substring-index.ts) over that list and, for each string, the rows that hold it. A
+// search finds the strings containing the text, then the rows of the release that hold one in the field
+// asked, and ranks them as the DuckDB query did (projections/api_search.sql). The rows' result JSON is held
+// as bytes, outside the V8 heap.
+//
+// The /search endpoints match normal forms of name_index: the name matcher's forms (suggest.ts), with a
+// trigram index over them for prefixes and substrings and the matcher's own scan for misspellings.
+import type { Store } from '../store.js';
+import { releases } from './releases.js';
+import { nameMatcher } from './suggest.js';
+import { SubstringIndex } from './substring-index.js';
+
+export type SearchField = 'name' | 'family' | 'host' | 'all';
+
+/**
+ * api_search's rows of one release in species order: species name, how many of its keys are names, family,
+ * host, every key (all_key: names first, joined by US), apart by RS, rows apart by GS; and their result JSON,
+ * apart by RS (JSON text escapes control characters). Read a release at a time: the native memory of a
+ * result is freed only when V8 collects it.
+ */
+const RELEASE_SQL = `
+  SELECT encode(string_agg(concat_ws(chr(30), coalesce(name_key, ''), len(string_split(names_key, chr(31))),
+                                     coalesce(family_key, ''), coalesce(host_key, ''), coalesce(all_key, '')),
+                           chr(29) ORDER BY species)),
+         encode(string_agg(result, chr(30) ORDER BY species))
+  FROM main.api_search WHERE msl = $1`;
+
+/**
+ * Ranked rows of recent searches are kept (the least recently used go first) up to this many rows in all:
+ * a page after the first, or the same text typed again, costs a slice of a kept list.
+ */
+const CACHED_ROWS = 1 << 20;
+
+/** CSR lists: the items of list i are items[start[i]] .. items[start[i + 1] - 1]. */
+interface Lists {
+  start: Int32Array;
+  items: Int32Array;
+}
+
+/** Lists built in two passes (count, then fill) from a walk that gives each (list, item) pair once, items ascending. */
+function listsOf(n: number, walk: (add: (list: number, item: number) => void) => void): Lists {
+  const start = new Int32Array(n + 1);
+  walk((list) => { start[list + 1]! += 1; });
+  for (let i = 0; i < n; i++) start[i + 1]! += start[i]!;
+  const items = new Int32Array(start[n]!);
+  const fill = start.slice(0, n);
+  walk((list, item) => { items[fill[list]!++] = item; });
+  return { start, items };
+}
+
+export class ReleaseSearch {
+  /** Every distinct key (names, family, genus, order, realm, host source, lower-cased), with its trigram index. */
+  readonly strings: SubstringIndex;
+  /** Rows of each release: [from, to). */
+  private readonly releases = new Map<number, [number, number]>();
+  private readonly nameKey: Int32Array;
+  private readonly family: Int32Array;
+  private readonly host: Int32Array;
+  /** Key set k's keys (string ids), its names first (nameCount[k] of them). */
+  private readonly keys: Lists;
+  private readonly nameCount: Int32Array;
+  /** The first and last row of each key set (a lineage's releases are a run of rows' releases). */
+  private readonly setFirstRow: Int32Array;
+  private readonly setLastRow: Int32Array;
+  /** The key sets holding string s; each row's key set. */
+  private readonly setsOf: Lists;
+  private readonly setOfRow: Int32Array;
+  private readonly results: Buffer;
+  private readonly resultStart: Int32Array;
+  // Work arrays of a search.
+  private readonly flagged: Uint8Array;
+  private readonly seen: Uint8Array;
+  private readonly state: Uint8Array;
+  private readonly cache = new Map<string, Int32Array>();
+  private cached = 0;
+  /** The latest release's species, by name: row and filter keys (POST /search/species joins its names to them). */
+  readonly latest: Map<string, { row: number; family: string | null; genus: string | null; realm: string | null; familyKey: string; genusKey: string }>;
+
+  /** releases: each release's rows and results as RELEASE_SQL reads them, in release order. */
+  constructor(releases: Array<{ msl: number; rows: string; results: Buffer }>) {
+    const ids = new Map<string, number>();
+    const list: string[] = [];
+    const intern = (s: string) => ids.get(s) ?? (ids.set(s, list.length), list.push(s) - 1);
+    // key sets by their text: a lineage keeps its names from release to release, so most rows share one
+    const setIds = new Map<string, number>();
+    const setKeys: number[][] = [];
+    const nameCounts: number[] = [];
+    const lines = releases.flatMap((r) => (r.rows.length > 0 ? r.rows.split('\x1d') : []));
+    const n = lines.length;
+    this.nameKey = new Int32Array(n);
+    this.family = new Int32Array(n);
+    this.host = new Int32Array(n);
+    const setOfRow = new Int32Array(n);
+    let r = 0;
+    for (const { msl, rows } of releases) {
+      const count = rows.length > 0 ? rows.split('\x1d').length : 0;
+      if (count > 0) this.releases.set(msl, [r, r + count]);
+      r += count;
+    }
+    lines.forEach((line, row) => {
+      const fields = line.split('\x1e');
+      if (fields.length !== 5) throw new Error(`api_search row with ${fields.length} fields, not 5: ${fields.join(' | ')}`);
+      const [nameKey, names, family, host, all] = fields as [string, string, string, string, string];
+      this.nameKey[row] = intern(nameKey);
+      this.family[row] = intern(family);
+      this.host[row] = intern(host);
+      const setText = `${names}\x1e${all}`;
+      let set = setIds.get(setText);
+      if (set === undefined) {
+        set = setKeys.length;
+        setIds.set(setText, set);
+        // names are distinct and first: a key also found later (a genus named as a species) stays a name
+        setKeys.push([...new Set(all.split('\x1f').map(intern))]);
+        nameCounts.push(Number(names));
+      }
+      setOfRow[row] = set;
+    });
+    this.nameCount = Int32Array.from(nameCounts);
+    this.keys = listsOf(setKeys.length, (add) => setKeys.forEach((keys, k) => { for (const s of keys) add(k, s); }));
+    this.strings = new SubstringIndex(list);
+    this.setsOf = listsOf(list.length, (add) => setKeys.forEach((keys, k) => { for (const s of keys) add(s, k); }));
+    this.setOfRow = setOfRow;
+    this.setFirstRow = new Int32Array(setKeys.length).fill(n);
+    this.setLastRow = new Int32Array(setKeys.length).fill(-1);
+    for (let row = 0; row < n; row++) {
+      const k = setOfRow[row]!;
+      if (row < this.setFirstRow[k]!) this.setFirstRow[k] = row;
+      this.setLastRow[k] = row;
+    }
+    this.flagged = new Uint8Array(list.length);
+    this.seen = new Uint8Array(setKeys.length);
+    this.state = new Uint8Array(setKeys.length);
+
+    const results = Buffer.concat(releases.flatMap((x, i) => (i === 0 ? [x.results] : [Buffer.from([0x1e]), x.results])));
+    this.results = results;
+    this.resultStart = new Int32Array(n + 1);
+    let at = 0;
+    for (let r = 0; r < n; r++) {
+      this.resultStart[r] = at;
+      const end = results.indexOf(0x1e, at);
+      at = end < 0 ? results.length + 1 : end + 1;
+    }
+    this.resultStart[n] = at;
+    if (at !== results.length + 1) throw new Error(`api_search: ${n} rows but more results`);
+
+    this.latest = new Map();
+    const last = Math.max(...this.releases.keys());
+    const [from, to] = this.releases.get(last) ?? [0, 0];
+    for (let r = from; r < to; r++) {
+      const doc = this.result(r) as { scientific_name: string; family: string | null; genus: string | null; realm: string | null };
+      this.latest.set(doc.scientific_name, {
+        row: r, family: doc.family, genus: doc.genus, realm: doc.realm,
+        familyKey: this.strings.string(this.family[r]!), genusKey: (doc.genus ?? '').toLowerCase(),
+      });
+    }
+  }
+
+  /** Row r's result as api_search renders it. */
+  result(r: number): unknown {
+    return JSON.parse(this.results.toString('utf8', this.resultStart[r]!, this.resultStart[r + 1]! - 1)) as unknown;
+  }
+
+  /**
+   * The rows of release msl whose `field` contains term (lower-cased), ranked as GET /api/v1/search ranks:
+   * the species' own name equal to the text, then another of its names equal to it, then its own name
+   * starting with it, then another name, then its own name containing it; then by species name.
+   */
+  search(msl: number, field: SearchField, term: string, limit: number, offset: number, matched?: number[]): { total: number; rows: number[] } {
+    const ranked = this.ranked(msl, field, term, matched);
+    const rows: number[] = [];
+    for (let i = offset; i < Math.min(ranked.length, offset + limit); i++) rows.push(ranked[i]!);
+    return { total: ranked.length, rows };
+  }
+
+  /**
+   * The matching rows, best first, then in species order. matched: the keys that contain the term as another
+   * index finds them (bench/search.ts compares indexes under the same ranking); uncached then.
+   */
+  private ranked(msl: number, field: SearchField, term: string, given?: number[]): Int32Array {
+    const cacheKey = `${msl}|${field}|${term}`;
+    const cached = given ? undefined : this.cache.get(cacheKey);
+    if (cached) {
+      this.cache.delete(cacheKey);
+      this.cache.set(cacheKey, cached);
+      return cached;
+    }
+    const range = this.releases.get(msl);
+    if (!range) return new Int32Array(0);
+    const [from, to] = range;
+    const { flagged, seen, keys, strings } = this;
+    const matched = given ?? strings.containing(term);
+    const touched: number[] = [];
+    for (const s of matched) {
+      flagged[s] = 1;
+      for (let i = this.setsOf.start[s]!; i < this.setsOf.start[s + 1]!; i++) {
+        const k = this.setsOf.items[i]!;
+        // a key set with no row in the release is passed over
+        if (!seen[k] && this.setLastRow[k]! >= from && this.setFirstRow[k]! < to) {
+          seen[k] = 1;
+          touched.push(k);
+        }
+      }
+    }
+    // each touched key set's match: 1 | another name equal (2) | another name starting with the text (4)
+    const { state } = this;
+    for (const k of touched) {
+      seen[k] = 0;
+      const first = keys.start[k]!;
+      const namesEnd = first + this.nameCount[k]!;
+      // field=name and field=all are decided by the key set; family and host by each row
+      let hit = field === 'family' || field === 'host';
+      let bits = 0;
+      for (let i = first; i < keys.start[k + 1]!; i++) {
+        const s = keys.items[i]!;
+        if (flagged[s] !== 1) continue;
+        if (field === 'all' || i < namesEnd) hit = true;
+        if (i < namesEnd) bits |= strings.is(s, term) ? 6 : strings.startsWith(s, term) ? 4 : 0;
+      }
+      if (hit) state[k] = 1 | bits;
+    }
+    // the release's rows in order, each put in the bucket of its rank: sorted without a sort
+    const buckets: number[][] = Array.from({ length: 32 }, () => []);
+    let total = 0;
+    for (let r = from; r < to; r++) {
+      const st = state[this.setOfRow[r]!]!;
+      if (st === 0) continue;
+      if (field === 'family' ? flagged[this.family[r]!] !== 1 : field === 'host' ? flagged[this.host[r]!] !== 1 : false) continue;
+      const own = this.nameKey[r]!;
+      const ownContains = flagged[own] === 1;
+      const bits = (ownContains && strings.is(own, term) ? 16 : 0) | ((st & 2) << 2)
+        | (ownContains && strings.startsWith(own, term) ? 4 : 0) | ((st & 4) >> 1) | (ownContains ? 1 : 0);
+      buckets[31 - bits]!.push(r);
+      total++;
+    }
+    for (const k of touched) state[k] = 0;
+    const ranked = new Int32Array(total);
+    let at = 0;
+    for (const bucket of buckets) for (const r of bucket) ranked[at++] = r;
+    for (const s of matched) flagged[s] = 0;
+    if (given) return ranked;
+    this.cache.set(cacheKey, ranked);
+    this.cached += ranked.length;
+    while (this.cached > CACHED_ROWS) {
+      const [oldest, rows] = this.cache.entries().next().value!;
+      this.cache.delete(oldest);
+      this.cached -= rows.length;
+    }
+    return ranked;
+  }
+}
+
+/** How a name matched a search text, best first (the `type` of a match). */
+export const MATCH_TYPES = ['exact', 'prefix', 'substring', 'typo'] as const;
+
+/** A name of name_index that matched a normal form: the name, its role and how it matched. */
+export interface NameHit {
+  name: string;
+  kind: 'species' | 'virus_name' | 'abbreviation';
+  lineage_id: number;
+  current_name: string | null;
+  /** 1 exact, 2 prefix, 3 substring, 4 typo (MATCH_TYPES). */
+  tier: number;
+  /** 1 - Damerau-Levenshtein distance / the longer length, to 3 decimals. */
+  similarity: number;
+}
+
+/** Name matches of texts of 5 characters or more may be misspellings; shorter ones match too much by chance. */
+const TYPO_MIN_LENGTH = 5;
+
+/** The indexes of each open store, loaded with it. */
+const indexes = new WeakMap<Store, { release: ReleaseSearch; forms: SubstringIndex }>();
+
+/** previous: the store being replaced; of the same build, its indexes are taken over. */
+export async function loadSearch(store: Store, previous?: Store): Promise<void> {
+  const same = previous?.buildId === store.buildId ? indexes.get(previous) : undefined;
+  if (same) {
+    indexes.set(store, same);
+    return;
+  }
+  const parts = await Promise.all(releases(store).map(async ({ msl }) => {
+    const [rows, results] = await store.bytes(RELEASE_SQL, [msl]);
+    return { msl, rows: rows!.toString('utf8'), results: results! };
+  }));
+  // those reads went through api_search once; no request reads its blocks again
+  await store.dropCache();
+  indexes.set(store, {
+    release: new ReleaseSearch(parts.filter((p) => p.rows.length > 0)),
+    forms: new SubstringIndex(nameMatcher(store).formList),
+  });
+}
+
+function indexesOf(store: Store): { release: ReleaseSearch; forms: SubstringIndex } {
+  const found = indexes.get(store);
+  if (!found) throw new Error('the search index of this store was not loaded');
+  return found;
+}
+
+export function releaseSearch(store: Store): ReleaseSearch {
+  return indexesOf(store).release;
+}
+
+/**
+ * Every name of a species lineage (not a higher taxon) whose normal form equals, starts with or contains the
+ * normal form q, or for q of 5+ characters is within the similarity of "did you mean" of it at about the
+ * same length (minScore); exactOnly: only those equal to it.
+ */
+export function matchNames(store: Store, q: string, exactOnly: boolean, minScore: number): NameHit[] {
+  const { forms } = indexesOf(store);
+  const matcher = nameMatcher(store);
+  const tiers = new Map<number, number>();
+  for (const f of forms.containing(q)) {
+    const tier = forms.is(f, q) ? 1 : forms.startsWith(f, q) ? 2 : 3;
+    if (!exactOnly || tier === 1) tiers.set(f, tier);
+  }
+  if (!exactOnly && q.length >= TYPO_MIN_LENGTH) {
+    for (const { form } of matcher.close(q, minScore)) if (!tiers.has(form)) tiers.set(form, 4);
+  }
+  const hits: NameHit[] = [];
+  for (const [form, tier] of tiers) {
+    const similarity = Math.round(matcher.similarity(form, q) * 1000) / 1000;
+    for (const row of matcher.rowsOf(form)) {
+      if (row.kind === 'taxon') continue;
+      hits.push({ name: row.name, kind: row.kind, lineage_id: row.lineage_id, current_name: row.current_name, tier, similarity });
+    }
+  }
+  return hits;
+}
+
+/** a before b when it matched better: tier, then similarity, then name. */
+export function betterHit(a: NameHit, b: NameHit): number {
+  return a.tier - b.tier || b.similarity - a.similarity || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}
+
+/** A match as the results show it: which name (current, former, virus name, abbreviation) and how. */
+export function matchJson(h: NameHit, current: string | null): { name: string; kind: string; type: string; similarity: number } {
+  const kind = h.kind === 'species' && current !== null && h.name.toLowerCase() === current.toLowerCase() ? 'current'
+    : h.kind === 'species' ? 'former' : h.kind;
+  return { name: h.name, kind, type: MATCH_TYPES[h.tier - 1]!, similarity: h.similarity };
+}
+
+/**
+ * The species of the latest release any of whose names match the normal form q (matchNames), each once by its
+ * best-matching name, best first (tier, similarity, species name); family and genus: lower-cased filters.
+ */
+export function speciesSearch(store: Store, q: string, exactOnly: boolean, minScore: number, family: string | null, genus: string | null):
+  Array<{ scientific_name: string; family: string | null; genus: string | null; realm: string | null; match: ReturnType<typeof matchJson> }> {
+  const { latest } = releaseSearch(store);
+  const best = new Map<string, NameHit>();
+  for (const h of matchNames(store, q, exactOnly, minScore)) {
+    const s = h.current_name === null ? undefined : latest.get(h.current_name);
+    if (!s || (family !== null && s.familyKey !== family) || (genus !== null && s.genusKey !== genus)) continue;
+    const seen = best.get(h.current_name!);
+    if (!seen || betterHit(h, seen) < 0) best.set(h.current_name!, h);
+  }
+  return [...best.entries()].map(([species, h]) => ({ s: latest.get(species)!, species, h }))
+    .sort((a, b) => a.h.tier - b.h.tier || b.h.similarity - a.h.similarity || a.s.row - b.s.row)
+    .map(({ s, species, h }) => ({ scientific_name: species, family: s.family, genus: s.genus, realm: s.realm, match: matchJson(h, species) }));
+}

@@ -1,0 +1,85 @@
+// Search from memory (src/read/search-index.ts) against the DuckDB queries it replaced, on the real data:
+// generated real queries (bench/search-queries.ts: whole names, prefixes, words, word prefixes, misspellings,
+// in the latest and in random releases, field=name and field=all), plus families and hosts; the same total
+// and the same first 10 species in the same order.
+import { expect } from 'chai';
+import { join } from 'node:path';
+import { DUCKDB_SEARCH, DUCKDB_SPECIES, NAMES_SQL, searchQueries } from '../bench/search-queries.js';
+import { DB_FILE } from '../build/publish.js';
+import { defaultPaths } from '../build/paths.js';
+import { openStore } from '../src/read/documents.js';
+import { normaliseName } from '../src/read/names.js';
+import { releases } from '../src/read/releases.js';
+import { releaseSearch, speciesSearch, type SearchField } from '../src/read/search-index.js';
+import { MIN_SCORE } from '../src/read/suggest.js';
+import type { Store } from '../src/store.js';
+import { realBuild } from './support/data.js';
+
+describe('search index: searches from memory', function () {
+  this.timeout(600_000);
+  let store: Store;
+  let queries: ReturnType<typeof searchQueries>;
+  let latestMsl: number;
+
+  before(async () => {
+    await realBuild();
+    store = await openStore(join(defaultPaths().dataDir, DB_FILE), 2);
+    const names = (await store.query<{ name: string }>(NAMES_SQL)).map((r) => r.name);
+    const msls = releases(store).map((r) => r.msl);
+    latestMsl = Math.max(...msls);
+    // another seed than the bench's
+    queries = searchQueries(names, msls, 200, 2026);
+  });
+  after(async () => store?.close());
+
+  const top = (species: string[], total: number) => ({ total, species });
+
+  async function duckSearch(msl: number, field: SearchField, term: string) {
+    const rows = await store.query<{ total: string; species: string }>(DUCKDB_SEARCH(field), [msl, term]);
+    return top(rows.map((r) => r.species), rows.length > 0 ? Number(rows[0]!.total) : 0);
+  }
+
+  function memorySearch(msl: number, field: SearchField, term: string) {
+    const index = releaseSearch(store);
+    const found = index.search(msl, field, term, 10, 0);
+    return top(found.rows.map((r) => (index.result(r) as { scientific_name: string }).scientific_name), found.total);
+  }
+
+  it('ranks GET /api/v1/search as the DuckDB query of api_search did, on 200 real queries', async () => {
+    let matched = 0;
+    for (const q of queries) {
+      const term = q.text.toLowerCase();
+      const theirs = await duckSearch(q.msl, q.field, term);
+      expect(memorySearch(q.msl, q.field, term), `'${q.text}' in MSL${q.msl}, ${q.field}`).to.deep.equal(theirs);
+      if (theirs.total > 0) matched += 1;
+    }
+    expect(matched, 'queries that match something').to.be.greaterThan(100);
+  });
+
+  it('finds families and hosts, and a text of one or two letters, as DuckDB did', async () => {
+    const families = (await store.query<{ f: string }>(`SELECT DISTINCT family_key AS f FROM main.search_species
+      WHERE msl = $1 AND family_key IS NOT NULL ORDER BY f LIMIT 20`, [latestMsl])).map((r) => r.f);
+    const cases: Array<[SearchField, string]> = [
+      ...families.map((f): [SearchField, string] => ['family', f.slice(0, 6)]),
+      ['host', 'archaea'], ['host', 'vertebrates'], ['host', 'plants'], ['name', 'a'], ['all', 'vi'], ['name', 'zz'],
+    ];
+    for (const msl of [latestMsl, 20]) {
+      for (const [field, term] of cases) {
+        expect(memorySearch(msl, field, term), `'${term}' in MSL${msl}, ${field}`).to.deep.equal(await duckSearch(msl, field, term));
+      }
+    }
+  });
+
+  it('ranks POST /search/species (typo tolerant) as the DuckDB query of name_index did, on 200 real queries', async () => {
+    let typos = 0;
+    for (const q of queries) {
+      const key = normaliseName(q.text) || '\u0000';
+      const rows = await store.query<{ total: number; species: string }>(DUCKDB_SPECIES, [key, latestMsl]);
+      const ours = speciesSearch(store, key, false, MIN_SCORE, null, null);
+      expect(top(ours.slice(0, 10).map((r) => r.scientific_name), ours.length), `'${q.text}'`)
+        .to.deep.equal(top(rows.map((r) => r.species), rows[0]?.total ?? 0));
+      if (ours.some((r) => r.match.type === 'typo')) typos += 1;
+    }
+    expect(typos, 'queries with a misspelling matched').to.be.greaterThan(20);
+  });
+});
