@@ -23,13 +23,13 @@ describe('bulk downloads', function () {
     const columns = Object.keys(json.body[0]);
     expect(json.body).to.have.length(expected);
     const jsonl = await request(real.app).get(`${url}jsonl`).buffer(true).parse(binary).expect(200).expect('Content-Type', /^application\/jsonl/)
-      .expect('Content-Disposition', `attachment; filename="species_${real.latest.version}_coronaviridae.jsonl"`);
+      .expect('Content-Disposition', new RegExp(`^attachment; filename="?species_${real.latest.version}_coronaviridae\\.jsonl"?$`));
     const lines = (jsonl.body as Buffer).toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).to.deep.equal(json.body);
     const csv = await request(real.app).get(`${url}csv`).expect(200).expect('Content-Type', /^text\/csv/);
     expect(csv.text.split('\r\n')[0]!.split(',')).to.deep.equal(columns);
     const tsv = await request(real.app).get(`${url}tsv`).buffer(true).parse(binary).expect(200).expect('Content-Type', /^text\/tab-separated-values/)
-      .expect('Content-Disposition', `attachment; filename="species_${real.latest.version}_coronaviridae.tsv"`);
+      .expect('Content-Disposition', new RegExp(`^attachment; filename="?species_${real.latest.version}_coronaviridae\\.tsv"?$`));
     const rows = (tsv.body as Buffer).toString('utf8').trim().split('\n').map((l) => l.split('\t'));
     expect(rows[0]).to.deep.equal(columns);
     expect(rows.slice(1).every((r) => r.length === columns.length)).to.equal(true);
@@ -58,7 +58,7 @@ describe('bulk downloads', function () {
 
   it('gives the taxa of every rank of a release with their lineage ids, and the changes of a step', async () => {
     const taxa = await request(real.app).get('/api/v1/bulk/taxa/latest?family=Virgaviridae').expect(200)
-      .expect('Content-Disposition', `attachment; filename="taxa_${real.latest.version}_Virgaviridae.json"`);
+      .expect('Content-Disposition', new RegExp(`^attachment; filename="?taxa_${real.latest.version}_Virgaviridae\\.json"?$`));
     const ranks = new Set(taxa.body.map((r: { rank: string }) => r.rank));
     expect([...ranks]).to.include.members(['family', 'genus', 'species']);
     const tmv = taxa.body.find((r: { name: string }) => r.name === 'Tobamovirus tabaci');
