@@ -15,7 +15,7 @@ FROM main.species_transition t
 LEFT JOIN main.species_identity a ON a.taxnode_id = t.from_taxnode
 LEFT JOIN main.species_identity b ON b.taxnode_id = t.to_taxnode
 UNION ALL
-SELECT p.msl, l.msl, p.version, l.version, l.rank, p.name, l.name, l.change, NULL, NULL,
+SELECT r.prev, l.msl, 'MSL' || r.prev, l.version, l.rank, p.name, l.name, l.change, NULL, NULL,
        NULL, NULL, 'taxon', l.taxon_id, p.taxon_id, l.taxon_id, NULL
 FROM main.taxon_lineage l
 JOIN (SELECT msl, lag(msl) OVER (ORDER BY msl) AS prev FROM src.releases) r ON r.msl = l.msl AND r.prev IS NOT NULL
