@@ -14,6 +14,7 @@ import { DB_FILE, publish, removeStale, REPORT_FILE, stagingName, SUMMARY_FILE }
 import { ingest, type IngestReport } from './stage-ingest.js';
 import { runChecks, type Checks } from './checks.js';
 import { project, type ProjectReport } from './stage-project.js';
+import { EXPORTED_MODELS, exportTables, stageIngestOutput, type ExportReport } from './stage-export.js';
 
 export interface BuildOptions extends BuildPaths {
   progress: Progress;
@@ -43,6 +44,8 @@ export interface BuildReport {
   documents: { file: string; bytes: number } | null;
   releases: IngestReport['releases'];
   projections: ProjectReport;
+  /** The tables written from the read models, and the whole-record downloads with their checksums. */
+  exported: ExportReport;
   checks: Checks;
   warnings: string[];
 }
@@ -97,7 +100,10 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
   const staging = join(opts.dataDir, stagingName(process.pid, Date.now()));
   mkdirSync(staging, { recursive: true });
   try {
-    const stagedParquet = ingestFresh ? parquetDir : join(staging, 'parquet');
+    // The Parquet folder is always staged whole: the exported tables are written after the project stage,
+    // from this build's read models, even when the ingest stage's tables are reused (linked, not copied).
+    const stagedParquet = join(staging, 'parquet');
+    if (ingestFresh) stageIngestOutput(parquetDir, stagedParquet, EXPORTED_MODELS);
     const ingested = ingestFresh && previous
       ? await timed('ingest', true, async () => ({ releases: previous.releases, tables: previous.parquet.tables, warnings: [] }))
       : await timed('ingest', false, () => ingest(manifest, opts.rawDir, join(root, 'build', 'sql'), stagedParquet, opts.progress));
@@ -107,6 +113,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     }));
 
     const checks = await timed('checks', false, () => runChecks(stagedDb));
+    const exported = await timed('export', false, () => exportTables(stagedDb, stagedParquet));
     if (opts.snapshot) await timed('snapshot', false, () => opts.snapshot!(stagedDb, join(staging, DOC_SNAPSHOT_FILE), buildId));
     // Taken last: nothing writes to the database after the project stage, and the checks and the snapshot
     // open it read-only.
@@ -124,13 +131,14 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
       documents: existsSync(join(staging, DOC_SNAPSHOT_FILE)) ? { file: DOC_SNAPSHOT_FILE, bytes: statSync(join(staging, DOC_SNAPSHOT_FILE)).size } : null,
       releases: ingested.releases,
       projections,
+      exported,
       checks,
       warnings: ingested.warnings,
     };
     writeFileSync(join(staging, REPORT_FILE), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(join(staging, SUMMARY_FILE), summary(report));
     log('stage publish started');
-    await publish(staging, opts.dataDir, !ingestFresh, log);
+    await publish(staging, opts.dataDir, true, log);
     log(`stage publish done: build ${buildId} in ${seconds(Date.now() - started)}`);
     return report;
   } catch (err) {

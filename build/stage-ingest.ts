@@ -350,7 +350,7 @@ async function releaseReports(
   const unmatched = await db.all<{ msl: number; names: string[] }>(`
     SELECT msl, list(species ORDER BY sort) AS names FROM species WHERE source = 'tree' AND attr_match IS NULL GROUP BY msl`);
   const ictv = await db.all<{ msl: number; share: number }>(
-    'SELECT msl, avg((ictv_id IS NOT NULL)::INTEGER)::DOUBLE AS share FROM species GROUP BY msl');
+    "SELECT msl, avg((ictv_id_source IN ('msl', 'ontology'))::INTEGER)::DOUBLE AS share FROM species GROUP BY msl");
 
   return releases.map((rel) => {
     const c: Partial<Record<Rank, number>> = {};

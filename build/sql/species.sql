@@ -77,14 +77,46 @@ SELECT msl, taxnode_id, ictv_id FROM (
 )
 WHERE pick = 1;
 
+CREATE OR REPLACE TEMP TABLE own_ids AS
+SELECT s.*, coalesce(s.sheet_ictv_id, o.ictv_id) AS own_ictv_id,
+       CASE WHEN s.sheet_ictv_id IS NOT NULL THEN 'msl' WHEN o.ictv_id IS NOT NULL THEN 'ontology' END AS own_source
+FROM species_lineage s
+LEFT JOIN ontology_species o ON o.msl = s.msl AND o.taxnode_id = s.taxnode_id;
+
+-- A release whose files give no ids at all (MSL39: its spreadsheet has no ICTV_ID column and no ontology
+-- file covers it) takes them as ICTV assigns them, and as the read models do (projections/species_link.sql):
+-- a species keeps the id of the previous release's species the ontology says it replaces, when it carries
+-- that one on alone or is the merge's survivor (the predecessor not obsolete); a species created in the
+-- release (new, or a split product) has its creation taxnode id as id.
+CREATE OR REPLACE TEMP TABLE predecessor_links AS
+SELECT DISTINCT p.taxnode_id AS from_taxnode, n.taxnode_id AS to_taxnode, p.own_ictv_id AS from_ictv_id, o.obsolescence
+FROM own_ids p
+JOIN raw_ontology o ON o.msl = p.msl AND o.ictv_id = p.own_ictv_id
+CROSS JOIN unnest(o.replaced_by) AS u(next_taxnode)
+JOIN own_ids n ON n.taxnode_id = u.next_taxnode
+  AND n.msl = (SELECT min(msl) FROM own_ids WHERE msl > p.msl);
+
+CREATE OR REPLACE TEMP TABLE inherited_ids AS
+SELECT l.to_taxnode AS taxnode_id,
+       CASE WHEN count(*) = 1 AND max(succ.n) = 1 THEN any_value(l.from_ictv_id)
+            ELSE max(l.from_ictv_id) FILTER (l.obsolescence IS NULL AND succ.n = 1) END AS ictv_id
+FROM predecessor_links l
+JOIN (SELECT from_taxnode, count(*) AS n FROM predecessor_links GROUP BY ALL) succ ON succ.from_taxnode = l.from_taxnode
+GROUP BY ALL;
+
+CREATE OR REPLACE TEMP TABLE idless_releases AS
+SELECT msl FROM own_ids GROUP BY msl HAVING count(own_ictv_id) = 0;
+
 CREATE OR REPLACE TABLE species AS
 SELECT s.msl, s.sort, s.source,
        s.realm, s.subrealm, s.kingdom, s.subkingdom, s.phylum, s.subphylum, s.class, s.subclass,
        s."order", s.suborder, s.family, s.subfamily, s.genus, s.subgenus, s.species,
        s.type_species, s.genome_composition, s.last_change, s.msl_of_last_change, s.proposal,
        s.taxnode_id,
-       coalesce(s.sheet_ictv_id, o.ictv_id) AS ictv_id,
-       s.attr_match
-FROM species_lineage s
-LEFT JOIN ontology_species o ON o.msl = s.msl AND o.taxnode_id = s.taxnode_id
+       CASE WHEN x.msl IS NULL THEN s.own_ictv_id ELSE coalesce(i.ictv_id, s.taxnode_id) END AS ictv_id,
+       s.attr_match,
+       CASE WHEN x.msl IS NULL THEN s.own_source WHEN i.ictv_id IS NOT NULL THEN 'predecessor' ELSE 'taxnode' END AS ictv_id_source
+FROM own_ids s
+LEFT JOIN idless_releases x ON x.msl = s.msl
+LEFT JOIN inherited_ids i ON i.taxnode_id = s.taxnode_id AND x.msl IS NOT NULL
 ORDER BY s.msl, s.sort;  -- sorted output keeps each Parquet partition in ICTV's own order

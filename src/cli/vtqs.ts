@@ -10,7 +10,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { HttpError } from '../errors.js';
 import { loadConfig } from '../config.js';
 import { openApiDocument } from '../contract.js';
-import { BULK_FORMATS, bulkSpecies, type BulkFormat } from '../read/bulk.js';
+import { BULK_FORMATS, bulkRows, type BulkFormat } from '../read/bulk.js';
 import { assertPair, CHANGE_TYPES, changesAnswer, diffSummary, type ChangeType } from '../read/compare.js';
 import { openStore } from '../read/documents.js';
 import { historyOf } from '../read/history.js';
@@ -151,7 +151,7 @@ GET /api/v1/bulk/species/<release> sends it: the same columns and bytes.
       if (format === 'parquet' && !output && process.stdout.isTTY) throw new UsageError('Parquet is binary: give --output <file>, or redirect standard output');
       const store = await open();
       const v = resolveVersion(store, positionals[0]);
-      const { file } = await bulkSpecies(store, v, format, values.family as string | undefined, values.realm as string | undefined, false);
+      const { file } = await bulkRows(store, 'species', v, format, values.family as string | undefined, values.realm as string | undefined, false);
       if (output) await copyFile(file.path, output);
       else for await (const chunk of createReadStream(file.path)) await write(chunk as Buffer);
       return EXIT.found;
