@@ -249,7 +249,7 @@ function speciesHosts(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
   if (!doc) return fallback(`I found ${s.text} but no species record for it.`);
   const who = called(s, doc.scientific_name);
   const response = doc.hosts.length > 0
-    ? `${who} has ${and(doc.hosts)} as host source (the VMR exemplar's host source${doc.hosts_from_version ? `, ${doc.hosts_from_version}` : ''}).`
+    ? `${who} has host source ${doc.hosts.join(', ')} (the VMR exemplar's host source${doc.hosts_from_version ? `, ${doc.hosts_from_version}` : ''}).`
     : `No host source is recorded for ${who}: host sources come from the VMR, which ICTV publishes from MSL37 on.`;
   return { response, data: { query_name: s.text, species: doc.scientific_name, version: version.version, hosts: doc.hosts, hosts_from_version: doc.hosts_from_version }, sources: speciesSources(ctx, version.version) };
 }
@@ -510,6 +510,11 @@ async function familiesBy(ctx: Ctx, p: Parsed, what: 'host' | 'genome'): Promise
 interface TaxaCounts { taxa: Record<string, number> }
 
 function rankTotal(ctx: Ctx, r: ReleaseRow, rank: Rank): number | null {
+  return releaseTotal(ctx.store, r, rank);
+}
+
+/** How many taxa of a rank a release holds (its own totals, else the diversity statistics). */
+export function releaseTotal(store: Store, r: ReleaseRow, rank: Rank): number | null {
   switch (rank) {
     case 'species': return r.total_species;
     case 'genus': return r.total_genera;
@@ -517,7 +522,7 @@ function rankTotal(ctx: Ctx, r: ReleaseRow, rank: Rank): number | null {
     case 'order': return r.total_orders;
     case 'realm': return r.total_realms;
     default: {
-      return ctx.store.docJson<TaxaCounts>('diversity_stats', r.msl)?.taxa[rank] ?? null;
+      return store.docJson<TaxaCounts>('diversity_stats', r.msl)?.taxa[rank] ?? null;
     }
   }
 }

@@ -1,13 +1,35 @@
-// One question through the whole language layer: identifiers looked up, the question read (parse.ts), checked
-// for what it asks that the service cannot answer (scope.ts), answered (answer.ts, relations.ts) and judged
-// (understood.ts). The router and the evaluation harness (bench/ai-eval.ts) both call this, so what is measured
-// is what is served.
+// One question through the whole language layer: checked for a topic the service does not answer (scope.ts),
+// its identifiers and short names looked up, read (parse.ts; a misspelt name is read as the one name it is
+// closest to, and says so), checked for releases that do not exist, answered by a relation (relations.ts) or an
+// intent (answer.ts), and judged (understood.ts): an answer only when every part was understood, otherwise a
+// "not understood" answer naming the part. The router and the evaluation harness (bench/ai-eval.ts) both call
+// this, so what is measured is what is served.
 import type { Store } from '../store.js';
 import { lookupIdentifiers } from '../read/identifiers.js';
+import { releases as releaseRows } from '../read/releases.js';
+import { suggest } from '../read/suggest.js';
+import { normaliseName } from '../read/names.js';
+import { virusAliases } from '../read/virus-aliases.js';
 import { answer, type Answer } from './answer.js';
-import { identifierWords, parseQuestion, storeLexicon, type Parsed } from './parse.js';
+import { EXAMPLE_QUESTIONS } from './examples.js';
+import { identifierWords, parseQuestion, storeLexicon, type Lexicon, type Parsed } from './parse.js';
+import { answerRelation } from './relations.js';
+import { outOfScope, SCOPE_SENTENCE } from './scope.js';
+import { confidenceOf, understoodOf, unreadPart, type Understood } from './understood.js';
 
-export type QueryResult = Answer & { status: 'answered' | 'not_understood' | 'declined'; intent: string; entities: Record<string, unknown> };
+export type Status = 'answered' | 'not_understood' | 'declined';
+
+export type QueryResult = Answer & {
+  status: Status;
+  intent: string;
+  understood: Understood;
+  confidence: number;
+  entities: Record<string, unknown>;
+};
+
+/** A misspelling is read as a name only when one name is clearly closest. */
+const TYPO_SCORE = 0.84;
+const TYPO_MARGIN = 0.03;
 
 function entitiesOf(p: Parsed): Record<string, unknown> {
   return {
@@ -22,10 +44,67 @@ function entitiesOf(p: Parsed): Record<string, unknown> {
   };
 }
 
+const closest = () => EXAMPLE_QUESTIONS.slice(0, 3).map((e) => e.question);
+
+/** The question with each misspelt name replaced by the one name it is clearly closest to. */
+async function corrected(store: Store, query: string, p: Parsed, lex: Lexicon): Promise<Parsed | null> {
+  const found = await suggest(store, p.unknownNames, TYPO_SCORE);
+  let text = query;
+  const fixes: Array<[string, string]> = [];
+  for (const u of p.unknownNames) {
+    const s = found.get(normaliseName(u)) ?? [];
+    const best = s[0];
+    if (!best || best.rank !== 'species' && best.kind !== 'taxon') return null;
+    if (s.some((o) => o.lineage_id !== best.lineage_id && o.score > best.score - TYPO_MARGIN)) return null;
+    text = text.replace(u, best.name);
+    fixes.push([u, best.name]);
+  }
+  const again = parseQuestion(text, lex);
+  if (again.unknownNames.length > 0) return null;
+  for (const s of again.species) {
+    const fix = fixes.find(([, name]) => name.toLowerCase() === s.text.toLowerCase());
+    if (fix) {
+      s.via = { how: 'typo', name: fix[1] };
+      s.text = fix[0];
+    }
+  }
+  for (const t of again.taxa) {
+    const fix = fixes.find(([, name]) => name.toLowerCase() === t.text.toLowerCase());
+    if (fix) t.text = fix[0];
+  }
+  return again;
+}
+
 /** The answer to one question, as POST /ai/query returns it (without the echoed query and cache flag). */
 export async function askQuestion(store: Store, query: string): Promise<QueryResult> {
-  const ids = await lookupIdentifiers(store, identifierWords(query));
-  const parsed = parseQuestion(query, storeLexicon(store, ids));
+  const refuse = (status: Status, p: Parsed | null, relation: string, response: string, data: Record<string, unknown> = {}): QueryResult => {
+    const understood: Understood = p ? understoodOf(p, relation) : { entities: [], relation, releases: [] };
+    return { status, response, intent: p?.intent ?? 'unknown', understood, confidence: 0, entities: p ? entitiesOf(p) : {}, data: { ...data, examples: closest() }, sources: [] };
+  };
+  const topic = outOfScope(query);
+  if (topic) return refuse('declined', null, 'out_of_scope', `${SCOPE_SENTENCE} (The question asks about ${topic}.)`, { topic });
+
+  const [ids, aliases] = await Promise.all([lookupIdentifiers(store, identifierWords(query)), virusAliases(store)]);
+  const lex = storeLexicon(store, ids, aliases);
+  let parsed = parseQuestion(query, lex);
+  if (parsed.unknownNames.length > 0) parsed = (await corrected(store, query, parsed, lex)) ?? parsed;
+
+  if (parsed.badReleases.length > 0) {
+    const all = releaseRows(store);
+    return refuse('declined', parsed, 'nonexistent_release', `There is no such release: ${parsed.badReleases[0]}. The releases run from ${all[0]!.version} (${all[0]!.label}) to ${all[all.length - 1]!.version} (${all[all.length - 1]!.label}); this service answers questions about those releases only.`);
+  }
+  const rel = parsed.unknownNames.length === 0 ? await answerRelation(store, parsed, query) : null;
+  if (rel) {
+    const understood = understoodOf(parsed, rel.relation);
+    if (rel.missing) return { ...refuse('not_understood', parsed, rel.relation, `${rel.response} Questions I can answer include: ${closest().map((q) => `"${q}"`).join(', ')}.`), understood };
+    return { status: 'answered', response: rel.response, intent: rel.relation, understood, confidence: confidenceOf(understood), entities: entitiesOf(parsed), data: rel.data, sources: rel.sources };
+  }
   const a = await answer(store, parsed);
-  return { status: parsed.intent === 'unknown' || parsed.intent === 'help' ? 'not_understood' : 'answered', response: a.response, intent: parsed.intent, entities: entitiesOf(parsed), data: a.data, sources: a.sources };
+  if (parsed.intent === 'unknown' || parsed.intent === 'help') {
+    return { ...refuse('not_understood', parsed, parsed.intent, a.response, a.data), data: a.data };
+  }
+  const unread = unreadPart(parsed);
+  if (unread) return refuse('not_understood', parsed, parsed.intent, `I did not understand all of this question: not understood, ${unread}. I answer only when I understood every part. Questions I can answer include: ${closest().map((q) => `"${q}"`).join(', ')}.`);
+  const understood = understoodOf(parsed, parsed.intent);
+  return { status: 'answered', response: a.response, intent: parsed.intent, understood, confidence: confidenceOf(understood), entities: entitiesOf(parsed), data: a.data, sources: a.sources };
 }
