@@ -38,6 +38,11 @@ type Handler = (ctx: Ctx, p: Parsed) => Answer | Promise<Answer>;
 const asResolved = (r: ReleaseRow): ResolvedVersion => ({ ...r, scope: 'release' });
 const span = (ctx: Ctx) => `${ctx.all[0]!.version}-${ctx.latest.version}`;
 const rowOf = (ctx: Ctx, msl: number) => ctx.all.find((r) => r.msl === msl);
+/** "MSL39" -> "MSL39 (2023)": a release named in an answer says when it was. */
+const labelled = (ctx: Ctx, version: string) => {
+  const r = ctx.all.find((x) => x.version === version);
+  return r ? release(r) : version;
+};
 
 /** The release a question is about: the first it names, else the latest. */
 function targetRelease(ctx: Ctx, p: Parsed): ReleaseRow {
@@ -144,7 +149,7 @@ function currentName(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
     if (same(now, s.text)) {
       return { response: `${now} is still the species' name in the latest release, ${release(ctx.latest)}.`, data, sources };
     }
-    const steps = renames.map((r) => `${r.to} in ${r.version}`);
+    const steps = renames.map((r) => `${r.to} in ${labelled(ctx, r.version)}`);
     const merge = res.chain.find((c) => c.change === 'merged');
     const how = merge ? `; its species was merged into ${merge.to_name} in ${merge.version}${merge.to_name === now ? '' : `, now ${now}`}`
       : steps.length ? `; the species was renamed ${and(steps)}` : '';
@@ -189,7 +194,7 @@ function formerNames(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
     return { response: `${called(s, last.name)} has had one name, ${last.name}, in every release it is listed in (${last.first}-${last.last}); it was never renamed.`, data, sources };
   }
   const former = spans.slice(0, -1).map((x) => `${x.name} (${x.first === x.last ? x.first : `${x.first}-${x.last}`})`);
-  const when = renames.map((r) => `${r.version}`);
+  const when = renames.map((r) => labelled(ctx, r.version));
   return {
     response: `${last.name} was formerly called ${and(former)}; it was renamed in ${and(when)}${l.ended === 'current' ? `, and ${last.name} is its name in ${l.last_appearance}` : `, and carried the name ${last.name} until ${last.last}`}.`,
     data, sources,
@@ -347,7 +352,7 @@ async function taxonHistory(ctx: Ctx, _p: Parsed, t: TaxonRef): Promise<Answer> 
     if (s) {
       status = statusOf(s);
       const end = s.events.filter((x) => x.kind === 'abolished' || x.kind === 'split').pop();
-      if (s.renamed_to) fate = `it was renamed ${s.renamed_to} in ${next.version}`;
+      if (s.renamed_to) fate = `it was renamed ${s.renamed_to} in ${release(next)}`;
       else if (!event) fate = end?.description ?? `it was abolished in ${release(next)}`;
     }
   }

@@ -48,10 +48,12 @@ const closest = () => EXAMPLE_QUESTIONS.slice(0, 3).map((e) => e.question);
 
 /** The question with each misspelt name replaced by the one name it is clearly closest to. */
 async function corrected(store: Store, query: string, p: Parsed, lex: Lexicon): Promise<Parsed | null> {
-  const found = await suggest(store, p.unknownNames, TYPO_SCORE);
+  // name-shaped words that matched nothing; else, in a question where nothing was found, the words left over
+  const words = p.unknownNames.length > 0 ? p.unknownNames : p.leftovers.filter((w) => w.length >= 5);
+  const found = await suggest(store, words, TYPO_SCORE);
   let text = query;
   const fixes: Array<[string, string]> = [];
-  for (const u of p.unknownNames) {
+  for (const u of words) {
     const s = found.get(normaliseName(u)) ?? [];
     const best = s[0];
     if (!best || best.rank !== 'species' && best.kind !== 'taxon') return null;
@@ -87,7 +89,8 @@ export async function askQuestion(store: Store, query: string): Promise<QueryRes
   const [ids, aliases] = await Promise.all([lookupIdentifiers(store, identifierWords(query)), virusAliases(store)]);
   const lex = storeLexicon(store, ids, aliases);
   let parsed = parseQuestion(query, lex);
-  if (parsed.unknownNames.length > 0) parsed = (await corrected(store, query, parsed, lex)) ?? parsed;
+  const nothingFound = parsed.species.length === 0 && parsed.taxa.length === 0 && parsed.leftovers.length > 0;
+  if (parsed.unknownNames.length > 0 || nothingFound) parsed = (await corrected(store, query, parsed, lex)) ?? parsed;
 
   if (parsed.badReleases.length > 0) {
     const all = releaseRows(store);

@@ -237,6 +237,12 @@ async function whichChanged(ctx: Ctx, p: Parsed, rank: Rank, change: Change): Pr
 
 // --- dispatch ----------------------------------------------------------------------------------------------
 
+/** The rank a comparison counts: "more species", "number of genera", "by species", a plural rank word; species else. */
+function countedRank(q: string): Rank | null {
+  const m = /\b(?:more|fewer|less|many|number of|most|by|count of)\s+(?:\w+\s+)?(species|genera|families|orders)\b/.exec(q) ?? /\b(species|genera|families|orders)\b/.exec(q);
+  return m ? rankWord(m[1]!) : null;
+}
+
 function rankWord(q: string): Rank | null {
   const m = /\b(species|genus|genera|famil(?:y|ies)|orders?|realms?|subfamil(?:y|ies)|classes|class|phyl(?:um|a)|kingdoms?|suborders?|subgen(?:us|era)|subrealms?|subphyl(?:um|a)|subclass(?:es)?|subkingdoms?)\b/.exec(q);
   if (!m) return null;
@@ -263,17 +269,17 @@ export async function answerRelation(store: Store, p: Parsed, question: string):
   const comparing = /\b(?:more|fewer|less|bigger|larger|smaller|biggest|largest|greater|which|or|vs\.?|versus|compar\w*|than|differen\w*)\b/.test(q);
   const counting = /\b(?:how many|number of|count|more|fewer|less|bigger|larger|smaller|grew|grow|increase\w*|decrease\w*|go up|went up|drop\w*|change|differen\w*|vs\.?|versus)\b/.test(q);
   if (p.taxa.length === 2 && p.species.length === 0 && p.releases.length <= 1 && comparing) {
-    const rank = rankInResidue ?? 'species';
+    const rank = countedRank(residue.replace(/§\w+/g, ' ')) ?? 'species';
     if (!COUNTABLE.includes(rank)) return notUnderstood('compare_taxa', 'rank', `I can compare two taxa by their species, genera, families or orders, not by ${rank}.`);
     return twoTaxa(ctx, p, rank);
   }
   if (p.releases.length === 2 && p.species.length === 0 && p.taxa.length <= 1 && counting && p.releases[0]!.msl !== p.releases[1]!.msl) {
-    const rank = rankInResidue ?? 'species';
+    const rank = countedRank(residue.replace(/§\w+/g, ' ')) ?? rankInResidue ?? 'species';
     const ask = /\b(?:renam|merg|split|abolish|reclassif|moved)\w*/.test(q);
     if (!ask && (p.taxa.length === 0 || COUNTABLE.includes(rank))) return betweenReleases(ctx, p, rank);
   }
   const change = changeAsked(q);
-  if (p.releases.length === 1 && p.species.length === 0 && p.taxa.length === 0 && change && /\b(?:which|what|list|name|names|show)\b/.test(q) && !/\bhow many\b/.test(q)) {
+  if (p.releases.length === 1 && p.species.length === 0 && p.taxa.length === 0 && change && (/\b(?:which|what|list|name|names|show)\b/.test(q) || /\b(?:genera|families|orders|realms|subfamilies|classes|phyla|kingdoms|suborders|subgenera)\b/.test(q)) && !/\bhow many\b/.test(q)) {
     const rank = rankInResidue;
     if (!rank) return null;
     return whichChanged(ctx, p, rank, change);

@@ -58,6 +58,8 @@ const TAXON_INTENTS = new Set<Intent>(['classification', 'genome', 'hosts', 'cou
 
 /** The part of a question the intent's answer would leave out, or null when it reads every part. */
 export function unreadPart(p: Parsed): string | null {
+  // two names of one species ("the rabies virus species before it became Lyssavirus rabies") are one entity
+  if (p.species.length > 1 && p.species.every((s) => s.lineage_ids[0] === p.species[0]!.lineage_ids[0])) p.species.splice(1);
   if (p.unknownNames.length > 0) return `the name "${p.unknownNames[0]}"`;
   if (p.species.length > 1) return `the second of two viruses named ("${p.species[1]!.text}"): this kind of question is answered for one`;
   if (p.taxa.length > 1 && p.intent !== 'largest_taxa') return `the second of two taxa named ("${p.taxa[1]!.text}"): this kind of question is answered for one`;

@@ -55,6 +55,11 @@ export function taxaNames(store: Store, msl: number, rank: string): Promise<stri
   });
 }
 
+// the change lists leave the change empty on many rows: a different last name is a rename, no new name an abolition
+const CHANGE = `CASE WHEN change IS NOT NULL THEN change
+  WHEN new_name IS NULL OR new_name = '' THEN 'Abolished'
+  WHEN split_part(old_name, ';', -1) <> split_part(new_name, ';', -1) THEN 'Renamed' END`;
+
 export interface RenameRow {
   rank: string;
   change: string;
@@ -65,15 +70,15 @@ export interface RenameRow {
 /** The higher-taxon renames, moves and abolitions the release's change list records (last name of each path). */
 export function renamesIn(store: Store, msl: number): Promise<RenameRow[]> {
   return once(store, `renames|${msl}`, () => store.query<RenameRow>(
-    `SELECT rank, change, split_part(old_name, ';', -1) AS old_name, nullif(split_part(new_name, ';', -1), '') AS new_name
-       FROM src.renames WHERE msl = $1 AND change IS NOT NULL ORDER BY rank, old_name`, [msl]));
+    `SELECT * FROM (SELECT rank, ${CHANGE} AS change, split_part(old_name, ';', -1) AS old_name, nullif(split_part(new_name, ';', -1), '') AS new_name
+       FROM src.renames WHERE msl = $1) WHERE change IS NOT NULL ORDER BY rank, old_name`, [msl]));
 }
 
 /** Where a higher taxon's name went by the change lists of every release: its renames and its abolition. */
 export function fateOf(store: Store, name: string): Promise<Array<RenameRow & { msl: number }>> {
   return once(store, `fate|${name.toLowerCase()}`, () => store.query<RenameRow & { msl: number }>(
-    `SELECT msl::INTEGER AS msl, rank, change, split_part(old_name, ';', -1) AS old_name, nullif(split_part(new_name, ';', -1), '') AS new_name
-       FROM src.renames WHERE change IS NOT NULL AND lower(split_part(old_name, ';', -1)) = lower($1) ORDER BY msl`, [name]));
+    `SELECT * FROM (SELECT msl::INTEGER AS msl, rank, ${CHANGE} AS change, split_part(old_name, ';', -1) AS old_name, nullif(split_part(new_name, ';', -1), '') AS new_name
+       FROM src.renames WHERE lower(split_part(old_name, ';', -1)) = lower($1)) WHERE change IS NOT NULL ORDER BY msl`, [name]));
 }
 
 /** The species of a release whose last change, made in that release, was a merge or a split. */

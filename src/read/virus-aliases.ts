@@ -13,6 +13,9 @@ const COMMON_WORDS: Record<string, string> = {
   influenza: 'influenza A virus',
   covid: 'severe acute respiratory syndrome coronavirus 2',
   covid19: 'severe acute respiratory syndrome coronavirus 2',
+  hcv: 'hepatitis C virus',
+  hbv: 'hepatitis B virus',
+  hiv: 'human immunodeficiency virus 1',
 };
 
 export interface Alias {
