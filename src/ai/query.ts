@@ -44,6 +44,8 @@ function entitiesOf(p: Parsed): Record<string, unknown> {
   };
 }
 
+const NO_ENTITIES = { species: [], taxa: [], releases: [], hosts: [], genome_types: [], rank: null, change: null, unknown: [] };
+
 const closest = () => EXAMPLE_QUESTIONS.slice(0, 3).map((e) => e.question);
 
 /** The question with each misspelt name replaced by the one name it is clearly closest to. */
@@ -81,7 +83,7 @@ async function corrected(store: Store, query: string, p: Parsed, lex: Lexicon): 
 export async function askQuestion(store: Store, query: string): Promise<QueryResult> {
   const refuse = (status: Status, p: Parsed | null, relation: string, response: string, data: Record<string, unknown> = {}): QueryResult => {
     const understood: Understood = p ? understoodOf(p, relation) : { entities: [], relation, releases: [] };
-    return { status, response, intent: p?.intent ?? 'unknown', understood, confidence: 0, entities: p ? entitiesOf(p) : {}, data: { ...data, examples: closest() }, sources: [] };
+    return { status, response, intent: p?.intent ?? 'unknown', understood, confidence: 0, entities: p ? entitiesOf(p) : NO_ENTITIES, data: { ...data, examples: closest() }, sources: [] };
   };
   const topic = outOfScope(query);
   if (topic) return refuse('declined', null, 'out_of_scope', `${SCOPE_SENTENCE} (The question asks about ${topic}.)`, { topic });
