@@ -136,6 +136,31 @@ async function stillInUse(ctx: Ctx, t: TaxonRef): Promise<RelationAnswer> {
   };
 }
 
+function memberOf(ctx: Ctx, p: Parsed): RelationAnswer {
+  const s = p.species[0]!, t = p.taxa[0]!;
+  const r = theRelease(ctx, p);
+  const doc = speciesIn(ctx, s, r).species;
+  if (!doc) return notUnderstood('member_of', 'species', `${s.text} is not a species in ${release(r)}.`);
+  const at = doc.classification[t.rank] ?? null;
+  const yes = at !== null && at.toLowerCase() === t.name.toLowerCase();
+  return {
+    relation: 'same_taxon', response: `${yes ? 'Yes' : 'No'}: in ${release(r)}, ${who(s, doc.scientific_name)} is in ${at ? `the ${t.rank} ${at}` : `no ${t.rank}`}.`,
+    data: { species: doc.scientific_name, rank: t.rank, asked: t.name, actual: at, version: r.version, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'species_doc', r.version),
+  };
+}
+
+function hasHost(ctx: Ctx, p: Parsed): RelationAnswer {
+  const s = p.species[0]!;
+  const r = theRelease(ctx, p);
+  const doc = speciesIn(ctx, s, r).species;
+  if (!doc || doc.hosts.length === 0) return notUnderstood('hosts', 'host', `No host source is recorded for ${s.text} in ${release(r)}.`);
+  const yes = doc.hosts.some((h) => p.hosts.includes(h));
+  return {
+    relation: 'hosts', response: `${yes ? 'Yes' : 'No'}: ${who(s, doc.scientific_name)} has host source ${doc.hosts.join(', ')} (the VMR exemplar's, ${doc.hosts_from_version ?? r.version}).`,
+    data: { species: doc.scientific_name, hosts: doc.hosts, asked: p.hosts, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'species_doc', r.version),
+  };
+}
+
 // --- two items ---------------------------------------------------------------------------------------------
 
 const countOf = (t: TaxonRef, msl: number, rank: Rank): number => {
@@ -264,6 +289,8 @@ export async function answerRelation(store: Store, p: Parsed, question: string):
   const rankInResidue = rankWord(residue.replace(/§\w+/g, ' '));
   if (YES_NO.test(q) && /\b(?:same|both)\b/.test(q) && p.species.length === 2 && rankInResidue && rankInResidue !== 'species') return sameRank(ctx, p, rankInResidue);
   if (YES_NO.test(q) && p.species.length === 1 && p.taxa.length === 0 && (p.genomeTypes.length > 0 || /\b(?:dna|rna) virus\b/.test(q)) && !/\bor\b/.test(q)) return isGenomeType(ctx, p);
+  if (YES_NO.test(q) && p.species.length === 1 && p.taxa.length === 1 && p.releases.length <= 1 && /\b(?:in|part of|belong\w*|member|a)\b/.test(q)) return memberOf(ctx, p);
+  if (YES_NO.test(q) && p.species.length === 1 && p.taxa.length === 0 && p.hosts.length > 0 && p.releases.length <= 1) return hasHost(ctx, p);
   if (p.taxa.length === 1 && p.species.length === 0 && p.releases.length <= 1 && (/\bstill\b.*\b(?:a thing|exist\w*|valid|used|around|in use|an? \w+|recogni[sz]ed|listed|there)\b/.test(q) || /\b(?:does|do) .* still exist\b/.test(q))) return stillInUse(ctx, p.taxa[0]!);
 
   const comparing = /\b(?:more|fewer|less|bigger|larger|smaller|biggest|largest|greater|which|or|vs\.?|versus|compar\w*|than|differen\w*)\b/.test(q);
@@ -275,11 +302,11 @@ export async function answerRelation(store: Store, p: Parsed, question: string):
   }
   if (p.releases.length === 2 && p.species.length === 0 && p.taxa.length <= 1 && counting && p.releases[0]!.msl !== p.releases[1]!.msl) {
     const rank = countedRank(residue.replace(/§\w+/g, ' ')) ?? rankInResidue ?? 'species';
-    const ask = /\b(?:renam|merg|split|abolish|reclassif|moved)\w*/.test(q);
+    const ask = /\b(?:renam|merg|split|abolish|reclassif|moved|add|new|creat|introduc|remov)\w*/.test(q);
     if (!ask && (p.taxa.length === 0 || COUNTABLE.includes(rank))) return betweenReleases(ctx, p, rank);
   }
   const change = changeAsked(q);
-  if (p.releases.length === 1 && p.species.length === 0 && p.taxa.length === 0 && change && (/\b(?:which|what|list|name|names|show)\b/.test(q) || /\b(?:genera|families|orders|realms|subfamilies|classes|phyla|kingdoms|suborders|subgenera)\b/.test(q)) && !/\bhow many\b/.test(q)) {
+  if (p.releases.length === 1 && p.species.length === 0 && p.taxa.length === 0 && change && (/\b(?:which|what|list|name|names|show)\b/.test(q) || /\b(?:genera|families|orders|realms|subfamilies|classes|phyla|kingdoms|suborders|subgenera)\b/.test(q)) && (!/\bhow many\b/.test(q) || (rankInResidue !== null && rankInResidue !== 'species'))) {
     const rank = rankInResidue;
     if (!rank) return null;
     return whichChanged(ctx, p, rank, change);

@@ -66,6 +66,8 @@ export function unreadPart(p: Parsed): string | null {
   if (p.species.length > 0 && p.taxa.length > 0) return `"${p.taxa[0]!.text}" next to "${p.species[0]!.text}": I read one virus or one taxon per question of this kind`;
   if (p.species.length > 0 && !SPECIES_INTENTS.has(p.intent)) return `what is asked about "${p.species[0]!.text}"`;
   if (p.taxa.length > 0 && !TAXON_INTENTS.has(p.intent)) return `what is asked about "${p.taxa[0]!.text}"`;
+  // the change counts of a release are of species; a question about other ranks' changes is not answered with them
+  if (p.intent === 'release_changes' && p.targetRank && p.targetRank !== 'species') return `the ${p.targetRank} changes asked (release change counts are of species)`;
   const ambiguous = p.releases.find((r) => r.ambiguous);
   if (ambiguous && p.intent !== 'release_info') return `the release: ${ambiguous.note} (ask about ${ambiguous.ambiguous!.join(' or ')})`;
   if (p.releases.length > 1 && !['compare_releases', 'count_taxon', 'family_evolution', 'fastest_growing', 'release_info'].includes(p.intent)) return 'the second release named';
