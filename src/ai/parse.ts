@@ -291,7 +291,7 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
     push(m, [ref(r, m[0])]);
   }
   // "the latest release", "currently", "between MSL39 and the latest", or the word alone as the whole question
-  for (const m of lower.matchAll(/\b(?:the\s+)?(?:latest|newest|current|most recent|last)\s+(?:release|version|msl|list|taxonomy)\b|\b(?:currently|nowadays|today)\b|\bright now\b|(?<=\b(?:and|to|with|vs\.?|versus|than)\s+)(?:the\s+)?(?:latest|newest|current|most recent)(?:\s+one)?\b|^(?:the\s+)?(?:latest|newest|current|most recent)(?:\s+one)?(?=[\s?.!]*$)/g)) {
+  for (const m of lower.matchAll(/\b(?:the\s+)?(?:latest|newest|current|most recent|last)\s+(?:release|version|msl|list|taxonomy)\b|\b(?:currently|nowadays|today|now)\b|\bright now\b|(?<=\b(?:and|to|with|vs\.?|versus|than)\s+)(?:the\s+)?(?:latest|newest|current|most recent)(?:\s+one)?\b|^(?:the\s+)?(?:latest|newest|current|most recent)(?:\s+one)?(?=[\s?.!]*$)/g)) {
     push(m, [ref(last, m[0])]);
   }
   for (const m of lower.matchAll(/\b(?:the\s+)?(?:very\s+)?(?:first|earliest|oldest)\s+(?:(?:ictv|species|master|official|taxonomy)\s+){0,3}(?:release|version|msl|list)\b/g)) {

@@ -47,6 +47,7 @@ function entitiesOf(p: Parsed): Record<string, unknown> {
 const NO_ENTITIES = { species: [], taxa: [], releases: [], hosts: [], genome_types: [], rank: null, change: null, unknown: [] };
 
 const closest = () => EXAMPLE_QUESTIONS.slice(0, 3).map((e) => e.question);
+const offered = () => `I can answer questions such as: ${closest().map((q) => `"${q}"`).join(', ')}.`;
 
 /** The question with each misspelt name replaced by the one name it is clearly closest to. */
 async function corrected(store: Store, query: string, p: Parsed, lex: Lexicon): Promise<Parsed | null> {
@@ -79,6 +80,19 @@ async function corrected(store: Store, query: string, p: Parsed, lex: Lexicon): 
   return again;
 }
 
+/** Each release an answer names, the first time, with its year or label: "MSL39" -> "MSL39 (2023)". */
+function withYears(store: Store, text: string): string {
+  const all = releaseRows(store);
+  const seen = new Set<string>();
+  return text.replace(/\bMSL(\d{1,2})\b(?! \()/g, (m: string, n: string, at: number) => {
+    const r = all.find((x) => x.msl === Number(n));
+    // already said ("MSL39 (2023)" once) or written next to its label ("MSL33 = 2018a")
+    if (!r || seen.has(m) || text.slice(at - 12, at).includes(r.label) || /^\s*(?:=|\()/.test(text.slice(at + m.length))) return m;
+    seen.add(m);
+    return `${m} (${r.label})`;
+  });
+}
+
 /** The answer to one question, as POST /ai/query returns it (without the echoed query and cache flag). */
 export async function askQuestion(store: Store, query: string): Promise<QueryResult> {
   const refuse = (status: Status, p: Parsed | null, relation: string, response: string, data: Record<string, unknown> = {}): QueryResult => {
@@ -86,7 +100,7 @@ export async function askQuestion(store: Store, query: string): Promise<QueryRes
     return { status, response, intent: p?.intent ?? 'unknown', understood, confidence: 0, entities: p ? entitiesOf(p) : NO_ENTITIES, data: { ...data, examples: closest() }, sources: [] };
   };
   const topic = outOfScope(query);
-  if (topic) return refuse('declined', null, 'out_of_scope', `${SCOPE_SENTENCE} (The question asks about ${topic}.)`, { topic });
+  if (topic) return refuse('declined', null, 'out_of_scope', `${SCOPE_SENTENCE} (The question asks about ${topic}.) ${offered()}`, { topic });
 
   const [ids, aliases] = await Promise.all([lookupIdentifiers(store, identifierWords(query)), virusAliases(store)]);
   const lex = storeLexicon(store, ids, aliases);
@@ -96,20 +110,21 @@ export async function askQuestion(store: Store, query: string): Promise<QueryRes
 
   if (parsed.badReleases.length > 0) {
     const all = releaseRows(store);
-    return refuse('declined', parsed, 'nonexistent_release', `There is no such release: ${parsed.badReleases[0]}. The releases run from ${all[0]!.version} (${all[0]!.label}) to ${all[all.length - 1]!.version} (${all[all.length - 1]!.label}); this service answers questions about those releases only.`);
+    const bad = parsed.badReleases[0]!;
+    return refuse('declined', parsed, 'nonexistent_release', `${bad.charAt(0).toUpperCase()}${bad.slice(1)}: there is no such release, and I do not answer with another one. The releases run from ${all[0]!.version} (${all[0]!.label}) to ${all[all.length - 1]!.version} (${all[all.length - 1]!.label}). ${offered()}`);
   }
   const rel = parsed.unknownNames.length === 0 ? await answerRelation(store, parsed, query) : null;
   if (rel) {
     const understood = understoodOf(parsed, rel.relation);
-    if (rel.missing) return { ...refuse('not_understood', parsed, rel.relation, `${rel.response} Questions I can answer include: ${closest().map((q) => `"${q}"`).join(', ')}.`), understood };
-    return { status: 'answered', response: rel.response, intent: rel.relation, understood, confidence: confidenceOf(understood), entities: entitiesOf(parsed), data: rel.data, sources: rel.sources };
+    if (rel.missing) return { ...refuse('not_understood', parsed, rel.relation, `${rel.response} ${offered()}`), understood };
+    return { status: 'answered', response: withYears(store, rel.response), intent: rel.relation, understood, confidence: confidenceOf(understood), entities: entitiesOf(parsed), data: rel.data, sources: rel.sources };
   }
   const a = await answer(store, parsed);
   if (parsed.intent === 'unknown' || parsed.intent === 'help') {
     return { ...refuse('not_understood', parsed, parsed.intent, a.response, a.data), data: a.data };
   }
   const unread = unreadPart(parsed);
-  if (unread) return refuse('not_understood', parsed, parsed.intent, `I did not understand all of this question: not understood, ${unread}. I answer only when I understood every part. Questions I can answer include: ${closest().map((q) => `"${q}"`).join(', ')}.`);
+  if (unread) return refuse('not_understood', parsed, parsed.intent, `I did not understand all of this question: not understood, ${unread}. I answer only when I understood every part. ${offered()}`);
   const understood = understoodOf(parsed, parsed.intent);
-  return { status: 'answered', response: a.response, intent: parsed.intent, understood, confidence: confidenceOf(understood), entities: entitiesOf(parsed), data: a.data, sources: a.sources };
+  return { status: 'answered', response: withYears(store, a.response), intent: parsed.intent, understood, confidence: confidenceOf(understood), entities: entitiesOf(parsed), data: a.data, sources: a.sources };
 }

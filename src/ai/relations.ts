@@ -92,9 +92,12 @@ function sameRank(ctx: Ctx, p: Parsed, rank: Rank): RelationAnswer {
     const gone = !pa.species ? a! : b!;
     return notUnderstood('same_taxon', 'species', `${gone.text} is not a species in ${release(r)}, so I cannot say whether the two share a ${rank} there.`);
   }
-  const ta = pa.species.classification[rank] ?? null, tb = pb.species.classification[rank] ?? null;
+  const at = (d: typeof pa) => (rank === 'species' ? d.species!.scientific_name : d.species!.classification[rank] ?? null);
+  const ta = at(pa), tb = at(pb);
   const yes = ta !== null && ta === tb;
-  const text = (s: SpeciesRef, d: typeof pa) => `${who(s, d.species!.scientific_name)} is in ${ta === null && d === pa || tb === null && d === pb ? `no ${rank}` : `the ${rank} ${d.species!.classification[rank]}`}`;
+  const text = (s: SpeciesRef, d: typeof pa) => (rank === 'species'
+    ? `${s.text} is in the species ${d.species!.scientific_name}`
+    : `${who(s, d.species!.scientific_name)} is in ${at(d) === null ? `no ${rank}` : `the ${rank} ${at(d)}`}`);
   return {
     relation: 'same_taxon', response: `${yes ? 'Yes' : 'No'}: in ${release(r)}, ${text(a!, pa)} and ${text(b!, pb)}.`,
     data: { rank, version: r.version, [a!.text]: ta, [b!.text]: tb, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'species_doc', r.version),
@@ -161,6 +164,24 @@ function hasHost(ctx: Ctx, p: Parsed): RelationAnswer {
   };
 }
 
+function rankIs(ctx: Ctx, t: TaxonRef, rank: Rank): RelationAnswer {
+  const yes = t.rank === rank;
+  return {
+    relation: 'classification', response: `${yes ? 'Yes' : 'No'}: ${t.name} is ${/^[aeiou]/.test(t.rank) ? 'an' : 'a'} ${t.rank} (listed MSL${t.entry.first_msl}-MSL${t.entry.last_msl}).`,
+    data: { taxon: t.name, rank: t.rank, asked: rank, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'taxon_profile'),
+  };
+}
+
+function threshold(ctx: Ctx, p: Parsed, t: TaxonRef, how: string, n: number, rank: Rank): RelationAnswer {
+  const r = theRelease(ctx, p);
+  const has = countOf(t, r.msl, rank);
+  const yes = /more|over/.test(how) ? has > n : /at least/.test(how) ? has >= n : has < n;
+  return {
+    relation: 'count_taxon', response: `${yes ? 'Yes' : 'No'}: in ${release(r)}, the ${t.rank} ${t.name} has ${num(has)} ${plural(rank, has)} (${how} ${num(n)} asked).`,
+    data: { taxon: t.name, version: r.version, rank, count: has, asked: `${how} ${n}`, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'taxon_profile', r.version),
+  };
+}
+
 // --- two items ---------------------------------------------------------------------------------------------
 
 const countOf = (t: TaxonRef, msl: number, rank: Rank): number => {
@@ -207,7 +228,8 @@ function betweenReleases(ctx: Ctx, p: Parsed, rank: Rank): RelationAnswer {
       lead = `${yes ? 'Yes' : 'No'}: `;
     }
   }
-  const change = d === 0 ? 'the same number' : `${num(Math.abs(d))} ${d > 0 ? 'more' : 'fewer'} (${d > 0 ? '+' : '-'}${num(Math.abs(d))})`;
+  const pct = a > 0 && d !== 0 ? `, ${d > 0 ? '+' : '-'}${(Math.abs(d) * 100 / a).toFixed(1)}%` : '';
+  const change = d === 0 ? 'the same number' : `${num(Math.abs(d))} ${d > 0 ? 'more' : 'fewer'} (${d > 0 ? '+' : '-'}${num(Math.abs(d))}${pct})`;
   const which = /\bor\b/.test(ctx.q) && d !== 0 ? ` ${d > 0 ? to.label : from.label} had more.` : '';
   return {
     relation: 'compare_releases',
@@ -287,7 +309,14 @@ export async function answerRelation(store: Store, p: Parsed, question: string):
   if (/\btype[- ]species\b/.test(q)) return typeSpeciesOf(ctx, p);
 
   const rankInResidue = rankWord(residue.replace(/§\w+/g, ' '));
-  if (YES_NO.test(q) && /\b(?:same|both)\b/.test(q) && p.species.length === 2 && rankInResidue && rankInResidue !== 'species') return sameRank(ctx, p, rankInResidue);
+  if (YES_NO.test(q) && /\b(?:same|both)\b/.test(q) && p.species.length === 2 && rankInResidue) return sameRank(ctx, p, rankInResidue);
+  if (YES_NO.test(q) && p.taxa.length === 1 && p.species.length === 0 && p.releases.length <= 1) {
+    const t = p.taxa[0]!;
+    const isA = new RegExp(`§tx (?:still )?(?:an? |the )?(${Object.keys(RANK_PLURAL).join('|')})\\b`).exec(residue);
+    if (isA && !/\bstill\b/.test(q)) return rankIs(ctx, t, isA[1] as Rank);
+    const more = /\b(more than|over|at least|fewer than|less than|under)\s+(\d[\d,]*)\s+(species|genera|families|orders)\b/.exec(q);
+    if (more) return threshold(ctx, p, t, more[1]!, Number(more[2]!.replaceAll(',', '')), rankWord(more[3]!)!);
+  }
   if (YES_NO.test(q) && p.species.length === 1 && p.taxa.length === 0 && (p.genomeTypes.length > 0 || /\b(?:dna|rna) virus\b/.test(q)) && !/\bor\b/.test(q)) return isGenomeType(ctx, p);
   if (YES_NO.test(q) && p.species.length === 1 && p.taxa.length === 1 && p.releases.length <= 1 && /\b(?:in|part of|belong\w*|member|a)\b/.test(q)) return memberOf(ctx, p);
   if (YES_NO.test(q) && p.species.length === 1 && p.taxa.length === 0 && p.hosts.length > 0 && p.releases.length <= 1) return hasHost(ctx, p);
@@ -300,7 +329,9 @@ export async function answerRelation(store: Store, p: Parsed, question: string):
     if (!COUNTABLE.includes(rank)) return notUnderstood('compare_taxa', 'rank', `I can compare two taxa by their species, genera, families or orders, not by ${rank}.`);
     return twoTaxa(ctx, p, rank);
   }
-  if (p.releases.length === 2 && p.species.length === 0 && p.taxa.length <= 1 && counting && p.releases[0]!.msl !== p.releases[1]!.msl) {
+  // "which family grew the most between ...": a ranking of taxa (answer.ts), not two totals
+  const ranking = /\b(?:which|what)\b.*\b(?:the most|most|fastest|the least)\b/.test(q) && p.taxa.length === 0;
+  if (p.releases.length === 2 && p.species.length === 0 && p.taxa.length <= 1 && counting && !ranking && p.releases[0]!.msl !== p.releases[1]!.msl) {
     const rank = countedRank(residue.replace(/§\w+/g, ' ')) ?? rankInResidue ?? 'species';
     const ask = /\b(?:renam|merg|split|abolish|reclassif|moved|add|new|creat|introduc|remov)\w*/.test(q);
     if (!ask && (p.taxa.length === 0 || COUNTABLE.includes(rank))) return betweenReleases(ctx, p, rank);

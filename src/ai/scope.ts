@@ -8,7 +8,7 @@ export const SCOPE_SENTENCE = 'This service answers questions about the ICTV vir
 const TOPICS: Array<[string, RegExp]> = [
   ['virulence or disease severity', /\b(?:virulen\w*|deadl(?:y|ier|iest)|lethal\w*|fatal\w*|mortality|death\w*|died|dies|die|kill\w*|dangerous|severity|severe (?:is|are)|pathogenicity|symptoms?|incubation|sick|illness|disease course)\b/],
   ['epidemiology', /\b(?:r0|r naught|reproduction number|transmissib\w*|transmit\w*|transmission|contagious|spreads?|spreading|outbreaks?|epidemics?|pandemics?|cases|incidence|prevalence|infected (?:people|patients|persons)|people (?:infected|have)|endemic)\b/],
-  ['vaccines and treatment', /\b(?:vaccin\w*|shots?|jabs?|immuni[sz]\w*|antibod\w*|protect\w*|treat\w*|cure[sd]?|drugs?|antivirals?|therap\w*|medicin\w*|remd\w*|paxlovid|prevent\w*)\b/],
+  ['vaccines and treatment', /\b(?:vaccines?|vaccinat\w*|shots?|jabs?|immuni[sz]\w*|antibod\w*|protect\w*|treat\w*|cure[sd]?|drugs?|antivirals?|therap\w*|medicin\w*|remd\w*|paxlovid|prevent\w*)\b/],
   ['sequences and structures', /\b(?:sequences?|sequencing|fasta|gc content|gc-content|primers?|blast|proteins?|structures?|pdb|crystal|codons?|mutations?|mutat\w*|variants? of concern|orfs?|open reading frames?|genes?)\b/],
   ['origins and evolution of a virus in nature', /\b(?:lab leak|come from|came from|originat\w*|where did .* (?:come|start)|spill ?over|zoono\w*)\b/],
   ['the future', /\b(?:will (?:there|the|ictv|it|they|be)|next (?:release|year|msl|version)|in the future|future|predict\w*|forecast\w*|upcoming|going to (?:be|change|rename))\b/],

@@ -66,6 +66,9 @@ export function unreadPart(p: Parsed): string | null {
   if (p.species.length > 0 && p.taxa.length > 0) return `"${p.taxa[0]!.text}" next to "${p.species[0]!.text}": I read one virus or one taxon per question of this kind`;
   if (p.species.length > 0 && !SPECIES_INTENTS.has(p.intent)) return `what is asked about "${p.species[0]!.text}"`;
   if (p.taxa.length > 0 && !TAXON_INTENTS.has(p.intent)) return `what is asked about "${p.taxa[0]!.text}"`;
+  // "before 2023", "after MSL30": a span of releases, which these answers do not read
+  const span = /\b(before|after|prior to|until|till|up to)\s+(?:the\s+)?§rel/.exec(p.residue);
+  if (span && !['compare_releases', 'fastest_growing', 'count_taxon', 'family_evolution', 'milestones'].includes(p.intent)) return `"${span[1]}" a release (I answer about a release, not the releases ${span[1]} it)`;
   // the change counts of a release are of species; a question about other ranks' changes is not answered with them
   if (p.intent === 'release_changes' && p.targetRank && p.targetRank !== 'species') return `the ${p.targetRank} changes asked (release change counts are of species)`;
   const ambiguous = p.releases.find((r) => r.ambiguous);
