@@ -13,7 +13,7 @@ import { virusAliases } from '../read/virus-aliases.js';
 import { answer, type Answer } from './answer.js';
 import { EXAMPLE_QUESTIONS } from './examples.js';
 import { identifierWords, parseQuestion, storeLexicon, type Lexicon, type Parsed } from './parse.js';
-import { answerRelation } from './relations.js';
+import { answerRelation, releasesBetweenYears } from './relations.js';
 import { outOfScope, SCOPE_SENTENCE } from './scope.js';
 import { confidenceOf, understoodOf, unreadPart, type Understood } from './understood.js';
 
@@ -80,6 +80,19 @@ async function corrected(store: Store, query: string, p: Parsed, lex: Lexicon): 
   return again;
 }
 
+/**
+ * "coronavirus species (Coronaviridae)": a word in lower case and a taxon name of the same stem next to it are
+ * one taxon said twice, the name spelt out winning.
+ */
+function sameStem(p: Parsed): void {
+  if (p.taxa.length !== 2) return;
+  const stem = (n: string) => n.toLowerCase().replace(/(?:viridae|virinae|virales|viria|viruses|virus)$/, '');
+  const [a, b] = p.taxa as [Parsed['taxa'][0], Parsed['taxa'][0]];
+  if (stem(a.text) !== stem(b.text)) return;
+  const common = a.text === a.text.toLowerCase() && b.text !== b.text.toLowerCase() ? a : b.text === b.text.toLowerCase() && a.text !== a.text.toLowerCase() ? b : null;
+  if (common) p.taxa.splice(p.taxa.indexOf(common), 1);
+}
+
 /** Each release an answer names, the first time, with its year or label: "MSL39" -> "MSL39 (2023)". */
 function withYears(store: Store, text: string): string {
   const all = releaseRows(store);
@@ -87,7 +100,7 @@ function withYears(store: Store, text: string): string {
   return text.replace(/\bMSL(\d{1,2})\b(?! \()/g, (m: string, n: string, at: number) => {
     const r = all.find((x) => x.msl === Number(n));
     // already said ("MSL39 (2023)" once) or written next to its label ("MSL33 = 2018a")
-    if (!r || seen.has(m) || text.slice(at - 12, at).includes(r.label) || /^\s*(?:=|\()/.test(text.slice(at + m.length))) return m;
+    if (!r || seen.has(m) || text.slice(at - 1, at) === '(' || text.slice(at - 12, at).includes(r.label) || /^\s*(?:=|\()/.test(text.slice(at + m.length))) return m;
     seen.add(m);
     return `${m} (${r.label})`;
   });
@@ -108,6 +121,12 @@ export async function askQuestion(store: Store, query: string): Promise<QueryRes
   const nothingFound = parsed.species.length === 0 && parsed.taxa.length === 0 && parsed.leftovers.length > 0;
   if (parsed.unknownNames.length > 0 || nothingFound) parsed = (await corrected(store, query, parsed, lex)) ?? parsed;
 
+  sameStem(parsed);
+  const span = releasesBetweenYears(store, query);
+  if (span) {
+    const understood = understoodOf(parsed, span.relation);
+    return { status: 'answered', response: span.response, intent: span.relation, understood, confidence: confidenceOf(understood), entities: entitiesOf(parsed), data: span.data, sources: span.sources };
+  }
   if (parsed.badReleases.length > 0) {
     const all = releaseRows(store);
     const bad = parsed.badReleases[0]!;

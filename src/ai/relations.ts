@@ -299,6 +299,40 @@ function rankWord(q: string): Rank | null {
   return table.find(([re]) => re.test(w))?.[1] ?? null;
 }
 
+/** "how many releases were there between 2000 and 2010": years as the bounds of a span, not as releases. */
+export function releasesBetweenYears(store: Store, question: string): RelationAnswer | null {
+  const q = question.toLowerCase();
+  const m = /\breleases?\b.*\b(?:between|from)\s+((?:19|20)\d\d)\s+(?:and|to|until|till)\s+((?:19|20)\d\d)\b/.exec(q);
+  if (!m) return null;
+  const all = releaseRows(store);
+  const [lo, hi] = [Number(m[1]), Number(m[2])].sort((a, b) => a - b) as [number, number];
+  const inSpan = all.filter((r) => r.year >= lo && r.year <= hi);
+  return {
+    relation: 'release_info',
+    response: `${num(inSpan.length)} release${inSpan.length === 1 ? ' was' : 's were'} published from ${lo} to ${hi}${inSpan.length ? `: ${inSpan.map((r) => release(r)).join(', ')}` : ''}.`,
+    data: { from_year: lo, to_year: hi, count: inSpan.length, releases: inSpan.map((r) => r.version) }, sources: sources({ store, all, latest: all[all.length - 1]!, q }, 'releases'),
+  };
+}
+
+function countsOfYear(ctx: Ctx, p: Parsed, year: number, rank: Rank): RelationAnswer {
+  const rows = ctx.all.filter((r) => r.year === year);
+  const t = p.taxa[0];
+  const n = (r: ReleaseRow) => (t ? countOf(t, r.msl, rank) : releaseTotal(ctx.store, r, rank) ?? 0);
+  const what = t ? `${RANK_PLURAL[rank]} in the ${t.rank} ${t.name}` : RANK_PLURAL[rank];
+  return {
+    relation: 'count_release', response: `${year} had ${rows.length} releases: ${and(rows.map((r) => `${release(r)} had ${num(n(r))} ${what}`))}.`,
+    data: { year, rank, ...(t ? { taxon: t.name } : {}), counts: rows.map((r) => ({ version: r.version, label: r.label, count: n(r) })) }, sources: sources(ctx, t ? 'taxon_profile' : 'releases'),
+  };
+}
+
+function releasesOfYear(ctx: Ctx, year: number): RelationAnswer {
+  const rows = ctx.all.filter((r) => r.year === year);
+  return {
+    relation: 'release_info', response: `${year} had ${rows.length} releases: ${and(rows.map((r) => release(r)))}.`,
+    data: { year, releases: rows.map((r) => ({ version: r.version, label: r.label })) }, sources: sources(ctx, 'releases'),
+  };
+}
+
 /** The answer of a relation this module reads, or null when the question is none of them. */
 export async function answerRelation(store: Store, p: Parsed, question: string): Promise<RelationAnswer | null> {
   const all = releaseRows(store);
@@ -307,6 +341,12 @@ export async function answerRelation(store: Store, p: Parsed, question: string):
   const residue = p.residue;
 
   if (/\btype[- ]species\b/.test(q)) return typeSpeciesOf(ctx, p);
+  const twoInYear = p.releases.length === 1 ? p.releases[0]!.ambiguous : undefined;
+  if (twoInYear && p.species.length === 0 && p.taxa.length <= 1 && /\b(?:how many|number of|count)\b/.test(q) && !changeAsked(q)) {
+    const rank = countedRank(residue.replace(/§\w+/g, ' ')) ?? rankWord(residue.replace(/§\w+/g, ' '));
+    if (rank && (p.taxa.length === 0 || COUNTABLE.includes(rank))) return countsOfYear(ctx, p, p.releases[0]!.year, rank);
+  }
+  if (twoInYear && p.species.length === 0 && p.taxa.length === 0 && /\b(?:releases?|msls?|versions?|lists?|editions?)\b/.test(q) && /\b(?:which|what|when|how many|list|name)\b/.test(q) && !/\b(?:species|genera|famil\w*|orders?|realms?)\b/.test(q)) return releasesOfYear(ctx, p.releases[0]!.year);
 
   const rankInResidue = rankWord(residue.replace(/§\w+/g, ' '));
   if (YES_NO.test(q) && /\b(?:same|both)\b/.test(q) && p.species.length === 2 && rankInResidue) return sameRank(ctx, p, rankInResidue);
