@@ -12,6 +12,7 @@ const TOPICS: Array<[string, RegExp]> = [
   ['sequences and structures', /\b(?:sequences?|sequencing|fasta|gc content|gc-content|primers?|blast|proteins?|structures?|pdb|crystal|codons?|mutations?|mutat\w*|variants? of concern|orfs?|open reading frames?|genes?)\b/],
   ['origins and evolution of a virus in nature', /\b(?:lab leak|come from|came from|originat\w*|where did .* (?:come|start)|spill ?over|zoono\w*)\b/],
   ['the future', /\b(?:will (?:there|the|ictv|it|they|be)|next (?:release|year|msl|version)|in the future|future|predict\w*|forecast\w*|upcoming|going to (?:be|change|rename))\b/],
+  ['infection in people and animals', /\b(?:immune|immunity|evade\w*|people|worldwide|patients?|can (?:humans|people|you|i|we|dogs|cats|pets) (?:get|catch)|carr(?:y|ies|ied|iers?)|airborne|aerosols?|how (?:do|does|did) (?:you|people|humans) (?:get|catch))\b/],
   ['the biology of the virus', /\b(?:caus(?:e|es|ed|ing)|diseases?|virions?|capsids?|envelope[sd]?|receptors?|replicat\w*|bind\w*|enter\w* (?:the )?cells?|particles?|morpholog\w*|look like|shape|survive|temperature|mutation rate|evolv\w* from)\b/],
   ['people and discovery', /\b(?:who (?:discovered|found|named|first)|discover\w*|nobel|scientists?|named after|why (?:is|was|did|does))\b/],
   ['diagnosis and testing', /\b(?:diagnos\w*|pcr test|test(?:ing)? for|detect(?:ed|ion)? in (?:patients|blood))\b/],
