@@ -238,9 +238,15 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
     else push(m, [], `${m[0].toUpperCase().replace(/\s|-/g, '')} is not a release in this data set (${span})`);
   }
   // "release 39", "version 39", "release 5"
-  for (const m of lower.matchAll(/\b(?:release|version)\s+(\d{1,3})\b/g)) {
+  for (const m of lower.matchAll(/\b(?:release|version)\s+(?:number\s+|no\.?\s+|#)?(\d{1,3})\b(?!\s*(?:species|genera|famil))/g)) {
     const r = byMsl(Number(m[1]));
     if (r) push(m, [ref(r, m[0])]);
+    else push(m, [], `${m[0]} is not a release in this data set (${span})`);
+  }
+  // "the 1800s", "the 1960s": decades before the first release (or after the last)
+  for (const m of lower.matchAll(/\b(1\d|20)(\d)0s\b/g)) {
+    const from = Number(`${m[1]}${m[2]}0`);
+    if (from + 9 < first.year || from > last.year) push(m, [], `no release dates from the ${m[0]}; the data set covers ${span}`);
   }
   // "the first 1999 release", "the second release of 2018": one of a year's two releases
   for (const m of lower.matchAll(/\b(first|second|earlier|later|1st|2nd)\s+(?:((?:19|20)\d\d)\s+(?:release|version|list|msl)|(?:release|version|list|msl)\s+(?:of|in)\s+((?:19|20)\d\d))\b/g)) {
