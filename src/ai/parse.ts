@@ -114,15 +114,34 @@ export function identifierWords(query: string): string[] {
   return tokenise(clean(query)).map((t) => t.text).filter((t) => !/^\d+$/.test(t) && identifierKeys(t) !== null);
 }
 
+// Every run of a question's words is looked up, most of them missing: the same few thousand runs ("how many",
+// "species in") recur from question to question, so their lookups are kept per opened build, up to a bound.
+const MEMO_SIZE = 20_000;
+const memos = new WeakMap<Store, Map<string, unknown>>();
+
+function memo<T>(store: Store, kind: string, norm: string, look: () => T): T {
+  let m = memos.get(store);
+  if (!m) {
+    m = new Map();
+    memos.set(store, m);
+  }
+  const key = `${kind}${norm}`;
+  let v = m.get(key) as T | undefined;
+  if (v === undefined) {
+    if (m.size >= MEMO_SIZE) m.clear();
+    v = look();
+    m.set(key, v);
+  }
+  return v;
+}
+
 export function storeLexicon(store: Store, identifiers?: Map<string, IdentifierHit[]>, aliases?: Map<string, Alias>): Lexicon {
   return {
     ...(identifiers ? { identifiers } : {}),
     ...(aliases ? { aliases } : {}),
     // species, virus names and abbreviations; higher taxa are the taxa lexicon's
-    names: (norm) => lookupName(store, norm).filter((h) => h.kind !== 'taxon'),
-    taxa: (norm) => {
-      return store.docJson<TaxonEntry[]>('taxon_profile', norm) ?? [];
-    },
+    names: (norm) => memo(store, 'n', norm, () => lookupName(store, norm).filter((h) => h.kind !== 'taxon')),
+    taxa: (norm) => memo(store, 't', norm, () => store.docJson<TaxonEntry[]>('taxon_profile', norm) ?? []),
     releases: releaseRows(store),
   };
 }
@@ -347,8 +366,9 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
       // a name never starts or ends with a question word ("is TMV" is not the abbreviation ISTMV), except a
       // capital letter ending one ("Rotavirus A", "Influenza B virus" is caught whole anyway)
       const endsWithLetter = n > 1 && /^[A-Z]$/.test(span[n - 1]!.text);
-      const alias = n <= 3 ? aliasRef(span.map((t) => t.text).join(' '), lex) : null;
-      if (alias && (n > 1 || !QUESTION_WORDS.has(first))) {
+      // "phage T4": a short name may start with the word phage, which no other name does
+      const alias = n <= 3 && (first === 'phage' || !QUESTION_WORDS.has(first)) ? aliasRef(span.map((t) => t.text).join(' '), lex) : null;
+      if (alias) {
         for (const t of span) t.used = true;
         out.push({ start: span[0]!.start, end: span[n - 1]!.end, text: alias.text, species: alias });
         i += n - 1;
