@@ -99,11 +99,13 @@ describe('POST /ai/query', () => {
       expect(gap.body.response).to.match(/no release was published in 1980/i);
     });
 
-    it('asks which release is meant for a year with two releases, and answers neither for it', async () => {
+    it('answers for both releases of a year with two, never for one of them alone', async () => {
+      const rows = await real.db.all<{ label: string; n: number }>(
+        'SELECT r.label, count(*)::INTEGER AS n FROM src.species s JOIN src.releases r ON r.msl = s.msl WHERE r.year = 2018 GROUP BY r.label ORDER BY r.label');
+      expect(rows).to.have.length(2);
       const res = await ask('How many species were there in 2018?');
-      expect(res.body.status).to.equal('not_understood');
-      expect(res.body.response).to.contain('2018 had 2 releases').and.to.contain('2018a or 2018b');
-      expect(res.body.confidence).to.equal(0);
+      expect(res.body.status).to.equal('answered');
+      for (const r of rows) expect(res.body.response).to.contain(r.label).and.to.contain(r.n.toLocaleString('en-US'));
     });
   });
 
