@@ -9,6 +9,7 @@ import { normaliseName } from '../read/names.js';
 import { releases as releaseRows, type ReleaseRow, type ResolvedVersion } from '../read/releases.js';
 import { placeIn, resolveOne } from '../read/resolve.js';
 import { suggestNames } from '../read/suggest.js';
+import { fateOf, renamesTo } from '../read/taxonomy-facts.js';
 import { modelOf, type FamilyProfile, type Member } from './classify.js';
 import { and, count, dec, num, or, RANK_PLURAL, release, signed } from './format.js';
 import type { ChangeKind, Intent, Parsed, SpeciesRef, TaxonEntry, TaxonRef } from './parse.js';
@@ -269,6 +270,19 @@ function taxonSources(ctx: Ctx, extra: Source[] = []): Source[] {
   return [{ model: 'taxon_profile', version: span(ctx) }, ...extra];
 }
 
+/** "what was Orthoherpesviridae called before": the names the change lists record it was renamed from. */
+export async function taxonFormerNames(store: Store, t: TaxonRef): Promise<Answer | null> {
+  const all = releaseRows(store);
+  const from = await renamesTo(store, t.name);
+  if (from.length === 0) return null;
+  const steps = from.map((f) => `${f.old_name} (renamed ${t.name} in ${release(all.find((r) => r.msl === f.msl)!)})`);
+  return {
+    response: `The ${t.rank} ${t.name} was formerly called ${and(steps)}.`,
+    data: { taxon: t.name, rank: t.rank, former_names: from.map((f) => ({ name: f.old_name, renamed_in: `MSL${f.msl}` })) },
+    sources: [{ model: 'src.renames', version: `MSL${from[0]!.msl}` }],
+  };
+}
+
 function taxonClassification(ctx: Ctx, p: Parsed, t: TaxonRef): Answer {
   const e = t.entry;
   const target = p.releases.length ? targetRelease(ctx, p) : rowOf(ctx, e.last_msl)!;
@@ -346,7 +360,13 @@ async function taxonHistory(ctx: Ctx, _p: Parsed, t: TaxonRef): Promise<Answer> 
   sources.push({ model: 'timeline', version: span(ctx) });
   let status = event ? 'abolished' : 'ended';
   let fate = event?.description ?? `no release from ${release(next)} on lists it`;
-  if (t.rank === 'family') {
+  // the change lists (MSL38 on) name what a taxon became when it was renamed
+  const renamed = (await fateOf(ctx.store, e.name)).find((f) => f.msl === next.msl && f.new_name && /renam/i.test(f.change));
+  if (renamed && !event) {
+    fate = `in ${release(next)} it was renamed ${renamed.new_name}`;
+    status = 'renamed';
+  }
+  if (t.rank === 'family' && !renamed) {
     const s = await stabilityRow(ctx.store, e.name);
     sources.push({ model: 'family_stability', version: span(ctx) });
     if (s) {

@@ -9,7 +9,7 @@ import type { Rank } from '../read/lineages.js';
 import { releases as releaseRows, type ReleaseRow } from '../read/releases.js';
 import { placeIn } from '../read/resolve.js';
 import { fateOf, renamesIn, speciesChangedIn, taxaNames, typeSpecies, typeSpeciesReleases } from '../read/taxonomy-facts.js';
-import { releaseTotal, type Answer } from './answer.js';
+import { releaseTotal, taxonFormerNames, type Answer } from './answer.js';
 import { and, num, RANK_PLURAL, release } from './format.js';
 import type { Parsed, SpeciesRef, TaxonRef } from './parse.js';
 import { COMPOSITION_NAMES } from './vocabulary.js';
@@ -362,6 +362,11 @@ export async function answerRelation(store: Store, p: Parsed, question: string):
   if (YES_NO.test(q) && p.species.length === 1 && p.taxa.length === 0 && p.hosts.length > 0 && p.releases.length <= 1) return hasHost(ctx, p);
   if (p.taxa.length === 1 && p.species.length === 0 && p.releases.length <= 1 && (/\bstill\b.*\b(?:a thing|exist\w*|valid|used|around|in use|an? \w+|recogni[sz]ed|listed|there)\b/.test(q) || /\b(?:does|do) .* still exist\b/.test(q))) return stillInUse(ctx, p.taxa[0]!);
 
+  if (p.taxa.length === 1 && p.species.length === 0 && /\b(?:called before|formerly|previous(?:ly)? (?:called|named)|(?:old|older|former|previous|earlier) names?|used to be (?:called|named)|(?:was|were) .* (?:called|named)\b.*\bbefore|renamed from)\b/.test(q)) {
+    const former = await taxonFormerNames(store, p.taxa[0]!);
+    if (former) return { ...former, relation: 'taxon_history' };
+    return notUnderstood('taxon_history', 'former name', `The change lists (which record renames of higher taxa from ${release(rowOf(ctx, 38) ?? ctx.latest)} on) record no earlier name of the ${p.taxa[0]!.rank} ${p.taxa[0]!.name}, and I do not guess one.`);
+  }
   const comparing = /\b(?:more|fewer|less|bigger|larger|smaller|biggest|largest|greater|which|or|vs\.?|versus|compar\w*|than|differen\w*)\b/.test(q);
   const counting = /\b(?:how many|number of|count|more|fewer|less|bigger|larger|smaller|grew|grow|increase\w*|decrease\w*|go up|went up|drop\w*|change|differen\w*|vs\.?|versus)\b/.test(q);
   if (p.taxa.length === 2 && p.species.length === 0 && p.releases.length <= 1 && comparing) {

@@ -87,3 +87,10 @@ export function speciesChangedIn(store: Store, msl: number, change: 'Merged' | '
     `SELECT species FROM src.species WHERE msl = $1 AND msl_of_last_change = $1 AND last_change LIKE $2 ORDER BY species`,
     [msl, `${change}%`])).map((r) => r.species));
 }
+
+/** The renames whose new name is this one (the names a higher taxon had before), by the change lists. */
+export function renamesTo(store: Store, name: string): Promise<Array<RenameRow & { msl: number }>> {
+  return once(store, `from|${name.toLowerCase()}`, () => store.query<RenameRow & { msl: number }>(
+    `SELECT * FROM (SELECT msl::INTEGER AS msl, rank, ${CHANGE} AS change, split_part(old_name, ';', -1) AS old_name, nullif(split_part(new_name, ';', -1), '') AS new_name
+       FROM src.renames WHERE lower(split_part(new_name, ';', -1)) = lower($1)) WHERE change = 'Renamed' OR change LIKE 'Renamed,%' ORDER BY msl`, [name]));
+}
