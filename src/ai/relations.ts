@@ -369,7 +369,7 @@ export async function answerRelation(store: Store, p: Parsed, question: string):
   }
   const comparing = /\b(?:more|fewer|less|bigger|larger|smaller|biggest|largest|greater|which|or|vs\.?|versus|compar\w*|than|differen\w*)\b/.test(q);
   const counting = /\b(?:how many|number of|count|more|fewer|less|bigger|larger|smaller|grew|grow|increase\w*|decrease\w*|go up|went up|drop\w*|change|differen\w*|vs\.?|versus)\b/.test(q);
-  if (p.taxa.length === 2 && p.species.length === 0 && p.releases.length <= 1 && comparing) {
+  if (p.taxa.length === 2 && p.species.length === 0 && p.releases.length <= 1 && (comparing || /\b(?:how many|number of|count)\b/.test(q))) {
     const rank = countedRank(residue.replace(/§\w+/g, ' ')) ?? 'species';
     if (!COUNTABLE.includes(rank)) return notUnderstood('compare_taxa', 'rank', `I can compare two taxa by their species, genera, families or orders, not by ${rank}.`);
     return twoTaxa(ctx, p, rank);
