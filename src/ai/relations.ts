@@ -8,7 +8,7 @@ import type { Store } from '../store.js';
 import type { Rank } from '../read/lineages.js';
 import { releases as releaseRows, type ReleaseRow } from '../read/releases.js';
 import { placeIn } from '../read/resolve.js';
-import { fateOf, renamesIn, speciesChangedIn, taxaNames, typeSpecies, typeSpeciesReleases } from '../read/taxonomy-facts.js';
+import { fateOf, renamesIn, speciesChanges, type SpeciesChange, taxaNames, typeSpecies, typeSpeciesReleases } from '../read/taxonomy-facts.js';
 import { releaseTotal, taxonFormerNames, type Answer } from './answer.js';
 import { and, num, RANK_PLURAL, release } from './format.js';
 import type { Parsed, SpeciesRef, TaxonRef } from './parse.js';
@@ -21,7 +21,7 @@ export interface RelationAnswer extends Answer {
 }
 
 const YES_NO = /^\s*(?:is|are|was|were|does|do|did|has|have|had|can)\b/i;
-const MAX_NAMED = 40;
+const MAX_NAMED = 120;
 
 interface Ctx { store: Store; all: ReleaseRow[]; latest: ReleaseRow; q: string }
 
@@ -257,9 +257,12 @@ async function whichChanged(ctx: Ctx, p: Parsed, rank: Rank, change: Change): Pr
   const prev = ctx.all.filter((x) => x.msl < r.msl).pop();
   if (!prev) return notUnderstood('which_changed', 'release', `${release(r)} is the first release; nothing changed in it relative to an earlier one.`);
   let named: string[];
-  if (rank === 'species' && (change === 'merged' || change === 'split')) {
-    named = await speciesChangedIn(ctx.store, r.msl, change === 'merged' ? 'Merged' : 'Split');
-  } else if (rank !== 'species' && (change === 'merged' || change === 'split')) {
+  if (rank === 'species') {
+    const rows = await speciesChanges(ctx.store, prev.msl, r.msl, change === 'abolished' ? 'removed' : change);
+    const show = { added: (x: SpeciesChange) => x.new_name!, abolished: (x: SpeciesChange) => x.old_name!, renamed: (x: SpeciesChange) => `${x.old_name} -> ${x.new_name}`,
+      merged: (x: SpeciesChange) => `${x.old_name} into ${x.new_name}`, split: (x: SpeciesChange) => `${x.new_name} from ${x.old_name}` }[change];
+    named = rows.map(show);
+  } else if (change === 'merged' || change === 'split') {
     return notUnderstood('which_changed', 'change', `The change lists record merges and splits of species only; ask which ${RANK_PLURAL[rank]} were added, abolished or renamed in ${r.version}.`);
   } else {
     const [now, before, renames] = await Promise.all([taxaNames(ctx.store, r.msl, rank), taxaNames(ctx.store, prev.msl, rank), renamesIn(ctx.store, r.msl)]);
@@ -271,7 +274,7 @@ async function whichChanged(ctx: Ctx, p: Parsed, rank: Rank, change: Change): Pr
       named = change === 'added' ? now.filter((n) => !had.has(n) && !renamedTo.has(n)) : before.filter((n) => !has.has(n) && !renamedFrom.has(n));
     }
   }
-  const verb = { added: 'new', abolished: 'abolished', renamed: 'renamed', merged: 'the result of a merge', split: 'split off' }[change];
+  const verb = { added: 'new', abolished: 'abolished', renamed: 'renamed', merged: 'merged', split: 'split off' }[change];
   const shown = named.slice(0, MAX_NAMED);
   const list = named.length === 0 ? `no ${RANK_PLURAL[rank] ?? rank} were ${verb}` : `${num(named.length)} ${plural(rank, named.length)} ${named.length === 1 ? 'was' : 'were'} ${verb}: ${shown.join(', ')}${named.length > shown.length ? ` and ${num(named.length - shown.length)} more (GET the release diff for all)` : ''}`;
   return {

@@ -1,6 +1,6 @@
 // Facts of the source tables that the documents do not hold, for /ai/query's relations (src/ai/relations.ts):
 // the type species the spreadsheets of MSL23-35 mark, the names of the taxa of one rank in one release, the
-// higher-taxon renames and abolitions of one release, and the species merged or split in one. Each is one
+// higher-taxon renames and abolitions of one release, and the species changes of one (named). Each is one
 // small query over the build's source tables (src.*), kept per opened build once asked.
 import type { Store } from '../store.js';
 
@@ -81,11 +81,19 @@ export function fateOf(store: Store, name: string): Promise<Array<RenameRow & { 
        FROM src.renames WHERE lower(split_part(old_name, ';', -1)) = lower($1)) WHERE change IS NOT NULL ORDER BY msl`, [name]));
 }
 
-/** The species of a release whose last change, made in that release, was a merge or a split. */
-export function speciesChangedIn(store: Store, msl: number, change: 'Merged' | 'Split'): Promise<string[]> {
-  return once(store, `changed|${msl}|${change}`, async () => (await store.query<{ species: string }>(
-    `SELECT species FROM src.species WHERE msl = $1 AND msl_of_last_change = $1 AND last_change LIKE $2 ORDER BY species`,
-    [msl, `${change}%`])).map((r) => r.species));
+export interface SpeciesChange {
+  old_name: string | null;
+  new_name: string | null;
+}
+
+/**
+ * The species changes of one release against the one before, of one kind (added, removed, renamed, merged,
+ * split): release_diff_detail, the model the release change counts come from, so names and counts agree.
+ */
+export function speciesChanges(store: Store, from: number, to: number, kind: string): Promise<SpeciesChange[]> {
+  return once(store, `diff|${from}|${to}|${kind}`, () => store.query<SpeciesChange>(
+    `SELECT old_name, new_name FROM release_diff_detail WHERE from_msl = $1 AND to_msl = $2 AND change_type = $3 ORDER BY coalesce(new_name, old_name), old_name`,
+    [from, to, kind]));
 }
 
 /** The renames whose new name is this one (the names a higher taxon had before), by the change lists. */
