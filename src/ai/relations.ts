@@ -182,6 +182,31 @@ function threshold(ctx: Ctx, p: Parsed, t: TaxonRef, how: string, n: number, ran
   };
 }
 
+function nameIn(ctx: Ctx, p: Parsed): RelationAnswer {
+  const s = p.species[0]!;
+  const r = rowOf(ctx, p.releases[0]!.msl)!;
+  const pl = speciesIn(ctx, s, r);
+  if (pl.status === 'not_yet' || pl.status === 'gap') return notUnderstood('current_name', 'release', `${s.text} is not listed in ${release(r)}: its species is listed from ${pl.lineage.first_appearance}.`);
+  if (!pl.species) return notUnderstood('current_name', 'release', `${s.text} is not a species in ${release(r)}.`);
+  const was = pl.status === 'ended' ? 'part of' : '';
+  return {
+    relation: 'current_name', response: `In ${release(r)}, ${s.via?.how === 'typo' ? s.via.name : s.text} was ${was ? 'part of ' : ''}the species ${pl.species.scientific_name}.`,
+    data: { query_name: s.text, version: r.version, species: pl.species.scientific_name, placement: pl.status }, sources: sources(ctx, 'species_doc', r.version),
+  };
+}
+
+function stillNamed(ctx: Ctx, p: Parsed): RelationAnswer {
+  const s = p.species[0]!;
+  const now = speciesIn(ctx, s, ctx.latest).species?.scientific_name ?? null;
+  const yes = now !== null && now.toLowerCase() === s.matched_name.toLowerCase();
+  return {
+    relation: 'current_name',
+    response: yes ? `Yes: ${now} is the species' name in the latest release, ${release(ctx.latest)}.`
+      : now ? `No: in the latest release, ${release(ctx.latest)}, ${s.text} is the species ${now}.` : `No: ${s.text} is not a species in the latest release, ${release(ctx.latest)}.`,
+    data: { query_name: s.text, current_name: now, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'species_doc', ctx.latest.version),
+  };
+}
+
 // --- two items ---------------------------------------------------------------------------------------------
 
 const countOf = (t: TaxonRef, msl: number, rank: Rank): number => {
@@ -370,6 +395,8 @@ export async function answerRelation(store: Store, p: Parsed, question: string):
     if (former) return { ...former, relation: 'taxon_history' };
     return notUnderstood('taxon_history', 'former name', `The change lists (which record renames of higher taxa from ${release(rowOf(ctx, 38) ?? ctx.latest)} on) record no earlier name of the ${p.taxa[0]!.rank} ${p.taxa[0]!.name}, and I do not guess one.`);
   }
+  if (p.species.length === 1 && p.taxa.length === 0 && p.releases.length === 1 && /\b(?:names?|called|named|known as)\b/.test(q) && !/\b(?:famil\w*|genus|genera|order|realm|class|phylum|kingdom)\b/.test(q)) return nameIn(ctx, p);
+  if (YES_NO.test(q) && p.species.length === 1 && p.taxa.length === 0 && p.releases.length === 0 && /\bstill\b/.test(q) && /\b(?:names?|called|species|valid|used)\b/.test(q)) return stillNamed(ctx, p);
   const comparing = /\b(?:more|fewer|less|bigger|larger|smaller|biggest|largest|greater|which|or|vs\.?|versus|compar\w*|than|differen\w*)\b/.test(q);
   const counting = /\b(?:how many|number of|count|more|fewer|less|bigger|larger|smaller|grew|grow|increase\w*|decrease\w*|go up|went up|drop\w*|change|differen\w*|vs\.?|versus)\b/.test(q);
   if (p.taxa.length === 2 && p.species.length === 0 && p.releases.length <= 1 && (comparing || /\b(?:how many|number of|count)\b/.test(q))) {
