@@ -187,6 +187,11 @@ const QUESTION_WORDS = new Set(`
   mean means meaning tell me its it's dissolution dissolved end ended ending demise fate
 `.split(/\s+/).filter(Boolean));
 
+/** A word of questions ("how", "many", "virus"), never a name on its own. */
+export function isQuestionWord(word: string): boolean {
+  return QUESTION_WORDS.has(word.toLowerCase());
+}
+
 /** Words that name a rank, singular or plural, as typed. */
 const RANK_WORDS: Array<[RegExp, Rank]> = [
   [/^subrealms?$/, 'subrealm'], [/^realms?$/, 'realm'], [/^subkingdoms?$/, 'subkingdom'], [/^kingdoms?$/, 'kingdom'],

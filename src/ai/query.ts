@@ -12,7 +12,7 @@ import { normaliseName } from '../read/names.js';
 import { virusAliases } from '../read/virus-aliases.js';
 import { answer, type Answer } from './answer.js';
 import { EXAMPLE_QUESTIONS } from './examples.js';
-import { identifierWords, parseQuestion, storeLexicon, type Lexicon, type Parsed } from './parse.js';
+import { identifierWords, isQuestionWord, parseQuestion, storeLexicon, type Lexicon, type Parsed } from './parse.js';
 import { answerRelation, releasesBetweenYears } from './relations.js';
 import { outOfScope, SCOPE_SENTENCE } from './scope.js';
 import { confidenceOf, understoodOf, unreadPart, type Understood } from './understood.js';
@@ -51,19 +51,30 @@ const offered = () => `I can answer questions such as: ${closest().map((q) => `"
 
 /** The question with each misspelt name replaced by the one name it is clearly closest to. */
 async function corrected(store: Store, query: string, p: Parsed, lex: Lexicon): Promise<Parsed | null> {
-  // name-shaped words that matched nothing; else, in a question where nothing was found, the words left over
-  const words = p.unknownNames.length > 0 ? p.unknownNames : p.leftovers.filter((w) => w.length >= 5);
+  // name-shaped words that matched nothing; runs of words ending in "virus" (whose first words a vocabulary may
+  // have read: "tomato spoted wilt virus"); else, in a question where nothing was found, the words left over
+  const nothingFound = p.species.length === 0 && p.taxa.length === 0;
+  const virusRuns = nothingFound ? [...query.matchAll(/\b((?:[\p{L}\d-]+\s+){1,4}vir(?:us|sus|su|is))\b/giu)].flatMap((m) => {
+    const w = m[1]!.trim().split(/\s+/);
+    // "how many virus" is no name: a run starts after the last question word
+    const from = w.slice(0, -1).reduce((at, x, k) => (isQuestionWord(x) ? k + 1 : at), 0);
+    return w.slice(from, -1).map((_, k) => w.slice(from + k).join(' '));
+  }) : [];
+  const words = [...p.unknownNames, ...virusRuns, ...(nothingFound ? p.leftovers.filter((w) => w.length >= 5) : [])];
+  if (words.length === 0) return null;
   const found = await suggest(store, words, TYPO_SCORE);
   let text = query;
   const fixes: Array<[string, string]> = [];
   for (const u of words) {
     const s = found.get(normaliseName(u)) ?? [];
     const best = s[0];
-    if (!best || best.rank !== 'species' && best.kind !== 'taxon') return null;
-    if (s.some((o) => o.lineage_id !== best.lineage_id && o.score > best.score - TYPO_MARGIN)) return null;
+    if (!best || best.rank !== 'species' && (best.kind !== 'taxon' || virusRuns.includes(u))) continue;
+    if (s.some((o) => o.lineage_id !== best.lineage_id && o.score > best.score - TYPO_MARGIN)) continue;
+    if (!text.includes(u) || fixes.some(([f]) => f.includes(u) || u.includes(f))) continue;
     text = text.replace(u, best.name);
     fixes.push([u, best.name]);
   }
+  if (fixes.length === 0) return null;
   const again = parseQuestion(text, lex);
   if (again.unknownNames.length > 0) return null;
   for (const s of again.species) {
@@ -118,7 +129,7 @@ export async function askQuestion(store: Store, query: string): Promise<QueryRes
   const [ids, aliases] = await Promise.all([lookupIdentifiers(store, identifierWords(query)), virusAliases(store)]);
   const lex = storeLexicon(store, ids, aliases);
   let parsed = parseQuestion(query, lex);
-  const nothingFound = parsed.species.length === 0 && parsed.taxa.length === 0 && parsed.leftovers.length > 0;
+  const nothingFound = parsed.species.length === 0 && parsed.taxa.length === 0;
   if (parsed.unknownNames.length > 0 || nothingFound) parsed = (await corrected(store, query, parsed, lex)) ?? parsed;
 
   sameStem(parsed);
