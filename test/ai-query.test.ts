@@ -92,33 +92,44 @@ describe('POST /ai/query', () => {
         expect(res.body.entities.releases.map((r: { version: string }) => r.version), q).to.deep.equal([version]);
         expect(res.body.response, q).to.contain((await count(msl)).toLocaleString('en-US'));
       }
-      // no list was published in 1980: the one in force was 1979's
+      // no list was published in 1980: declined, never answered with the one in force (1979's)
       const gap = await ask('How many species were there in 1980?');
-      expect(gap.body.entities.releases[0]).to.include({ version: 'MSL6' });
-      expect(gap.body.response).to.contain('no release was published in 1980');
+      expect(gap.body.status).to.equal('declined');
+      expect(gap.body.entities.releases).to.deep.equal([]);
+      expect(gap.body.response).to.match(/no release was published in 1980/i);
     });
 
-    it('says which release it used for a year with two releases', async () => {
+    it('answers for both releases of a year with two, never for one of them alone', async () => {
+      const rows = await real.db.all<{ label: string; n: number }>(
+        'SELECT r.label, count(*)::INTEGER AS n FROM src.species s JOIN src.releases r ON r.msl = s.msl WHERE r.year = 2018 GROUP BY r.label ORDER BY r.label');
+      expect(rows).to.have.length(2);
       const res = await ask('How many species were there in 2018?');
-      expect(res.body.entities.releases[0]).to.include({ version: 'MSL34' });
-      expect(res.body.response).to.contain('2018 had 2 releases');
+      expect(res.body.status).to.equal('answered');
+      for (const r of rows) expect(res.body.response).to.contain(r.label).and.to.contain(r.n.toLocaleString('en-US'));
     });
   });
 
   describe('with something it does not know', () => {
-    it('says so, suggests close names and offers at least 3 example questions', async () => {
+    it('reads a clear misspelling as the name and says so in understood', async () => {
       const res = await ask('What family does Zika viruss belong to?');
+      expect(res.body.status).to.equal('answered');
+      expect(res.body.understood.entities[0]).to.include({ text: 'Zika viruss', resolved: 'typo' });
+      expect(res.body.confidence).to.be.below(1);
+    });
+
+    it('says so, suggests close names and offers at least 3 example questions', async () => {
+      const res = await ask('What family does Zorblax virus belong to?');
       expect(res.status).to.equal(200);
       expect(res.body.intent).to.equal('unknown');
-      expect(res.body.response).to.contain('do not know').and.to.contain('Zika viruss');
-      expect(res.body.data.suggestions).to.include('Zika virus');
+      expect(res.body.status).to.equal('not_understood');
+      expect(res.body.response).to.contain('do not know').and.to.contain('Zorblax virus');
       expect(res.body.data.examples).to.have.length.of.at.least(3);
       expect((res.body.response as string).match(/\?"/g)).to.have.length.of.at.least(3);
     });
 
     it('does not answer a question about an unknown release with another release', async () => {
       const res = await ask('How many species were in MSL99?');
-      expect(res.body.intent).to.equal('unknown');
+      expect(res.body.status).to.equal('declined');
       expect(res.body.response).to.match(/^MSL99 is not a release/);
       expect(res.body.entities.unknown[0]).to.match(/MSL99/);
     });

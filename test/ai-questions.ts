@@ -365,6 +365,7 @@ export const QUESTIONS: QuestionCase[] = [
   { kind: 'unknown', question: 'How many species were there in 2030?', text: ['2030', ...EXAMPLES_OFFERED] },
   { kind: 'unknown', question: 'What is the meaning of life?', text: ['could not work out', ...EXAMPLES_OFFERED] },
   { kind: 'unknown', question: 'asdf qwerty', text: [...EXAMPLES_OFFERED] },
-  { kind: 'unknown', question: 'Who discovered Zorblax virus?', text: ['Zorblax virus', 'do not know', ...EXAMPLES_OFFERED] },
+  // who discovered a virus is outside taxonomy: declined whatever the name
+  { kind: 'unknown', question: 'Who discovered Zorblax virus?', text: ['cannot answer that', ...EXAMPLES_OFFERED] },
   { kind: 'unknown', question: 'help', text: [...EXAMPLES_OFFERED] },
 ];

@@ -9,6 +9,7 @@ import { normaliseName } from '../read/names.js';
 import { releases as releaseRows, type ReleaseRow, type ResolvedVersion } from '../read/releases.js';
 import { placeIn, resolveOne } from '../read/resolve.js';
 import { suggestNames } from '../read/suggest.js';
+import { fateOf, renamesTo } from '../read/taxonomy-facts.js';
 import { modelOf, type FamilyProfile, type Member } from './classify.js';
 import { and, count, dec, num, or, RANK_PLURAL, release, signed } from './format.js';
 import type { ChangeKind, Intent, Parsed, SpeciesRef, TaxonEntry, TaxonRef } from './parse.js';
@@ -38,6 +39,11 @@ type Handler = (ctx: Ctx, p: Parsed) => Answer | Promise<Answer>;
 const asResolved = (r: ReleaseRow): ResolvedVersion => ({ ...r, scope: 'release' });
 const span = (ctx: Ctx) => `${ctx.all[0]!.version}-${ctx.latest.version}`;
 const rowOf = (ctx: Ctx, msl: number) => ctx.all.find((r) => r.msl === msl);
+/** "MSL39" -> "MSL39 (2023)": a release named in an answer says when it was. */
+const labelled = (ctx: Ctx, version: string) => {
+  const r = ctx.all.find((x) => x.version === version);
+  return r ? release(r) : version;
+};
 
 /** The release a question is about: the first it names, else the latest. */
 function targetRelease(ctx: Ctx, p: Parsed): ReleaseRow {
@@ -144,7 +150,7 @@ function currentName(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
     if (same(now, s.text)) {
       return { response: `${now} is still the species' name in the latest release, ${release(ctx.latest)}.`, data, sources };
     }
-    const steps = renames.map((r) => `${r.to} in ${r.version}`);
+    const steps = renames.map((r) => `${r.to} in ${labelled(ctx, r.version)}`);
     const merge = res.chain.find((c) => c.change === 'merged');
     const how = merge ? `; its species was merged into ${merge.to_name} in ${merge.version}${merge.to_name === now ? '' : `, now ${now}`}`
       : steps.length ? `; the species was renamed ${and(steps)}` : '';
@@ -189,7 +195,7 @@ function formerNames(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
     return { response: `${called(s, last.name)} has had one name, ${last.name}, in every release it is listed in (${last.first}-${last.last}); it was never renamed.`, data, sources };
   }
   const former = spans.slice(0, -1).map((x) => `${x.name} (${x.first === x.last ? x.first : `${x.first}-${x.last}`})`);
-  const when = renames.map((r) => `${r.version}`);
+  const when = renames.map((r) => labelled(ctx, r.version));
   return {
     response: `${last.name} was formerly called ${and(former)}; it was renamed in ${and(when)}${l.ended === 'current' ? `, and ${last.name} is its name in ${l.last_appearance}` : `, and carried the name ${last.name} until ${last.last}`}.`,
     data, sources,
@@ -249,7 +255,7 @@ function speciesHosts(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
   if (!doc) return fallback(`I found ${s.text} but no species record for it.`);
   const who = called(s, doc.scientific_name);
   const response = doc.hosts.length > 0
-    ? `${who} has ${and(doc.hosts)} as host source (the VMR exemplar's host source${doc.hosts_from_version ? `, ${doc.hosts_from_version}` : ''}).`
+    ? `${who} has host source ${doc.hosts.join(', ')} (the VMR exemplar's host source${doc.hosts_from_version ? `, ${doc.hosts_from_version}` : ''}).`
     : `No host source is recorded for ${who}: host sources come from the VMR, which ICTV publishes from MSL37 on.`;
   return { response, data: { query_name: s.text, species: doc.scientific_name, version: version.version, hosts: doc.hosts, hosts_from_version: doc.hosts_from_version }, sources: speciesSources(ctx, version.version) };
 }
@@ -262,6 +268,19 @@ function countsIn(e: TaxonEntry, msl: number) {
 
 function taxonSources(ctx: Ctx, extra: Source[] = []): Source[] {
   return [{ model: 'taxon_profile', version: span(ctx) }, ...extra];
+}
+
+/** "what was Orthoherpesviridae called before": the names the change lists record it was renamed from. */
+export async function taxonFormerNames(store: Store, t: TaxonRef): Promise<Answer | null> {
+  const all = releaseRows(store);
+  const from = await renamesTo(store, t.name);
+  if (from.length === 0) return null;
+  const steps = from.map((f) => `${f.old_name} (renamed ${t.name} in ${release(all.find((r) => r.msl === f.msl)!)})`);
+  return {
+    response: `The ${t.rank} ${t.name} was formerly called ${and(steps)}.`,
+    data: { taxon: t.name, rank: t.rank, former_names: from.map((f) => ({ name: f.old_name, renamed_in: `MSL${f.msl}` })) },
+    sources: [{ model: 'src.renames', version: `MSL${from[0]!.msl}` }],
+  };
 }
 
 function taxonClassification(ctx: Ctx, p: Parsed, t: TaxonRef): Answer {
@@ -341,13 +360,19 @@ async function taxonHistory(ctx: Ctx, _p: Parsed, t: TaxonRef): Promise<Answer> 
   sources.push({ model: 'timeline', version: span(ctx) });
   let status = event ? 'abolished' : 'ended';
   let fate = event?.description ?? `no release from ${release(next)} on lists it`;
-  if (t.rank === 'family') {
+  // the change lists (MSL38 on) name what a taxon became when it was renamed
+  const renamed = (await fateOf(ctx.store, e.name)).find((f) => f.msl === next.msl && f.new_name && /renam/i.test(f.change));
+  if (renamed && !event) {
+    fate = `in ${release(next)} it was renamed ${renamed.new_name}`;
+    status = 'renamed';
+  }
+  if (t.rank === 'family' && !renamed) {
     const s = await stabilityRow(ctx.store, e.name);
     sources.push({ model: 'family_stability', version: span(ctx) });
     if (s) {
       status = statusOf(s);
       const end = s.events.filter((x) => x.kind === 'abolished' || x.kind === 'split').pop();
-      if (s.renamed_to) fate = `it was renamed ${s.renamed_to} in ${next.version}`;
+      if (s.renamed_to) fate = `it was renamed ${s.renamed_to} in ${release(next)}`;
       else if (!event) fate = end?.description ?? `it was abolished in ${release(next)}`;
     }
   }
@@ -510,6 +535,11 @@ async function familiesBy(ctx: Ctx, p: Parsed, what: 'host' | 'genome'): Promise
 interface TaxaCounts { taxa: Record<string, number> }
 
 function rankTotal(ctx: Ctx, r: ReleaseRow, rank: Rank): number | null {
+  return releaseTotal(ctx.store, r, rank);
+}
+
+/** How many taxa of a rank a release holds (its own totals, else the diversity statistics). */
+export function releaseTotal(store: Store, r: ReleaseRow, rank: Rank): number | null {
   switch (rank) {
     case 'species': return r.total_species;
     case 'genus': return r.total_genera;
@@ -517,7 +547,7 @@ function rankTotal(ctx: Ctx, r: ReleaseRow, rank: Rank): number | null {
     case 'order': return r.total_orders;
     case 'realm': return r.total_realms;
     default: {
-      return ctx.store.docJson<TaxaCounts>('diversity_stats', r.msl)?.taxa[rank] ?? null;
+      return store.docJson<TaxaCounts>('diversity_stats', r.msl)?.taxa[rank] ?? null;
     }
   }
 }

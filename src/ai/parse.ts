@@ -9,6 +9,7 @@ import { identifierKeys, type IdentifierHit, type IdentifierKind } from '../read
 import type { Rank } from '../read/lineages.js';
 import { lookupName, normaliseName, type NameHit } from '../read/names.js';
 import { releases as releaseRows, type ReleaseRow } from '../read/releases.js';
+import type { Alias } from '../read/virus-aliases.js';
 import { findGenomeTypes, findHosts } from './vocabulary.js';
 
 export const INTENTS = [
@@ -38,8 +39,10 @@ export interface ReleaseRef {
   msl: number;
   year: number;
   label: string;
-  /** Set when the words did not name exactly one release ("2018" has two; 2010 had none). */
+  /** Set when the words did not name exactly one release ("2018" has two). */
   note?: string;
+  /** The labels of the releases a year had when it had several ("2018" -> 2018a, 2018b). */
+  ambiguous?: string[];
 }
 
 export interface SpeciesRef {
@@ -51,6 +54,8 @@ export interface SpeciesRef {
   /** The releases the name itself was used in (as species name, VMR virus name or abbreviation). */
   first_msl: number;
   last_msl: number;
+  /** Found through a short name ("phage T4") or a misspelling rather than a name as a list spells it. */
+  via?: { how: 'alias' | 'typo'; name: string };
 }
 
 export interface TaxonRef {
@@ -97,6 +102,8 @@ export interface Lexicon {
   releases: ReleaseRow[];
   /** Species identifiers (accessions, taxids, ICTV ids) of the question's words, looked up beforehand. */
   identifiers?: Map<string, IdentifierHit[]>;
+  /** Short names of viruses ("phage T4", "phiX174", "flu"), by normalised form (read/virus-aliases.ts). */
+  aliases?: Map<string, Alias>;
 }
 
 /**
@@ -107,14 +114,34 @@ export function identifierWords(query: string): string[] {
   return tokenise(clean(query)).map((t) => t.text).filter((t) => !/^\d+$/.test(t) && identifierKeys(t) !== null);
 }
 
-export function storeLexicon(store: Store, identifiers?: Map<string, IdentifierHit[]>): Lexicon {
+// Every run of a question's words is looked up, most of them missing: the same few thousand runs ("how many",
+// "species in") recur from question to question, so their lookups are kept per opened build, up to a bound.
+const MEMO_SIZE = 20_000;
+const memos = new WeakMap<Store, Map<string, unknown>>();
+
+function memo<T>(store: Store, kind: string, norm: string, look: () => T): T {
+  let m = memos.get(store);
+  if (!m) {
+    m = new Map();
+    memos.set(store, m);
+  }
+  const key = `${kind}${norm}`;
+  let v = m.get(key) as T | undefined;
+  if (v === undefined) {
+    if (m.size >= MEMO_SIZE) m.clear();
+    v = look();
+    m.set(key, v);
+  }
+  return v;
+}
+
+export function storeLexicon(store: Store, identifiers?: Map<string, IdentifierHit[]>, aliases?: Map<string, Alias>): Lexicon {
   return {
     ...(identifiers ? { identifiers } : {}),
+    ...(aliases ? { aliases } : {}),
     // species, virus names and abbreviations; higher taxa are the taxa lexicon's
-    names: (norm) => lookupName(store, norm).filter((h) => h.kind !== 'taxon'),
-    taxa: (norm) => {
-      return store.docJson<TaxonEntry[]>('taxon_profile', norm) ?? [];
-    },
+    names: (norm) => memo(store, 'n', norm, () => lookupName(store, norm).filter((h) => h.kind !== 'taxon')),
+    taxa: (norm) => memo(store, 't', norm, () => store.docJson<TaxonEntry[]>('taxon_profile', norm) ?? []),
     releases: releaseRows(store),
   };
 }
@@ -159,6 +186,11 @@ const QUESTION_WORDS = new Set(`
   details summary summarise summarize overview data set dataset now today anymore exactly approximately about
   mean means meaning tell me its it's dissolution dissolved end ended ending demise fate
 `.split(/\s+/).filter(Boolean));
+
+/** A word of questions ("how", "many", "virus"), never a name on its own. */
+export function isQuestionWord(word: string): boolean {
+  return QUESTION_WORDS.has(word.toLowerCase());
+}
 
 /** Words that name a rank, singular or plural, as typed. */
 const RANK_WORDS: Array<[RegExp, Rank]> = [
@@ -230,9 +262,27 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
     else push(m, [], `${m[0].toUpperCase().replace(/\s|-/g, '')} is not a release in this data set (${span})`);
   }
   // "release 39", "version 39", "release 5"
-  for (const m of lower.matchAll(/\b(?:release|version)\s+(\d{1,3})\b/g)) {
+  for (const m of lower.matchAll(/\b(?:release|version)\s+(?:number\s+|no\.?\s+|#)?(\d{1,3})\b(?!\s*(?:species|genera|famil))/g)) {
     const r = byMsl(Number(m[1]));
     if (r) push(m, [ref(r, m[0])]);
+    else push(m, [], `${m[0]} is not a release in this data set (${span})`);
+  }
+  // "the 1800s", "the 1960s": decades before the first release (or after the last)
+  for (const m of lower.matchAll(/\b(1\d|20)(\d)0s\b/g)) {
+    const from = Number(`${m[1]}${m[2]}0`);
+    if (from + 9 < first.year || from > last.year) push(m, [], `no release dates from the ${m[0]}; the data set covers ${span}`);
+  }
+  // "the first 1999 release", "the second release of 2018": one of a year's two releases
+  for (const m of lower.matchAll(/\b(first|second|earlier|later|1st|2nd)\s+(?:((?:19|20)\d\d)\s+(?:release|version|list|msl)|(?:release|version|list|msl)\s+(?:of|in)\s+((?:19|20)\d\d))\b/g)) {
+    const inYear = all.filter((r) => r.year === Number(m[2] ?? m[3]));
+    const r = /^(?:first|earlier|1st)$/.test(m[1]!) ? inYear[0] : inYear[1];
+    if (r && inYear.length > 1) push(m, [ref(r, m[0])]);
+  }
+  // "the 1850 release", "MSL of 1066": a year no release can be of
+  for (const m of lower.matchAll(/\b(1[0-8]\d\d|19[0-6]\d)\b/g)) {
+    if (/^\s*(?:release|version|list|msl|edition|taxonomy)/.test(lower.slice(m.index! + m[0].length)) || /\b(?:in|of|from|since|until|year)\s*(?:the\s+)?$/.test(lower.slice(0, m.index))) {
+      push(m, [], `no release dates from ${m[1]}; the data set covers ${span}`);
+    }
   }
   // "2018b" names one release by its label; "2019" the release(s) of that year
   for (const m of lower.matchAll(/\b((?:19|20)\d\d)([ab])?\b/g)) {
@@ -249,10 +299,12 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
     else if (inYear.length > 1) {
       // two releases in one year (2018a, 2018b): the later one was in force at the end of it
       const chosen = inYear[inYear.length - 1]!;
-      push(m, [ref(chosen, m[0], `${year} had ${inYear.length} releases (${inYear.map((r) => `${r.version} = ${r.label}`).join(', ')}); ${chosen.version} is used`)]);
+      push(m, [{ ...ref(chosen, m[0], `${year} had ${inYear.length} releases (${inYear.map((r) => `${r.version} = ${r.label}`).join(', ')})`), ambiguous: inYear.map((r) => r.label) }]);
     } else if (year >= first.year && year <= last.year) {
+      // never the release in force instead: the question named a release that does not exist
       const before = all.filter((r) => r.year < year).pop()!;
-      push(m, [ref(before, m[0], `no release was published in ${year}; ${before.version} (${before.label}) was the one in force`)]);
+      const after = all.find((r) => r.year > year)!;
+      push(m, [], `no release was published in ${year} (${before.version} is of ${before.label}, ${after.version} of ${after.label})`);
     } else {
       push(m, [], `no release dates from ${year}; the data set covers ${span}`);
     }
@@ -269,10 +321,10 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
     push(m, [ref(r, m[0])]);
   }
   // "the latest release", "currently", "between MSL39 and the latest", or the word alone as the whole question
-  for (const m of lower.matchAll(/\b(?:the\s+)?(?:latest|newest|current|most recent|last)\s+(?:release|version|msl|list|taxonomy)\b|\b(?:currently|nowadays|today)\b|\bright now\b|(?<=\b(?:and|to|with|vs\.?|versus|than)\s+)(?:the\s+)?(?:latest|newest|current|most recent)(?:\s+one)?\b|^(?:the\s+)?(?:latest|newest|current|most recent)(?:\s+one)?(?=[\s?.!]*$)/g)) {
+  for (const m of lower.matchAll(/\b(?:the\s+)?(?:latest|newest|current|most recent|last)\s+(?:release|version|msl|list|taxonomy)\b|\b(?:currently|nowadays|today|now)\b|\bright now\b|(?<=\b(?:and|to|with|vs\.?|versus|than)\s+)(?:the\s+)?(?:latest|newest|current|most recent)(?:\s+one)?\b|^(?:the\s+)?(?:latest|newest|current|most recent)(?:\s+one)?(?=[\s?.!]*$)/g)) {
     push(m, [ref(last, m[0])]);
   }
-  for (const m of lower.matchAll(/\b(?:the\s+)?(?:first|earliest|oldest)\s+(?:release|version|msl|list)\b/g)) {
+  for (const m of lower.matchAll(/\b(?:the\s+)?(?:very\s+)?(?:first|earliest|oldest)\s+(?:(?:ictv|species|master|official|taxonomy)\s+){0,3}(?:release|version|msl|list)\b/g)) {
     push(m, [ref(first, m[0])]);
   }
   return out.sort((a, b) => a.start - b.start);
@@ -319,6 +371,14 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
       // a name never starts or ends with a question word ("is TMV" is not the abbreviation ISTMV), except a
       // capital letter ending one ("Rotavirus A", "Influenza B virus" is caught whole anyway)
       const endsWithLetter = n > 1 && /^[A-Z]$/.test(span[n - 1]!.text);
+      // "phage T4": a short name may start with the word phage, which no other name does
+      const alias = n <= 3 && (first === 'phage' || !QUESTION_WORDS.has(first)) ? aliasRef(span.map((t) => t.text).join(' '), lex) : null;
+      if (alias) {
+        for (const t of span) t.used = true;
+        out.push({ start: span[0]!.start, end: span[n - 1]!.end, text: alias.text, species: alias });
+        i += n - 1;
+        break;
+      }
       if (QUESTION_WORDS.has(first) || (n > 1 && QUESTION_WORDS.has(last) && last !== 'virus' && !endsWithLetter)) continue;
       if (/^\d+$/.test(first) && n === 1) continue;
       const text = span.map((t) => t.text).join(' ');
@@ -349,6 +409,15 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
     }
   }
   return out;
+}
+
+/** A short name of a virus ("phage T4", "phiX174", "flu") as the species its list name denotes. */
+function aliasRef(text: string, lex: Lexicon): SpeciesRef | null {
+  const alias = lex.aliases?.get(normaliseName(text));
+  if (!alias) return null;
+  const hits = lex.names(normaliseName(alias.name));
+  if (hits.length === 0) return null;
+  return { ...speciesRef(text, hits), via: { how: 'alias', name: alias.name } };
 }
 
 function lookupSpan(text: string, norm: string, lex: Lexicon, rankHint: Rank | null): Pick<NameMatch, 'species' | 'taxon'> | null {

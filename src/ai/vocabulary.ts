@@ -55,7 +55,17 @@ export interface VocabularyMatch {
   index: number;
 }
 
+// one test of all of a list's patterns at once: most questions name no host or genome type, and then the
+// patterns are not run one by one
+const anyOf = new WeakMap<Array<[RegExp, string[]]>, RegExp>();
+
 function matchAll(text: string, patterns: Array<[RegExp, string[]]>): VocabularyMatch[] {
+  let any = anyOf.get(patterns);
+  if (!any) {
+    any = new RegExp(patterns.map(([re]) => `(?:${re.source})`).join('|'));
+    anyOf.set(patterns, any);
+  }
+  if (!any.test(text)) return [];
   const taken: Array<[number, number]> = [];
   const out: VocabularyMatch[] = [];
   for (const [re, values] of patterns) {

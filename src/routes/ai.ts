@@ -6,12 +6,11 @@ import { Router, type Request } from 'express';
 import { HttpError } from '../errors.js';
 import { sendJson } from '../respond.js';
 import { latest, releases } from '../read/releases.js';
-import { answer, type Answer } from '../ai/answer.js';
+import { askQuestion, type QueryResult } from '../ai/query.js';
 import { AnswerCache } from '../ai/cache.js';
 import { candidates, DEFAULT_PARAMS, evaluationOf, modelOf, type Features } from '../ai/classify.js';
 import { EXAMPLE_QUESTIONS, INTENT_GUIDE } from '../ai/examples.js';
-import { identifierWords, INTENTS, normaliseQuestion, parseQuestion, storeLexicon, type Parsed } from '../ai/parse.js';
-import { lookupIdentifiers } from '../read/identifiers.js';
+import { INTENTS, normaliseQuestion } from '../ai/parse.js';
 import { identified } from '../ai/identify.js';
 import { resolveName } from '../read/resolve.js';
 import { unknownName } from '../read/suggest.js';
@@ -29,21 +28,6 @@ interface ClassifyBody {
   metadata?: { genome_type?: string; genome_size?: string | number; host?: string };
 }
 
-type QueryResult = Answer & { intent: string; entities: Record<string, unknown> };
-
-function entitiesOf(p: Parsed): Record<string, unknown> {
-  return {
-    species: p.species.map((s) => ({ text: s.text, matched_name: s.matched_name, kind: s.kind, current_name: s.current_name, lineage_ids: s.lineage_ids })),
-    taxa: p.taxa.map((t) => ({ text: t.text, rank: t.rank, name: t.name, first_version: `MSL${t.entry.first_msl}`, last_version: `MSL${t.entry.last_msl}` })),
-    releases: p.releases.map((r) => ({ text: r.text, version: r.version, year: r.year, label: r.label, ...(r.note ? { note: r.note } : {}) })),
-    hosts: p.hosts,
-    genome_types: p.genomeTypes,
-    rank: p.targetRank,
-    change: p.change,
-    unknown: [...p.unknownNames, ...p.badReleases],
-  };
-}
-
 export function aiRouter(): Router {
   const router = Router();
   const cache = new AnswerCache<QueryResult>(1000);
@@ -57,10 +41,7 @@ export function aiRouter(): Router {
     let result = body.use_cache ? cache.get(build, key) : undefined;
     const cached = result !== undefined;
     if (!result) {
-      const ids = await lookupIdentifiers(req.store, identifierWords(body.query));
-      const parsed = parseQuestion(body.query, storeLexicon(req.store, ids));
-      const a = await answer(req.store, parsed);
-      result = { response: a.response, intent: parsed.intent, entities: entitiesOf(parsed), data: a.data, sources: a.sources };
+      result = await askQuestion(req.store, body.query);
       cache.set(build, key, result);
     }
     res.set('Cache-Control', 'no-store').json({ query: body.query, ...result, cached });

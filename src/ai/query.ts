@@ -1,0 +1,160 @@
+// One question through the whole language layer: checked for a topic the service does not answer (scope.ts),
+// its identifiers and short names looked up, read (parse.ts; a misspelt name is read as the one name it is
+// closest to, and says so), checked for releases that do not exist, answered by a relation (relations.ts) or an
+// intent (answer.ts), and judged (understood.ts): an answer only when every part was understood, otherwise a
+// "not understood" answer naming the part. The router and the evaluation harness (bench/ai-eval.ts) both call
+// this, so what is measured is what is served.
+import type { Store } from '../store.js';
+import { lookupIdentifiers } from '../read/identifiers.js';
+import { releases as releaseRows } from '../read/releases.js';
+import { suggest } from '../read/suggest.js';
+import { normaliseName } from '../read/names.js';
+import { virusAliases } from '../read/virus-aliases.js';
+import { answer, type Answer } from './answer.js';
+import { EXAMPLE_QUESTIONS } from './examples.js';
+import { identifierWords, isQuestionWord, parseQuestion, storeLexicon, type Lexicon, type Parsed } from './parse.js';
+import { answerRelation, releasesBetweenYears } from './relations.js';
+import { outOfScope, SCOPE_SENTENCE } from './scope.js';
+import { confidenceOf, understoodOf, unreadPart, type Understood } from './understood.js';
+
+export type Status = 'answered' | 'not_understood' | 'declined';
+
+export type QueryResult = Answer & {
+  status: Status;
+  intent: string;
+  understood: Understood;
+  confidence: number;
+  entities: Record<string, unknown>;
+};
+
+/** A misspelling is read as a name only when one name is clearly closest. */
+const TYPO_SCORE = 0.84;
+const TYPO_MARGIN = 0.03;
+
+function entitiesOf(p: Parsed): Record<string, unknown> {
+  return {
+    species: p.species.map((s) => ({ text: s.text, matched_name: s.matched_name, kind: s.kind, current_name: s.current_name, lineage_ids: s.lineage_ids })),
+    taxa: p.taxa.map((t) => ({ text: t.text, rank: t.rank, name: t.name, first_version: `MSL${t.entry.first_msl}`, last_version: `MSL${t.entry.last_msl}` })),
+    releases: p.releases.map((r) => ({ text: r.text, version: r.version, year: r.year, label: r.label, ...(r.note ? { note: r.note } : {}) })),
+    hosts: p.hosts,
+    genome_types: p.genomeTypes,
+    rank: p.targetRank,
+    change: p.change,
+    unknown: [...p.unknownNames, ...p.badReleases],
+  };
+}
+
+const NO_ENTITIES = { species: [], taxa: [], releases: [], hosts: [], genome_types: [], rank: null, change: null, unknown: [] };
+
+const closest = () => EXAMPLE_QUESTIONS.slice(0, 3).map((e) => e.question);
+const offered = () => `I can answer questions such as: ${closest().map((q) => `"${q}"`).join(', ')}.`;
+
+/** The question with each misspelt name replaced by the one name it is clearly closest to. */
+async function corrected(store: Store, query: string, p: Parsed, lex: Lexicon): Promise<Parsed | null> {
+  // name-shaped words that matched nothing; runs of words ending in "virus" (whose first words a vocabulary may
+  // have read: "tomato spoted wilt virus"); else, in a question where nothing was found, the words left over
+  const nothingFound = p.species.length === 0 && p.taxa.length === 0;
+  const virusRuns = nothingFound ? [...query.matchAll(/\b((?:[\p{L}\d-]+\s+){1,4}vir(?:us|sus|su|is))\b/giu)].flatMap((m) => {
+    const w = m[1]!.trim().split(/\s+/);
+    // "how many virus" is no name: a run starts after the last question word
+    const from = w.slice(0, -1).reduce((at, x, k) => (isQuestionWord(x) ? k + 1 : at), 0);
+    return w.slice(from, -1).map((_, k) => w.slice(from + k).join(' '));
+  }) : [];
+  const words = [...p.unknownNames, ...virusRuns, ...(nothingFound ? p.leftovers.filter((w) => w.length >= 5) : [])];
+  if (words.length === 0) return null;
+  const found = await suggest(store, words, TYPO_SCORE);
+  let text = query;
+  const fixes: Array<[string, string]> = [];
+  for (const u of words) {
+    const s = found.get(normaliseName(u)) ?? [];
+    const best = s[0];
+    if (!best || best.rank !== 'species' && (best.kind !== 'taxon' || virusRuns.includes(u))) continue;
+    if (s.some((o) => o.lineage_id !== best.lineage_id && o.score > best.score - TYPO_MARGIN)) continue;
+    if (!text.includes(u) || fixes.some(([f]) => f.includes(u) || u.includes(f))) continue;
+    text = text.replace(u, best.name);
+    fixes.push([u, best.name]);
+  }
+  if (fixes.length === 0) return null;
+  const again = parseQuestion(text, lex);
+  if (again.unknownNames.length > 0) return null;
+  for (const s of again.species) {
+    const fix = fixes.find(([, name]) => name.toLowerCase() === s.text.toLowerCase());
+    if (fix) {
+      s.via = { how: 'typo', name: fix[1] };
+      s.text = fix[0];
+    }
+  }
+  for (const t of again.taxa) {
+    const fix = fixes.find(([, name]) => name.toLowerCase() === t.text.toLowerCase());
+    if (fix) t.text = fix[0];
+  }
+  return again;
+}
+
+/**
+ * "coronavirus species (Coronaviridae)": a word in lower case and a taxon name of the same stem next to it are
+ * one taxon said twice, the name spelt out winning.
+ */
+function sameStem(p: Parsed): void {
+  if (p.taxa.length !== 2) return;
+  const stem = (n: string) => n.toLowerCase().replace(/(?:viridae|virinae|virales|viria|viruses|virus)$/, '');
+  const [a, b] = p.taxa as [Parsed['taxa'][0], Parsed['taxa'][0]];
+  if (stem(a.text) !== stem(b.text)) return;
+  const common = a.text === a.text.toLowerCase() && b.text !== b.text.toLowerCase() ? a : b.text === b.text.toLowerCase() && a.text !== a.text.toLowerCase() ? b : null;
+  if (common) p.taxa.splice(p.taxa.indexOf(common), 1);
+}
+
+/** Each release an answer names, the first time, with its year or label: "MSL39" -> "MSL39 (2023)". */
+function withYears(store: Store, text: string): string {
+  const all = releaseRows(store);
+  const seen = new Set<string>();
+  return text.replace(/\bMSL(\d{1,2})\b(?! \()/g, (m: string, n: string, at: number) => {
+    const r = all.find((x) => x.msl === Number(n));
+    // already said ("MSL39 (2023)" once) or written next to its label ("MSL33 = 2018a")
+    if (!r || seen.has(m) || text.slice(at - 1, at) === '(' || text.slice(at - 12, at).includes(r.label) || /^\s*(?:=|\()/.test(text.slice(at + m.length))) return m;
+    seen.add(m);
+    return `${m} (${r.label})`;
+  });
+}
+
+/** The answer to one question, as POST /ai/query returns it (without the echoed query and cache flag). */
+export async function askQuestion(store: Store, query: string): Promise<QueryResult> {
+  const refuse = (status: Status, p: Parsed | null, relation: string, response: string, data: Record<string, unknown> = {}): QueryResult => {
+    const understood: Understood = p ? understoodOf(p, relation) : { entities: [], relation, releases: [] };
+    return { status, response, intent: p?.intent ?? 'unknown', understood, confidence: 0, entities: p ? entitiesOf(p) : NO_ENTITIES, data: { ...data, examples: closest() }, sources: [] };
+  };
+  const topic = outOfScope(query);
+  if (topic) return refuse('declined', null, 'out_of_scope', `${SCOPE_SENTENCE} (The question asks about ${topic}.) ${offered()}`, { topic });
+
+  const [ids, aliases] = await Promise.all([lookupIdentifiers(store, identifierWords(query)), virusAliases(store)]);
+  const lex = storeLexicon(store, ids, aliases);
+  let parsed = parseQuestion(query, lex);
+  const nothingFound = parsed.species.length === 0 && parsed.taxa.length === 0;
+  if (parsed.unknownNames.length > 0 || nothingFound) parsed = (await corrected(store, query, parsed, lex)) ?? parsed;
+
+  sameStem(parsed);
+  const span = releasesBetweenYears(store, query);
+  if (span) {
+    const understood = understoodOf(parsed, span.relation);
+    return { status: 'answered', response: span.response, intent: span.relation, understood, confidence: confidenceOf(understood), entities: entitiesOf(parsed), data: span.data, sources: span.sources };
+  }
+  if (parsed.badReleases.length > 0) {
+    const all = releaseRows(store);
+    const bad = parsed.badReleases[0]!;
+    return refuse('declined', parsed, 'nonexistent_release', `${bad.charAt(0).toUpperCase()}${bad.slice(1)}: there is no such release, and I do not answer with another one. The releases run from ${all[0]!.version} (${all[0]!.label}) to ${all[all.length - 1]!.version} (${all[all.length - 1]!.label}). ${offered()}`);
+  }
+  const rel = parsed.unknownNames.length === 0 ? await answerRelation(store, parsed, query) : null;
+  if (rel) {
+    const understood = understoodOf(parsed, rel.relation);
+    if (rel.missing) return { ...refuse('not_understood', parsed, rel.relation, `${rel.response} ${offered()}`), understood };
+    return { status: 'answered', response: withYears(store, rel.response), intent: rel.relation, understood, confidence: confidenceOf(understood), entities: entitiesOf(parsed), data: rel.data, sources: rel.sources };
+  }
+  const a = await answer(store, parsed);
+  if (parsed.intent === 'unknown' || parsed.intent === 'help') {
+    return { ...refuse('not_understood', parsed, parsed.intent, a.response, a.data), data: a.data };
+  }
+  const unread = unreadPart(parsed);
+  if (unread) return refuse('not_understood', parsed, parsed.intent, `I did not understand all of this question: not understood, ${unread}. I answer only when I understood every part. ${offered()}`);
+  const understood = understoodOf(parsed, parsed.intent);
+  return { status: 'answered', response: withYears(store, a.response), intent: parsed.intent, understood, confidence: confidenceOf(understood), entities: entitiesOf(parsed), data: a.data, sources: a.sources };
+}

@@ -1,0 +1,26 @@
+// What /ai/query does not answer, said before anything is looked up: questions outside taxonomy and its history
+// (virulence, vaccines, epidemiology, treatment, sequences and structures, origins, the future). Such a
+// question is declined with a sentence saying what the service answers, never answered with a taxonomy fact
+// about the virus it names. Each topic is a pattern over the question's words.
+export const SCOPE_SENTENCE = 'This service answers questions about the ICTV virus taxonomy and its history (names, classification, '
+  + 'type species, genome composition and hosts as the VMR records them, counts and changes between releases); it cannot answer that.';
+
+const TOPICS: Array<[string, RegExp]> = [
+  ['virulence or disease severity', /\b(?:virulen\w*|deadl(?:y|ier|iest)|lethal\w*|fatal\w*|mortality|death\w*|died|dies|die|kill\w*|dangerous|severity|severe (?:is|are)|pathogenicity|symptoms?|incubation|sick|illness|disease course)\b/],
+  ['epidemiology', /\b(?:r0|r naught|reproduction number|transmissib\w*|transmit\w*|transmission|contagious|spreads?|spreading|outbreaks?|epidemics?|pandemics?|cases|incidence|prevalence|infected (?:people|patients|persons)|people (?:infected|have)|endemic)\b/],
+  ['vaccines and treatment', /\b(?:vaccines?|vaccinat\w*|shots?|jabs?|immuni[sz]\w*|antibod\w*|protect\w*|treat\w*|cure[sd]?|drugs?|antivirals?|therap\w*|medicin\w*|remd\w*|paxlovid|prevent\w*)\b/],
+  ['sequences and structures', /\b(?:sequences?|sequencing|fasta|gc content|gc-content|primers?|blast|proteins?|structures?|pdb|crystal|codons?|mutations?|mutat\w*|variants? of concern|orfs?|open reading frames?|genes?)\b/],
+  ['origins and evolution of a virus in nature', /\b(?:lab leak|come from|came from|originat\w*|where did .* (?:come|start)|spill ?over|zoono\w*)\b/],
+  ['the future', /\b(?:will (?:there|the|ictv|it|they|be)|next (?:release|year|msl|version)|in the future|future|predict\w*|forecast\w*|upcoming|going to (?:be|change|rename))\b/],
+  ['infection in people and animals', /\b(?:immune|immunity|evade\w*|people|worldwide|patients?|can (?:humans|people|you|i|we|dogs|cats|pets) (?:get|catch)|carr(?:y|ies|ied|iers?)|airborne|aerosols?|how (?:do|does|did) (?:you|people|humans) (?:get|catch))\b/],
+  ['the biology of the virus', /\b(?:caus(?:e|es|ed|ing)|diseases?|virions?|capsids?|envelope[sd]?|receptors?|replicat\w*|bind\w*|enter\w* (?:the )?cells?|particles?|morpholog\w*|look like|shape|survive|temperature|mutation rate|evolv\w* from)\b/],
+  ['people and discovery', /\b(?:who (?:discovered|found|named|first)|discover\w*|nobel|scientists?|named after|why (?:is|was|did|does))\b/],
+  ['diagnosis and testing', /\b(?:diagnos\w*|pcr test|test(?:ing)? for|detect(?:ed|ion)? in (?:patients|blood))\b/],
+];
+
+/** The topic outside taxonomy a question asks about, or null when it asks nothing the patterns know. */
+export function outOfScope(question: string): string | null {
+  const q = question.toLowerCase();
+  for (const [topic, re] of TOPICS) if (re.test(q)) return topic;
+  return null;
+}

@@ -1,0 +1,78 @@
+// What /ai/query understood of a question, as every answer reports it: the entities with how each was resolved
+// (exact, former name, virus name, abbreviation, short name, typo, identifier), the relation asked and the
+// releases; and the confidence of the reading. Also the checks that turn a reading into "not understood":
+// an answer is given only when every part of the question was read and the answer uses every part.
+import type { Intent, Parsed, SpeciesRef } from './parse.js';
+
+export type Resolved = 'exact' | 'former_name' | 'virus_name' | 'abbreviation' | 'short_name' | 'typo' | 'identifier' | 'common_name';
+
+export interface UnderstoodEntity {
+  text: string;
+  kind: 'species' | 'taxon' | 'release';
+  /** The name or release it was read as. */
+  as: string;
+  /** species: the species' name in the latest release (null: not in it); taxon: its rank. */
+  detail: string | null;
+  resolved: Resolved;
+}
+
+export interface Understood {
+  entities: UnderstoodEntity[];
+  relation: string;
+  releases: string[];
+}
+
+/** How much a way of resolving a name leaves in doubt (as MATCH_CONFIDENCE in read/resolve.ts). */
+const CONFIDENCE: Record<Resolved, number> = {
+  exact: 1, former_name: 1, identifier: 0.99, common_name: 0.95, virus_name: 0.95, short_name: 0.9, abbreviation: 0.85, typo: 0.8,
+};
+
+function resolvedOf(s: SpeciesRef): Resolved {
+  if (s.via) return s.via.how === 'alias' ? 'short_name' : 'typo';
+  if (s.kind === 'virus_name') return 'virus_name';
+  if (s.kind === 'abbreviation') return 'abbreviation';
+  if (s.kind === 'species') return s.current_name && s.current_name !== s.matched_name ? 'former_name' : 'exact';
+  return 'identifier';
+}
+
+export function understoodOf(p: Parsed, relation: string): Understood {
+  return {
+    entities: [
+      ...p.species.map((s): UnderstoodEntity => ({ text: s.text, kind: 'species', as: s.via?.name ?? s.matched_name, detail: s.current_name, resolved: resolvedOf(s) })),
+      ...p.taxa.map((t): UnderstoodEntity => ({ text: t.text, kind: 'taxon', as: t.name, detail: t.rank, resolved: t.common ? 'common_name' : t.text.toLowerCase() === t.name.toLowerCase() ? 'exact' : 'typo' })),
+      ...p.releases.map((r): UnderstoodEntity => ({ text: r.text, kind: 'release', as: r.version, detail: r.label, resolved: 'exact' })),
+    ],
+    relation,
+    releases: [...new Set(p.releases.map((r) => r.version))],
+  };
+}
+
+/** The confidence of a reading: the product of how sure each entity's resolution is. */
+export function confidenceOf(u: Understood): number {
+  return Math.round(u.entities.reduce((c, e) => c * CONFIDENCE[e.resolved], 1) * 100) / 100;
+}
+
+// intents whose answer reads a species, a taxon or neither: a question naming one the answer ignores is not understood
+const SPECIES_INTENTS = new Set<Intent>(['classification', 'current_name', 'former_names', 'species_history', 'genome', 'hosts']);
+const TAXON_INTENTS = new Set<Intent>(['classification', 'genome', 'hosts', 'count_taxon', 'family_evolution', 'family_stability', 'taxon_history', 'largest_taxa', 'families_by_host', 'families_by_genome']);
+
+/** The part of a question the intent's answer would leave out, or null when it reads every part. */
+export function unreadPart(p: Parsed): string | null {
+  // two names of one species ("the rabies virus species before it became Lyssavirus rabies") are one entity
+  if (p.species.length > 1 && p.species.every((s) => s.lineage_ids[0] === p.species[0]!.lineage_ids[0])) p.species.splice(1);
+  if (p.unknownNames.length > 0) return `the name "${p.unknownNames[0]}"`;
+  if (p.species.length > 1) return `the second of two viruses named ("${p.species[1]!.text}"): this kind of question is answered for one`;
+  if (p.taxa.length > 1 && p.intent !== 'largest_taxa') return `the second of two taxa named ("${p.taxa[1]!.text}"): this kind of question is answered for one`;
+  if (p.species.length > 0 && p.taxa.length > 0) return `"${p.taxa[0]!.text}" next to "${p.species[0]!.text}": I read one virus or one taxon per question of this kind`;
+  if (p.species.length > 0 && !SPECIES_INTENTS.has(p.intent)) return `what is asked about "${p.species[0]!.text}"`;
+  if (p.taxa.length > 0 && !TAXON_INTENTS.has(p.intent)) return `what is asked about "${p.taxa[0]!.text}"`;
+  // "before 2023", "after MSL30": a span of releases, which these answers do not read
+  const span = /\b(before|after|prior to|until|till|up to)\s+(?:the\s+)?§rel/.exec(p.residue);
+  if (span && !['compare_releases', 'fastest_growing', 'count_taxon', 'family_evolution', 'milestones'].includes(p.intent)) return `"${span[1]}" a release (I answer about a release, not the releases ${span[1]} it)`;
+  // the change counts of a release are of species; a question about other ranks' changes is not answered with them
+  if (p.intent === 'release_changes' && p.targetRank && p.targetRank !== 'species') return `the ${p.targetRank} changes asked (release change counts are of species)`;
+  const ambiguous = p.releases.find((r) => r.ambiguous);
+  if (ambiguous && p.intent !== 'release_info') return `the release: ${ambiguous.note} (ask about ${ambiguous.ambiguous!.join(' or ')})`;
+  if (p.releases.length > 1 && !['compare_releases', 'count_taxon', 'family_evolution', 'fastest_growing', 'release_info'].includes(p.intent)) return 'the second release named';
+  return null;
+}
