@@ -22,6 +22,8 @@ interface Entry {
   rank: string;
   current_name: string | null;
   words: string[];
+  /** The first letters of its words (initialBits): a typed word never matches a word of another initial. */
+  initials: number;
 }
 
 /** Shorter words are matched exactly: one typo in three letters matches too much to be a suggestion. */
@@ -35,6 +37,16 @@ const NAMES_SQL = `
 
 const entries = new WeakMap<Store, Promise<Entry[]>>();
 
+/** One bit per initial letter (digits share one): a name is a candidate only if it has every typed word's. */
+function initialBits(words: readonly string[]): number {
+  let bits = 0;
+  for (const w of words) {
+    const c = w.charCodeAt(0) - 97;
+    bits |= 1 << (c >= 0 && c < 26 ? c : 26);
+  }
+  return bits;
+}
+
 /** The words of a name as matched: accents dropped, lower case, split at anything not a letter or digit. */
 export function nameWords(name: string): string[] {
   return name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
@@ -46,7 +58,8 @@ export function loadTypeahead(store: Store, previous?: Store): Promise<Entry[]> 
   if (!list) {
     list = store.query<{ text: string }>(NAMES_SQL).then(([row]) => (row?.text ?? '').split('\x1e').map((r) => {
       const [name, kind, rank, current] = r.split('\x1f') as [string, NameHit['kind'], string, string];
-      return { name, kind, rank, current_name: current || null, words: nameWords(name) };
+      const words = nameWords(name);
+      return { name, kind, rank, current_name: current || null, words, initials: initialBits(words) };
     }));
   }
   entries.set(store, list);
@@ -100,8 +113,10 @@ function match(typed: string[], words: string[]): number | null {
 export async function typeahead(store: Store, text: string, limit: number): Promise<TypeaheadHit[]> {
   const typed = nameWords(text);
   if (typed.length === 0) return [];
+  const initials = initialBits(typed);
   const hits: TypeaheadHit[] = [];
   await eachInSlices(await loadTypeahead(store), (e) => {
+    if ((e.initials & initials) !== initials) return;
     const typos = match(typed, e.words);
     if (typos !== null) hits.push({ name: e.name, kind: e.kind, rank: e.rank, current_name: e.current_name, typos });
   });
