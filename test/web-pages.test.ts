@@ -2,7 +2,7 @@
 // app checking every API answer against the contract. Expected values are read from the source tables or the
 // API the page reads, never from the page. Screenshots are written to test-artifacts/.
 import { expect } from 'chai';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { PAGE_POLICY } from '../src/routes/web.js';
 import { CHROMIUM, launchBrowser, listen, screenshot, type Browser, type WatchedPage } from './support/browser.js';
 import { onRealApp } from './support/http.js';
@@ -125,6 +125,23 @@ describe('web pages in Chromium', function () {
     await page.locator('#page-info', { hasText: `of ${Math.ceil(renamed / 50)} ` }).waitFor();
     expect(await page.locator('#rows td:first-child').allTextContents()).to.satisfy((t: string[]) => t.length === 50 && t.every((x) => x === 'renamed'));
     await screenshot(page, 'compare-msl36-msl37-renamed');
+    // the CSV holds every row of the kind shown, not only the page
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as CSV' }).click()]);
+    const csv = readFileSync((await download.path())!, 'utf8').trimEnd().split('\r\n');
+    expect(csv[0]).to.equal('change_type,old_name,new_name,old_family,new_family,old_genus,new_genus,old_lineage,new_lineage,proposal');
+    expect(csv.length - 1).to.equal(renamed);
+    expect(csv.slice(1).every((line) => line.startsWith('renamed,'))).to.equal(true);
+  });
+
+  it("a family's page plots its species and genera release by release", async () => {
+    const { page } = await open('/taxon/Virgaviridae');
+    await page.locator('svg[aria-label="Virgaviridae: species and genera per release"]').waitFor();
+    const [first] = await real.db.all<{ version: string; species: number }>(`
+      SELECT r.version, count(*)::INTEGER AS species FROM src.species s JOIN src.releases r USING (msl)
+      WHERE s.family = 'Virgaviridae' GROUP BY r.version, r.msl ORDER BY r.msl LIMIT 1`);
+    expect(await page.locator('svg[aria-label="Virgaviridae: species and genera per release"]').getAttribute('aria-description'))
+      .to.match(new RegExp(`^From ${first!.version} \\(${first!.species.toLocaleString('en')} species\\)`));
+    await page.locator('.cite pre').waitFor();
   });
 
   it('a name that matches nothing says so on the taxon page, with suggestions', async () => {

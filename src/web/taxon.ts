@@ -136,8 +136,8 @@ async function familyEvolution(section: HTMLElement, family: string): Promise<vo
   });
 }
 
-async function citation(box: HTMLElement, speciesName: string | null, rank: string): Promise<void> {
-  const body = rank === 'species' ? { species_name: speciesName } : { taxonomic_group: speciesName };
+async function citation(box: HTMLElement, speciesName: string, rank: string): Promise<void> {
+  const body = rank === 'species' ? { species_name: speciesName } : { taxonomic_group: { rank, name: speciesName } };
   try {
     const c = await api<Record<string, unknown>>('/api/v1/citation', { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
     const text = typeof c.citation === 'string' ? c.citation : JSON.stringify(c, null, 2);
