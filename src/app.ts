@@ -17,6 +17,7 @@ import { bulkRouter } from './routes/v1-bulk.js';
 import { citationRouter } from './routes/v1-citation.js';
 import { historyRouter } from './routes/v1-history.js';
 import { resolveRouter } from './routes/v1-resolve.js';
+import { assetsRouter, pagesRouter } from './routes/web.js';
 import type { Store } from './store.js';
 
 /** Holds the store currently served; server.ts swaps it when a rebuild lands. */
@@ -47,7 +48,7 @@ export function createApp(opts: AppOptions): express.Express {
   const spec = openApiDocument();
   app.disable('x-powered-by');
   // Every answer: no MIME sniffing, and (for anything a browser might render) no scripts, no framing.
-  // The HTML page below replaces the policy with one that lets it run.
+  // The HTML pages (routes/web.ts) and /docs replace the policy with ones that let them run.
   app.use((req, res, next) => {
     // A request line may name the whole URL (absolute form, as proxies send it). Express routes such a
     // request by its path already; the request validator reads originalUrl, so that becomes the path too.
@@ -103,6 +104,9 @@ export function createApp(opts: AppOptions): express.Express {
   const pageHeaders = helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } });
   app.use('/docs', pageHeaders, swaggerUi.serve, swaggerUi.setup(spec, { customSiteTitle: 'Viral Taxonomy Query Service' }));
 
+  // The pages' scripts, styles and plotting library: files, left out of the contract like /docs.
+  app.use('/assets', assetsRouter());
+
   app.use(operationGate(spec));
   // Only requests with a body meet the parsers: two router layers less on every lookup.
   const json = express.json({ limit: BODY_LIMIT });
@@ -125,13 +129,16 @@ export function createApp(opts: AppOptions): express.Express {
     validateSecurity: false,
     fileUploader: false,
     ignoreUndocumented: false,
-    ignorePaths: /^\/(docs|openapi\.json)(\/|$)/,
+    ignorePaths: /^\/(docs|assets|openapi\.json)(\/|$)/,
   }));
 
   app.get('/health', (_req, res) => {
     const store = opts.stores.current();
     res.set('Cache-Control', 'no-store').json({ status: store ? 'ok' : 'starting', build_id: store?.buildId ?? null, documents: store?.docsSource ?? null });
   });
+
+  // The pages need no data set: their scripts ask the API.
+  app.use(pagesRouter());
 
   // Every request holds on to the store it started with, so a rebuild swapped in meanwhile never pulls
   // the data out from under it; the old store closes when its last request has finished.

@@ -7,6 +7,7 @@ import { DIFF_LIST } from './compare.js';
 import { RELEASES_LIST } from './releases.js';
 import { loadSearch } from './search-index.js';
 import { loadSuggestions } from './suggest.js';
+import { loadTypeahead } from './typeahead.js';
 
 export const DOCUMENTS: DocSpec[] = [
   // the largest table, and the hottest: held deflated too, with a small dictionary that inflates a document
@@ -32,6 +33,8 @@ export const DOCUMENTS: DocSpec[] = [
   { table: 'family_evolution_doc', key: ['name_key'], doc: 't.doc' },
   { table: 'caudovirales_dissolution', key: ['key'], doc: 't.doc' },
   { table: 'timeline_doc', key: ['key'], doc: 't.doc' },
+  // the home page's plots
+  { table: 'release_figures_doc', key: ['key'], doc: 't.doc' },
   // /search
   { table: 'search_facets', key: ['msl'], doc: 't.doc' },
   { table: 'search_statistics', key: ['msl'], doc: 't.doc' },
@@ -57,6 +60,7 @@ export async function openStore(file: string, pool: number, snapshot?: string, p
     await checkTables(store);
     await loadSuggestions(store, previous);
     await loadSearch(store, previous);
+    await loadTypeahead(store, previous);
   } catch (err) {
     await store.close();
     throw err;

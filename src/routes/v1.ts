@@ -10,6 +10,7 @@ import { releases, resolveVersion, type ResolvedVersion } from '../read/releases
 import { absence, resolveName, shownResolution, type Resolution } from '../read/resolve.js';
 import { releaseSearch } from '../read/search-index.js';
 import { unknownNameError } from '../read/suggest.js';
+import { typeahead } from '../read/typeahead.js';
 
 // Query parameters as the contract declares them: validated, parsed and defaulted before a handler runs
 // (operations.ts, the request validator).
@@ -94,6 +95,19 @@ export function v1Router(): Router {
     const doc = req.store.doc('diversity_stats', v.msl);
     if (!doc) throw new HttpError(404, `no diversity statistics for ${v.version}`);
     sendJson(req, res, doc, v.scope);
+  });
+
+  // GET /stats/releases <- release_figures_doc (in memory)
+  router.get('/stats/releases', (req, res) => {
+    const doc = req.store.doc('release_figures_doc', 'all');
+    if (!doc) throw new Error('read model release_figures_doc has no document all');
+    sendJson(req, res, doc, 'latest');
+  });
+
+  // GET /suggest?q= <- name_index (in memory, typeahead.ts)
+  router.get('/suggest', async (req, res) => {
+    const { q, limit } = req.query as unknown as { q: string; limit: number };
+    sendJson(req, res, { query: q, suggestions: await typeahead(req.store, q, limit) }, 'latest');
   });
 
   return router;
