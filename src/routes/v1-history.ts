@@ -2,7 +2,7 @@
 // rank that a name or identifier denotes. The answers are the read layer's (read/compare.ts, read/resolve.ts,
 // read/lineages.ts).
 import { Router, type Request, type Response } from 'express';
-import { sendJson, type Scope } from '../respond.js';
+import { nextPage, sendJson, type Scope } from '../respond.js';
 import { assertPair, CHANGE_TYPES, changesPage, diffSummary } from '../read/compare.js';
 import { lineageDoc, mslOf, taxonDoc } from '../read/lineages.js';
 import { nameParam } from '../read/names.js';
@@ -37,7 +37,7 @@ function compareDetails(req: Request, res: Response): void {
   const { total, changes } = changesPage(req.store, from, to, { change_type: q.change_type ?? null, limit: q.limit, offset: q.offset });
   sendJson(req, res, {
     from_version: from.version, to_version: to.version, change_type: q.change_type ?? null,
-    total, limit: q.limit, offset: q.offset, changes,
+    total, limit: q.limit, offset: q.offset, next: nextPage(req, res, { total, limit: q.limit, offset: q.offset }), changes,
   }, scope);
 }
 

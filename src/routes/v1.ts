@@ -3,7 +3,7 @@
 // lookups read in-memory documents; searches and listings are one bound DuckDB query each.
 import { Router, type Request } from 'express';
 import { HttpError } from '../errors.js';
-import { sendJson } from '../respond.js';
+import { nextPage, sendJson } from '../respond.js';
 import { CLASSIFICATION_RANKS, speciesDoc } from '../read/lineages.js';
 import { asWritten, nameParam } from '../read/names.js';
 import { releases, resolveVersion, type ResolvedVersion } from '../read/releases.js';
@@ -76,6 +76,7 @@ export function v1Router(): Router {
     const total = rows.length > 0 ? Number(rows[0]!.total) : await countMatches(req, v, fields[q.field], term);
     sendJson(req, res, {
       query: q.q, field: q.field, version: v.version, total_results: total, limit: q.limit, offset: q.offset,
+      next: nextPage(req, res, { total, limit: q.limit, offset: q.offset }),
       results: rows.map((r) => JSON.parse(r.result) as unknown),
     }, v.scope);
   });
@@ -99,7 +100,7 @@ export function v1Router(): Router {
     }
     sendJson(req, res, {
       version: v.version, rank, name: listing.name, total_species: listing.total, total_genera: listing.genera,
-      limit: page.limit, offset: page.offset, species: listing.species, ...(match ? { match } : {}),
+      limit: page.limit, offset: page.offset, next: nextPage(req, res, { total: listing.total, ...page }), species: listing.species, ...(match ? { match } : {}),
     }, v.scope);
   });
 
