@@ -51,7 +51,7 @@ interface LibraryError {
 /**
  * The name someone most likely meant by an unknown one: a name it is a whole `_`-separated part or the
  * start of (`to` -> `to_version`, `species` -> `species_name`), else the closest spelling within a third of
- * its length in edits (`limt` -> `limit`). Edit distance alone would offer `names` for `to`: the short
+ * its length in edits, two at least (`limt` -> `limit`, `hots` -> `host`). Edit distance alone would offer `names` for `to`: the short
  * names people type are parts of the long ones, not misspellings of them.
  */
 export function closestName(given: string, names: readonly string[]): string | undefined {
@@ -60,7 +60,7 @@ export function closestName(given: string, names: readonly string[]): string | u
     ?? names.find((n) => n.toLowerCase().replace(/_/g, '') === g.replace(/_/g, ''));
   if (part) return part;
   let best: string | undefined;
-  let bestDistance = Math.max(1, Math.floor(g.length / 3)) + 1;
+  let bestDistance = Math.max(2, Math.ceil(g.length / 3)) + 1;
   for (const n of names) {
     const d = distance(g, n.toLowerCase());
     if (d < bestDistance) [best, bestDistance] = [n, d];
@@ -149,7 +149,7 @@ function describe(err: unknown, req: Request, terms: ContractTerms): Described {
       return described(400, `query parameter '${field}' is not a parameter of ${req.method} ${req.path}; it takes ${names.length > 0 ? quoted(names) : 'none'}${didYouMean(field, names)}`);
     }
     const value = where === 'query' ? req.query[field] : where === 'params' ? (req.res?.locals.pathParams as Record<string, string> | undefined)?.[field] : undefined;
-    const shown = typeof value === 'string' ? `; got ${shownValue(where === 'params' ? safeDecode(value) : value)}${enumHint(message, value)}` : '';
+    const shown = value === undefined ? '' : `; got ${shownValue(where === 'params' && typeof value === 'string' ? safeDecode(value) : value)}${enumHint(message, value)}`;
     return described(400, `${kind} '${field}' ${plain(message, terms)}${shown}`);
   }
   return described(status, e.message ?? TITLES[status] ?? 'error');

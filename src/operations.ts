@@ -106,7 +106,10 @@ export function contractPaths(spec: Record<string, unknown>): PathEntry[] {
 function integerOf(name: string, raw: unknown, bounds: { min: number; max: number }): number {
   const range = `an integer from ${bounds.min} to ${bounds.max}`;
   if (typeof raw !== 'string') throw new HttpError(400, `query parameter '${name}' is given more than once; it takes one value, ${range}`);
-  if (!INTEGER.test(raw)) throw new HttpError(400, `query parameter '${name}' must be ${range}; got '${raw.slice(0, 40)}'`);
+  // out of bounds too: the message then says the whole range, where the validator would name one end
+  if (!INTEGER.test(raw) || Number(raw) < bounds.min || Number(raw) > bounds.max) {
+    throw new HttpError(400, `query parameter '${name}' must be ${range}; got '${raw.slice(0, 40)}'`);
+  }
   return Number(raw);
 }
 

@@ -194,7 +194,7 @@ describe('HTTP conventions', function () {
       { send: () => request(real.app).get('/api/v1/search?q=tmv&limt=5'), status: 400, parameter: 'limt', includes: ["did you mean 'limit'?", "'q', 'version', 'field', 'limit', 'offset'"] },
       { send: () => request(real.app).get('/api/v1/search?q=tmv&field=hots'), status: 400, parameter: 'field', includes: ["got 'hots'", 'name, family, host, all', "did you mean 'host'?"] },
       { send: () => request(real.app).get('/api/v1/taxonomy/latest/famly/Virgaviridae'), status: 400, parameter: 'rank', includes: ["got 'famly'", "did you mean 'family'?"] },
-      { send: () => request(real.app).get('/api/v1/search?q=tmv&limit=5000'), status: 400, parameter: 'limit', includes: ["got '5000'", '1 to 500'] },
+      { send: () => request(real.app).get('/api/v1/search?q=tmv&limit=5000'), status: 400, parameter: 'limit', includes: ["got '5000'", 'an integer from 1 to 1000'] },
       { send: () => request(real.app).get('/taxonomy/hierarchy?depth=99'), status: 400, parameter: 'depth', includes: ["got '99'"] },
       { send: () => request(real.app).get('/api/v1/species/forty/Zika%20virus'), status: 400, parameter: 'version', includes: ["'forty'"] },
       { send: () => request(real.app).post('/api/v1/resolve').send({ names: ['Zika virus'], to: 'MSL41' }), status: 422, parameter: 'to', includes: ["did you mean 'to_version'?", "'names', 'from_version', 'to_version'"] },
