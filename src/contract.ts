@@ -69,7 +69,7 @@ function withPreflights(doc: Document): Document {
       tags: ['service'],
       operationId: `${op.operationId ?? 'path'}Preflight`,
       summary: 'CORS preflight: the methods of this path, and the headers a page on another origin may send and read.',
-      parameters: names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+      parameters: names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string', minLength: 1 } })),
       responses: { 204: { $ref: '#/components/responses/Preflight' } },
     } as Operation;
   }

@@ -57,6 +57,8 @@ interface PathEntry {
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+/** The order Allow lists methods in: reads first, OPTIONS last. */
+const ALLOW_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'TRACE', 'OPTIONS'];
 
 /** Canonical decimal integers only: what `type: integer` serialises to in a query string. */
 const INTEGER = /^-?(0|[1-9][0-9]{0,15})$/;
@@ -99,7 +101,8 @@ export function contractPaths(spec: Record<string, unknown>): PathEntry[] {
     const names = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
     const source = template.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
       .reduce((all, part, i) => (i === 0 ? part : `${all}(?<${names[i - 1]}>[^/]+)${part}`), '');
-    return { pattern: new RegExp(`^${source}/?$`), methods, bodyTypes, bodyRules, bodySchemas, allow: [...methods.keys()].join(', ') };
+    const allow = ALLOW_ORDER.filter((m) => methods.has(m)).join(', ');
+    return { pattern: new RegExp(`^${source}/?$`), methods, bodyTypes, bodyRules, bodySchemas, allow };
   });
 }
 
