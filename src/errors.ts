@@ -51,7 +51,8 @@ interface LibraryError {
 /**
  * The name someone most likely meant by an unknown one: a name it is a whole `_`-separated part or the
  * start of (`to` -> `to_version`, `species` -> `species_name`), else the closest spelling within a third of
- * its length in edits, two at least (`limt` -> `limit`, `hots` -> `host`). Edit distance alone would offer `names` for `to`: the short
+ * its length in edits, two at least (`limt` -> `limit`, `hots` -> `host`); a plural gets its singular
+ * (`genera` -> `genus`). Edit distance alone would offer `names` for `to`: the short
  * names people type are parts of the long ones, not misspellings of them.
  */
 export function closestName(given: string, names: readonly string[]): string | undefined {
@@ -59,6 +60,10 @@ export function closestName(given: string, names: readonly string[]): string | u
   const part = names.find((n) => n.toLowerCase().split('_').includes(g)) ?? names.find((n) => n.toLowerCase().startsWith(g) && g.length >= 2)
     ?? names.find((n) => n.toLowerCase().replace(/_/g, '') === g.replace(/_/g, ''));
   if (part) return part;
+  // a plural for the singular a parameter takes (ranks: genera, families, phyla)
+  const singular = [g.replace(/ies$/, 'y'), g.replace(/era$/, 'us'), g.replace(/a$/, 'um'), g.replace(/e?s$/, '')];
+  const plural = names.find((n) => singular.includes(n.toLowerCase()));
+  if (plural) return plural;
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.ceil(g.length / 3)) + 1;
   for (const n of names) {
@@ -131,7 +136,7 @@ function describe(err: unknown, req: Request, terms: ContractTerms): Described {
     // a field it does not know is most likely the one the rule wanted, misnamed
     const names = terms.fieldNames(req.method, req.path, 'body', []);
     const body = req.body !== null && typeof req.body === 'object' ? Object.keys(req.body as object) : [];
-    const unknown = body.filter((k) => !names.includes(k)).map((k) => `; '${k}' is not one of its fields${didYouMean(k, names)}`);
+    const unknown = body.filter((k) => !names.includes(k)).map((k) => `; '${k}' is not one of its fields (${quoted(names)})${didYouMean(k, names)}`);
     return described(422, `the body must have ${rule}${unknown.join('')}`);
   }
   // An unknown field beside a missing one is most often the missing one misnamed: it is the one to name.
@@ -178,7 +183,7 @@ function bodyMessage(req: Request, terms: ContractTerms, at: string[], message: 
     const names = terms.fieldNames(req.method, req.path, 'body', at);
     const given = valueAt(req.body, at);
     const unknown = given !== null && typeof given === 'object' ? Object.keys(given).filter((k) => !names.includes(k)) : [];
-    const misnamed = unknown.map((k) => `; '${k}' is not one of its fields${didYouMean(k, names)}`).join('');
+    const misnamed = unknown.map((k) => `; '${k}' is not one of its fields (${quoted(names)})${didYouMean(k, names)}`).join('');
     return `${at.length > 0 ? `body field '${at.join('.')}'` : 'the body'} is missing the required field '${required[1]}'${misnamed}`;
   }
   const value = valueAt(req.body, at);

@@ -194,6 +194,8 @@ describe('HTTP conventions', function () {
       { send: () => request(real.app).get('/api/v1/search?q=tmv&limt=5'), status: 400, parameter: 'limt', includes: ["did you mean 'limit'?", "'q', 'version', 'field', 'limit', 'offset'"] },
       { send: () => request(real.app).get('/api/v1/search?q=tmv&field=hots'), status: 400, parameter: 'field', includes: ["got 'hots'", 'name, family, host, all', "did you mean 'host'?"] },
       { send: () => request(real.app).get('/api/v1/taxonomy/latest/famly/Virgaviridae'), status: 400, parameter: 'rank', includes: ["got 'famly'", "did you mean 'family'?"] },
+      { send: () => request(real.app).get('/api/v1/taxonomy/latest/genera/Tobamovirus'), status: 400, parameter: 'rank', includes: ["got 'genera'", "did you mean 'genus'?"] },
+      { send: () => request(real.app).post('/ai/query').send({ question: 'what is zika?' }), status: 422, parameter: 'question', includes: ["missing the required field 'query'", "'question' is not one of its fields ('query', 'use_cache')"] },
       { send: () => request(real.app).get('/api/v1/search?q=tmv&limit=5000'), status: 400, parameter: 'limit', includes: ["got '5000'", 'an integer from 1 to 1000'] },
       { send: () => request(real.app).get('/taxonomy/hierarchy?depth=99'), status: 400, parameter: 'depth', includes: ["got '99'"] },
       { send: () => request(real.app).get('/api/v1/species/forty/Zika%20virus'), status: 400, parameter: 'version', includes: ["'forty'"] },
