@@ -57,7 +57,8 @@ type Operation = { operationId?: string; parameters?: Array<{ in?: string; name?
 /**
  * Every path answers OPTIONS the same way (a CORS preflight: operations.ts), so its operation is declared
  * here once for each path rather than written out beside every operation of the YAML. Its path parameters
- * take any text: a preflight is answered before anything is validated.
+ * take any text but none (an empty one makes another path): a preflight is answered before anything is
+ * validated.
  */
 function withPreflights(doc: Document): Document {
   const paths = doc.paths as Record<string, Record<string, Operation>>;
