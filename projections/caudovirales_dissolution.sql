@@ -1,9 +1,9 @@
 -- caudovirales_dissolution: one row (key 'caudovirales'): the end of the order Caudovirales (the tailed
 -- phages) as one pre-rendered JSON document, read by GET /historical/caudovirales-dissolution. Only the
 -- order's name is given; every release, count and name below is read from the data:
---   abolished_in     the first release after the last one listing the order in src.taxa (MSL37, 2021). The
---                    interface specification calls this "the 2019 reorganization"; note says what the data
---                    shows instead, including when the class now holding the species first appeared (MSL35, 2019)
+--   abolished_in     the first release after the last one listing the order in src.taxa (MSL37, 2021); note
+--                    dates it from the data, with when the class now holding its species first appeared (MSL35,
+--                    2019: the year the change is often given)
 --   last_release     what the order held in its last release (src.taxa: families, subfamilies, genera;
 --                    src.species: species), with each family's size and fate
 --   destinations     where the order's species went in the step last -> abolished_in (species_transition):
@@ -94,7 +94,7 @@ SELECT 'caudovirales' AS key,
          'last_year', rel.last_year,
          'abolished_in', rel.next_version,
          'abolished_year', rel.next_year,
-         'note', 'The interface specification calls this the 2019 reorganization. The data say otherwise: the order '
+         'note', 'The order '
                  || ord.name || ' is listed from ' || rel.first_version || ' (' || rel.first_year || ') to '
                  || rel.last_version || ' (' || rel.last_year || ') and is gone from ' || rel.next_version || ' ('
                  || rel.next_year || ')'

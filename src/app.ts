@@ -1,5 +1,7 @@
 // createApp: middleware order, routers, 404 and the error handler. It never listens (server.ts does).
+import { randomUUID } from 'node:crypto';
 import compression from 'compression';
+import cors from 'cors';
 import express, { type Request } from 'express';
 import helmet from 'helmet';
 import * as OpenApiValidator from 'express-openapi-validator';
@@ -20,10 +22,24 @@ import { resolveRouter } from './routes/v1-resolve.js';
 import { assetsRouter, pagesRouter } from './routes/web.js';
 import type { Store } from './store.js';
 
-/** Holds the store currently served; server.ts swaps it when a rebuild lands. */
 /** Largest request body (a /resolve batch of 10,000 names fits). */
 const BODY_LIMIT = '2mb';
 
+/**
+ * A client's X-Request-Id is kept when it is one token a log line and a header can carry as they are
+ * (letters, digits and `-_.:@/+=`, up to 128 characters), so a caller's trace id follows its request;
+ * anything else is replaced, never cleaned up into something the caller did not send.
+ */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+
+/**
+ * Response headers a script on another origin may read (CORS safelists only a few others): the validator
+ * for If-None-Match, the request id to quote in a report, the next page's link, a download's file name,
+ * the methods a path has.
+ */
+export const EXPOSED_HEADERS = ['ETag', 'X-Request-Id', 'Link', 'Content-Disposition', 'Allow'];
+
+/** Holds the store currently served; server.ts swaps it when a rebuild lands. */
 export interface StoreHolder {
   current(): Store | null;
 }
@@ -50,6 +66,10 @@ export function createApp(opts: AppOptions): express.Express {
   // Every answer: no MIME sniffing, and (for anything a browser might render) no scripts, no framing.
   // The HTML pages (routes/web.ts) and /docs replace the policy with ones that let them run.
   app.use((req, res, next) => {
+    const given = req.headers['x-request-id'];
+    const id = typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+    res.locals.requestId = id;
+    res.setHeader('X-Request-Id', id);
     // A request line may name the whole URL (absolute form, as proxies send it). Express routes such a
     // request by its path already; the request validator reads originalUrl, so that becomes the path too.
     if (req.originalUrl.charCodeAt(0) !== 47) {
@@ -64,6 +84,10 @@ export function createApp(opts: AppOptions): express.Express {
     res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
     next();
   });
+  // A public, read-only API with no credentials: any origin may read every answer. A preflight gets its
+  // headers here and its 204 from operationGate, which knows the paths (an unknown path is a 404, a
+  // preflight included). Max-age: browsers cap it lower anyway (Chromium at two hours).
+  app.use(cors({ origin: '*', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], exposedHeaders: EXPOSED_HEADERS, maxAge: 86400, preflightContinue: true }));
   // Express' weak ETag hashes every body; ours are derived from the build id and the resource (respond.ts).
   app.set('etag', false);
   app.set('query parser', 'simple');
@@ -79,7 +103,7 @@ export function createApp(opts: AppOptions): express.Express {
       const t0 = performance.now();
       // on, not once: a response finishes once, and once() wraps the listener on every request.
       res.on('finish', () => opts.logger.info({
-        method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round((performance.now() - t0) * 1000) / 1000,
+        method: req.method, url: req.originalUrl, status: res.statusCode, request_id: res.locals.requestId as string, ms: Math.round((performance.now() - t0) * 1000) / 1000,
       }, 'request'));
       next();
     });

@@ -3,6 +3,7 @@
 // validator's internals: a user reads 'query parameter "depth" must be an integer from 1 to 15', not an
 // ajv path.
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import { distance } from 'fastest-levenshtein';
 
 const TYPES: Record<number, string> = {
   400: 'BadRequest', 404: 'NotFound', 405: 'MethodNotAllowed', 406: 'NotAcceptable', 413: 'PayloadTooLarge',
@@ -33,6 +34,8 @@ export interface ContractTerms {
   patternMeaning(pattern: string): string | undefined;
   /** The `x-expected` text of an operation's body schema: the rule a body as a whole must follow. */
   bodyRule(method: string, path: string): string | undefined;
+  /** The query parameters an operation takes, or the fields of its JSON body at a path of field names. */
+  fieldNames(method: string, path: string, where: 'query' | 'body', at: string[]): string[];
 }
 
 /** Errors thrown by express-openapi-validator and body-parser, mapped to one shape. */
@@ -43,6 +46,49 @@ interface LibraryError {
   message?: string;
   limit?: number;
   errors?: Array<{ path?: string; message?: string; errorCode?: string }>;
+}
+
+/**
+ * The name someone most likely meant by an unknown one: a name it is a whole `_`-separated part or the
+ * start of (`to` -> `to_version`, `species` -> `species_name`), else the closest spelling within a third of
+ * its length in edits, two at least (`limt` -> `limit`, `hots` -> `host`); a plural gets its singular
+ * (`genera` -> `genus`). Edit distance alone would offer `names` for `to`: the short
+ * names people type are parts of the long ones, not misspellings of them.
+ */
+export function closestName(given: string, names: readonly string[]): string | undefined {
+  const g = given.toLowerCase().replace(/-/g, '_');
+  const part = names.find((n) => n.toLowerCase().split('_').includes(g)) ?? names.find((n) => n.toLowerCase().startsWith(g) && g.length >= 2)
+    ?? names.find((n) => n.toLowerCase().replace(/_/g, '') === g.replace(/_/g, ''));
+  if (part) return part;
+  // a plural for the singular a parameter takes (ranks: genera, families, phyla)
+  const singular = [g.replace(/ies$/, 'y'), g.replace(/era$/, 'us'), g.replace(/a$/, 'um'), g.replace(/e?s$/, '')];
+  const plural = names.find((n) => singular.includes(n.toLowerCase()));
+  if (plural) return plural;
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.ceil(g.length / 3)) + 1;
+  for (const n of names) {
+    const d = distance(g, n.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [n, d];
+  }
+  return best;
+}
+
+const quoted = (names: readonly string[]): string => names.map((n) => `'${n}'`).join(', ');
+const didYouMean = (given: string, names: readonly string[]): string => {
+  const near = closestName(given, names);
+  return near && near !== given ? `; did you mean '${near}'?` : '';
+};
+
+/** A value as a message quotes it: text as given (cut at 60 characters), anything else as JSON. */
+function shownValue(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  return `'${text.length > 60 ? `${text.slice(0, 60)}…` : text}'`;
+}
+
+function valueAt(root: unknown, at: string[]): unknown {
+  let node = root;
+  for (const key of at) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+  return node;
 }
 
 export function errorHandler(terms: ContractTerms, log: (err: unknown) => void): ErrorRequestHandler {
@@ -86,21 +132,63 @@ function describe(err: unknown, req: Request, terms: ContractTerms): Described {
   // branches' missing fields first; the rule, in the contract's words, is what the user needs.
   const rule = e.errors?.some((x) => x.path === '/body' && /must match (exactly one|a) schema/.test(x.message ?? ''))
     ? terms.bodyRule(req.method, req.path) : undefined;
-  if (status === 400 && rule) return described(422, `the body must have ${rule}`);
-  const first = e.errors?.[0];
+  if (status === 400 && rule) {
+    // a field it does not know is most likely the one the rule wanted, misnamed
+    const names = terms.fieldNames(req.method, req.path, 'body', []);
+    const body = req.body !== null && typeof req.body === 'object' ? Object.keys(req.body as object) : [];
+    const unknown = body.filter((k) => !names.includes(k)).map((k) => `; '${k}' is not one of its fields (${quoted(names)})${didYouMean(k, names)}`);
+    return described(422, `the body must have ${rule}${unknown.join('')}`);
+  }
+  // An unknown field beside a missing one is most often the missing one misnamed: it is the one to name.
+  const first = e.errors?.find((x) => x.errorCode === 'additionalProperties.openapi.validation') ?? e.errors?.[0];
   if (status === 400 && first) {
-    const [, where = '', ...rest] = (first.path ?? '').split('/');
-    const field = rest.join('.');
-    const message = plain(first.message ?? 'is invalid', first.errorCode, terms);
+    const [, where = '', ...at] = (first.path ?? '').split('/');
+    const message = first.message ?? 'is invalid';
     // A body that misses a required field or has one of the wrong type is a 422 (spec section 7); a bad
     // path or query parameter stays a 400.
-    if (where === 'body') return described(422, field ? `body field '${field}' ${message}` : `the body ${message}`);
-    const value = where === 'query' ? req.query[field] : where === 'params' ? (req.res?.locals.pathParams as Record<string, string> | undefined)?.[field] : undefined;
-    const shown = typeof value === 'string' ? `; got '${(where === 'params' ? safeDecode(value) : value).slice(0, 60)}'` : '';
+    if (where === 'body') return described(422, bodyMessage(req, terms, at, message, first.errorCode));
+    const field = at.join('.');
     const kind = where === 'params' ? 'path parameter' : where === 'query' ? 'query parameter' : where === 'headers' ? 'header' : 'parameter';
-    return described(400, `${kind} '${field}' ${message}${shown}`);
+    if (where === 'query' && /^Unknown query parameter/.test(message)) {
+      const names = terms.fieldNames(req.method, req.path, 'query', []);
+      return described(400, `query parameter '${field}' is not a parameter of ${req.method} ${req.path}; it takes ${names.length > 0 ? quoted(names) : 'none'}${didYouMean(field, names)}`);
+    }
+    const value = where === 'query' ? req.query[field] : where === 'params' ? (req.res?.locals.pathParams as Record<string, string> | undefined)?.[field] : undefined;
+    const shown = value === undefined ? '' : `; got ${shownValue(where === 'params' && typeof value === 'string' ? safeDecode(value) : value)}${enumHint(message, value)}`;
+    return described(400, `${kind} '${field}' ${plain(message, terms)}${shown}`);
   }
   return described(status, e.message ?? TITLES[status] ?? 'error');
+}
+
+/** An enum's closest allowed value to the one given, when the message lists the allowed ones. */
+function enumHint(message: string, value: unknown): string {
+  const allowed = /must be equal to one of the allowed values: (.*)$/.exec(message);
+  return allowed && typeof value === 'string' ? didYouMean(value, allowed[1]!.split(', ')) : '';
+}
+
+/** A body's refusal as one sentence: the field (its path in the body), the value given, what is allowed. */
+function bodyMessage(req: Request, terms: ContractTerms, at: string[], message: string, code: string | undefined): string {
+  const additional = code === 'additionalProperties.openapi.validation' || /must NOT have additional properties/.test(message);
+  if (additional) {
+    const name = at[at.length - 1] ?? '';
+    const parent = at.slice(0, -1);
+    const names = terms.fieldNames(req.method, req.path, 'body', parent);
+    const where = parent.length > 0 ? `the body's '${parent.join('.')}'` : 'the body';
+    return `'${name}' is not a field of ${where} for ${req.method} ${req.path}; it takes ${quoted(names)}${didYouMean(name, names)}`;
+  }
+  const required = /^must have required property '(.*)'$/.exec(message);
+  // the validator's path ends with the missing field itself
+  if (required && at[at.length - 1] === required[1]) at = at.slice(0, -1);
+  if (required) {
+    const names = terms.fieldNames(req.method, req.path, 'body', at);
+    const given = valueAt(req.body, at);
+    const unknown = given !== null && typeof given === 'object' ? Object.keys(given).filter((k) => !names.includes(k)) : [];
+    const misnamed = unknown.map((k) => `; '${k}' is not one of its fields (${quoted(names)})${didYouMean(k, names)}`).join('');
+    return `${at.length > 0 ? `body field '${at.join('.')}'` : 'the body'} is missing the required field '${required[1]}'${misnamed}`;
+  }
+  const value = valueAt(req.body, at);
+  const got = value === undefined ? '' : `; got ${shownValue(value)}${enumHint(message, value)}`;
+  return `${at.length > 0 ? `body field '${at.join('.')}'` : 'the body'} ${plain(message, terms)}${got}`;
 }
 
 function safeDecode(s: string): string {
@@ -111,16 +199,22 @@ function safeDecode(s: string): string {
   }
 }
 
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a text', integer: 'an integer', number: 'a number', boolean: 'true or false', array: 'a list', object: 'an object', null: 'null',
+};
+
 /** An ajv message in plain words; a pattern is replaced by what it stands for. */
-function plain(message: string, code: string | undefined, terms: ContractTerms): string {
+function plain(message: string, terms: ContractTerms): string {
   const pattern = /^must match pattern "(.*)"$/.exec(message);
   if (pattern) {
     const meaning = terms.patternMeaning(pattern[1]!);
     return meaning ? `must be ${meaning}` : message;
   }
-  if (code === 'additionalProperties.openapi.validation' || /must NOT have additional properties/.test(message)) return message.replace('must NOT have additional properties', 'is not a field this operation takes');
-  return message.replace(/^Unknown query parameter '.*'$/, 'is not a parameter of this operation')
-    .replace(/^Empty value found for query parameter '.*'$/, 'must not be empty')
+  const type = /^must be ([a-z]+(?:,[a-z]+)*)$/.exec(message);
+  if (type) return `must be ${type[1]!.split(',').map((t) => TYPE_WORDS[t] ?? t).join(' or ')}`;
+  return message.replace(/^Empty value found for query parameter '.*'$/, 'must not be empty')
     .replace('must NOT have fewer than', 'must have at least').replace('must NOT have more than', 'must have at most')
+    .replace(/^must be <= /, 'must be at most ').replace(/^must be >= /, 'must be at least ')
+    .replace(/^must be < /, 'must be less than ').replace(/^must be > /, 'must be more than ')
     .replace('must be equal to one of the allowed values:', 'must be one of:');
 }

@@ -1,5 +1,5 @@
 // The contract's operations as the HTTP layer needs them before the request validator runs: which methods
-// a path has (a 405 names them in Allow; HEAD is answered wherever GET is), and the integer query
+// a path has (a 405 names them in Allow; HEAD is answered wherever GET is, OPTIONS on every path), and the integer query
 // parameters, parsed once here. The validator coerces any string JavaScript reads as a number ('0x10',
 // ' 1', '1e3', 'Infinity'), none of which is an integer as the contract writes one, so integers are read
 // strictly here and the validator then only checks their bounds. Defaults come from the contract too, so a
@@ -22,9 +22,18 @@ interface Parameter {
   $ref?: string;
 }
 
+interface BodySchema extends ParameterSchema {
+  'x-expected'?: string;
+  properties?: Record<string, BodySchema>;
+  items?: BodySchema;
+  oneOf?: BodySchema[];
+  anyOf?: BodySchema[];
+  allOf?: BodySchema[];
+}
+
 interface Operation {
   parameters?: Parameter[];
-  requestBody?: { content: Record<string, { schema?: ParameterSchema & { 'x-expected'?: string } }> };
+  requestBody?: { content: Record<string, { schema?: BodySchema }> };
 }
 
 type Document = {
@@ -43,10 +52,13 @@ interface PathEntry {
   methods: Map<string, QueryParameter[]>;
   bodyTypes: Map<string, string[]>;
   bodyRules: Map<string, string>;
+  bodySchemas: Map<string, BodySchema>;
   allow: string;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+/** The order Allow lists methods in: reads first, OPTIONS last. */
+const ALLOW_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'TRACE', 'OPTIONS'];
 
 /** Canonical decimal integers only: what `type: integer` serialises to in a query string. */
 const INTEGER = /^-?(0|[1-9][0-9]{0,15})$/;
@@ -73,27 +85,34 @@ export function contractPaths(spec: Record<string, unknown>): PathEntry[] {
     const methods = new Map<string, QueryParameter[]>();
     const bodyTypes = new Map<string, string[]>();
     const bodyRules = new Map<string, string>();
+    const bodySchemas = new Map<string, BodySchema>();
     for (const [method, op] of Object.entries(ops)) {
       if (!METHODS.includes(method)) continue;
       methods.set(method.toUpperCase(), queryParameters(doc, op));
       if (!op.requestBody) continue;
       bodyTypes.set(method.toUpperCase(), Object.keys(op.requestBody.content));
       const json = op.requestBody.content['application/json']?.schema;
+      if (json) bodySchemas.set(method.toUpperCase(), json);
       const rule = json ? deref(doc, json)['x-expected'] : undefined;
       if (rule) bodyRules.set(method.toUpperCase(), rule);
     }
     if (methods.has('GET') && !methods.has('HEAD')) methods.set('HEAD', methods.get('GET')!);
+    if (!methods.has('OPTIONS')) methods.set('OPTIONS', []);
     const names = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
     const source = template.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
       .reduce((all, part, i) => (i === 0 ? part : `${all}(?<${names[i - 1]}>[^/]+)${part}`), '');
-    return { pattern: new RegExp(`^${source}/?$`), methods, bodyTypes, bodyRules, allow: [...methods.keys()].join(', ') };
+    const allow = ALLOW_ORDER.filter((m) => methods.has(m)).join(', ');
+    return { pattern: new RegExp(`^${source}/?$`), methods, bodyTypes, bodyRules, bodySchemas, allow };
   });
 }
 
 function integerOf(name: string, raw: unknown, bounds: { min: number; max: number }): number {
   const range = `an integer from ${bounds.min} to ${bounds.max}`;
   if (typeof raw !== 'string') throw new HttpError(400, `query parameter '${name}' is given more than once; it takes one value, ${range}`);
-  if (!INTEGER.test(raw)) throw new HttpError(400, `query parameter '${name}' must be ${range}; got '${raw.slice(0, 40)}'`);
+  // out of bounds too: the message then says the whole range, where the validator would name one end
+  if (!INTEGER.test(raw) || Number(raw) < bounds.min || Number(raw) > bounds.max) {
+    throw new HttpError(400, `query parameter '${name}' must be ${range}; got '${raw.slice(0, 40)}'`);
+  }
   return Number(raw);
 }
 
@@ -128,6 +147,14 @@ export function operationGate(spec: Record<string, unknown>): RequestHandler {
       res.setHeader('Allow', entry.allow);
       throw new HttpError(405, `method ${req.method} is not allowed on ${path}; allowed: ${entry.allow}`);
     }
+    // A preflight (or a plain OPTIONS): the CORS headers are set already (app.ts); the path's methods are
+    // the answer. Its query string is not looked at: a browser sends the query of the request it will make.
+    if (req.method === 'OPTIONS') {
+      res.setHeader('Allow', entry.allow);
+      res.setHeader('Content-Length', '0');
+      res.status(204).end();
+      return;
+    }
     // The response knows it answers a HEAD (it sends no body); routing and validation see the GET it mirrors.
     if (req.method === 'HEAD') req.method = 'GET';
     const bodyTypes = entry.bodyTypes.get(req.method);
@@ -161,7 +188,22 @@ export function contractTerms(spec: Record<string, unknown>): ContractTerms {
     for (const child of Object.values(node)) walk(child);
   };
   walk(doc);
+  // The fields an object of a body schema may have, at a path of field names (through $refs, the branches
+  // of oneOf/anyOf/allOf and array items).
+  const fieldsAt = (schema: BodySchema | undefined, at: string[]): string[] => {
+    if (!schema) return [];
+    const s = deref(doc, schema);
+    const branches = [...(s.oneOf ?? []), ...(s.anyOf ?? []), ...(s.allOf ?? [])].flatMap((b) => fieldsAt(b, at));
+    if (at.length === 0) return [...new Set([...Object.keys(s.properties ?? {}), ...branches])];
+    const [head, ...rest] = at;
+    const child = /^[0-9]+$/.test(head!) ? s.items : s.properties?.[head!];
+    return [...new Set([...fieldsAt(child, rest), ...branches])];
+  };
+  const entryOf = (path: string) => paths.find((p) => p.pattern.test(path));
   return {
+    fieldNames: (method, path, where, at) => (where === 'query'
+      ? (entryOf(path)?.methods.get(method) ?? []).map((p) => p.name)
+      : fieldsAt(entryOf(path)?.bodySchemas.get(method), at)),
     bodyTypes: (method, path) => paths.find((p) => p.pattern.test(path))?.bodyTypes.get(method) ?? ['application/json'],
     patternMeaning: (pattern) => meanings.get(pattern),
     bodyRule: (method, path) => paths.find((p) => p.pattern.test(path))?.bodyRules.get(method),

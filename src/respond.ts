@@ -50,6 +50,22 @@ export function notModified(req: Request, res: Response, scope: Scope): boolean 
 }
 
 /**
+ * The next page of a paged answer as a link: the URL asked with `offset` moved on by `limit`, or null on
+ * the last page. It is set as a `Link: <...>; rel="next"` header (RFC 8288) and returned for the body's
+ * `next`. A path-absolute URL: the service cannot know the scheme and host a proxy in front of it is
+ * reached by, and a client resolves it against the URL it asked.
+ */
+export function nextPage(req: Request, res: Response, page: { total: number; limit: number; offset: number }): string | null {
+  if (page.offset + page.limit >= page.total) return null;
+  const at = req.originalUrl.indexOf('?');
+  const query = new URLSearchParams(at < 0 ? '' : req.originalUrl.slice(at + 1));
+  query.set('offset', String(page.offset + page.limit));
+  const next = `${at < 0 ? req.originalUrl : req.originalUrl.slice(0, at)}?${query.toString()}`;
+  res.setHeader('Link', `<${next}>; rel="next"`);
+  return next;
+}
+
+/**
  * Sends a JSON body that may already be serialised: pre-rendered documents are sent as the bytes they are
  * stored as. With response validation on (tests), the body goes through res.json so the validator sees it.
  */

@@ -68,10 +68,10 @@ describe('the contract, fuzzed from outside', function () {
     expect(await head.text()).to.equal('');
     const del = await fetch(`${base()}/api/v1/versions`, { method: 'DELETE' });
     expect(del.status).to.equal(405);
-    expect(del.headers.get('allow')).to.equal('GET, HEAD');
+    expect(del.headers.get('allow')).to.equal('GET, HEAD, OPTIONS');
     const post = await fetch(`${base()}/api/v1/citation`, { method: 'GET' });
-    expect(post.headers.get('allow')).to.equal('POST');
-    expect((await post.json() as { detail: string }).detail).to.contain('allowed: POST');
+    expect(post.headers.get('allow')).to.equal('POST, OPTIONS');
+    expect((await post.json() as { detail: string }).detail).to.contain('allowed: POST, OPTIONS');
   });
 
   it('answers If-None-Match: * with 304 for a resource that exists, and every answer with nosniff', async () => {

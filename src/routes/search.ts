@@ -143,6 +143,8 @@ async function faceted(req: Request, res: Response): Promise<void> {
     msl_version: v.version, family: row.family,
     filters: { realm: body.realm ?? null, genus: body.genus ?? null, genome_composition: body.genome_composition ?? null, host_source: body.host_source ?? null },
     total: row.total, limit: body.limit, offset: body.offset,
+    // a POST's next page is the same body with another offset: no URL can name it
+    next_offset: body.offset + body.limit < row.total ? body.offset + body.limit : null,
     results: JSON.parse(row.results) as unknown,
     facets: { ...none, ...(row.facets ? JSON.parse(row.facets) as object : {}) },
   });

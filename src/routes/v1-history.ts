@@ -1,7 +1,7 @@
 // /api/v1/compare and /api/v1/history: comparisons of any two releases, and the history of the taxon of any
 // rank that a name or identifier denotes. The answers are the read layer's (read/compare.ts, read/history.ts).
 import { Router, type Request, type Response } from 'express';
-import { sendJson, type Scope } from '../respond.js';
+import { nextPage, sendJson, type Scope } from '../respond.js';
 import { assertPair, CHANGE_TYPES, changesAnswer, diffSummary } from '../read/compare.js';
 import { historyOf } from '../read/history.js';
 import { nameParam } from '../read/names.js';
@@ -31,7 +31,8 @@ interface DetailsQuery {
 function compareDetails(req: Request, res: Response): void {
   const { from, to, scope } = pair(req);
   const q = req.query as unknown as DetailsQuery;
-  sendJson(req, res, changesAnswer(req.store, from, to, { change_type: q.change_type ?? null, limit: q.limit, offset: q.offset }), scope);
+  const { changes, ...head } = changesAnswer(req.store, from, to, { change_type: q.change_type ?? null, limit: q.limit, offset: q.offset });
+  sendJson(req, res, { ...head, next: nextPage(req, res, { total: head.total, limit: q.limit, offset: q.offset }), changes }, scope);
 }
 
 // GET /history/:name <- the resolver (name_lookup, identifier_index) + history_doc / taxon_history_doc (in memory)

@@ -3,7 +3,7 @@
 // lookups read in-memory documents, searches the in-memory search index; listings are one bound DuckDB query each.
 import { Router, type Request } from 'express';
 import { HttpError } from '../errors.js';
-import { sendJson } from '../respond.js';
+import { nextPage, sendJson } from '../respond.js';
 import { CLASSIFICATION_RANKS, speciesDoc } from '../read/lineages.js';
 import { asWritten, nameParam } from '../read/names.js';
 import { releases, resolveVersion, type ResolvedVersion } from '../read/releases.js';
@@ -62,6 +62,7 @@ export function v1Router(): Router {
     const found = index.search(v.msl, q.field, q.q.toLowerCase(), q.limit, q.offset);
     sendJson(req, res, {
       query: q.q, field: q.field, version: v.version, total_results: found.total, limit: q.limit, offset: q.offset,
+      next: nextPage(req, res, { total: found.total, limit: q.limit, offset: q.offset }),
       results: found.rows.map((r) => index.result(r)),
     }, v.scope);
   });
@@ -85,7 +86,7 @@ export function v1Router(): Router {
     }
     sendJson(req, res, {
       version: v.version, rank, name: listing.name, total_species: listing.total, total_genera: listing.genera,
-      limit: page.limit, offset: page.offset, species: listing.species, ...(match ? { match } : {}),
+      limit: page.limit, offset: page.offset, next: nextPage(req, res, { total: listing.total, ...page }), species: listing.species, ...(match ? { match } : {}),
     }, v.scope);
   });
 

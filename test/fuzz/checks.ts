@@ -37,6 +37,9 @@ export interface Finding {
 /** Text an error message must never show: validator internals, code paths, stack frames. */
 const LEAKS = /malformed uri|api\.v1\.|openapi\.validation|\bajv\b|\/work\/|node_modules|dist\/src|\.js:\d+|\n\s+at |undefined|\[object Object\]|ZodError|TypeError|ReferenceError|SyntaxError: Unexpected|duckdb|Binder Error|Catalog Error/i;
 
+/** ajv's and the request validator's words: a message that still has them was not put in plain words. */
+const VALIDATOR_WORDS = /must NOT|allowed values|additional properties|required property|must be equal to|\b(?:params|query|body|headers)\.[A-Za-z_]/;
+
 /** Cells a spreadsheet would run as a formula (OWASP: =, +, -, @, tab, carriage return). */
 const FORMULA = /^[=+\-@\t\r]/;
 
@@ -100,6 +103,12 @@ export function check(contract: Contract, p: Probe, a: Answer): Finding[] {
       // echoing the user's own text back ('undefined' is not a name ...) is not a leak
       const leak = LEAKS.exec(detail);
       if (leak && !requestText(p).toLowerCase().includes(leak[0].toLowerCase())) find('error message', `leaks internals: ${detail.slice(0, 200)}`);
+      // the validator's own phrasing, which a user should never have to decode
+      const raw = VALIDATOR_WORDS.exec(detail);
+      if (raw && !requestText(p).includes(raw[0])) find('error message', `validator phrasing '${raw[0]}': ${detail.slice(0, 200)}`);
+      // a refused parameter is named in the message
+      const named = /^(?:bad (?:path|query) parameter|unknown query parameter)$/.test(p.kind) ? /^([^=]+)=/.exec(p.note)?.[1] : undefined;
+      if (named && /^[a-z_]+$/.test(named) && !detail.includes(`'${named}'`)) find('error message', `does not name '${named}': ${detail.slice(0, 200)}`);
     }
   }
   return findings;

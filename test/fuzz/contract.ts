@@ -52,7 +52,7 @@ export interface Operation {
 export interface Contract {
   document: Record<string, unknown>;
   operations: Operation[];
-  /** The methods of each path template, HEAD wherever GET is. */
+  /** The methods of each path template, HEAD wherever GET is, in Allow's order. */
   methods: Map<string, string[]>;
   /** Resolves $refs (one level at a time, as often as needed). */
   deref(schema: Schema): Schema;
@@ -87,8 +87,10 @@ export function loadContract(): Contract {
   const operations: Operation[] = [];
   const methods = new Map<string, string[]>();
   for (const [template, item] of Object.entries(document.paths)) {
-    const own = METHODS.filter((m) => item[m]).map((m) => m.toUpperCase());
-    if (own.includes('GET') && !own.includes('HEAD')) own.push('HEAD');
+    const declared = METHODS.filter((m) => item[m]).map((m) => m.toUpperCase());
+    if (declared.includes('GET') && !declared.includes('HEAD')) declared.push('HEAD');
+    // in the order the server's Allow lists them: reads first, OPTIONS last
+    const own = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].filter((m) => declared.includes(m));
     methods.set(template, own);
     for (const method of METHODS) {
       const op = item[method] as Record<string, unknown> | undefined;
