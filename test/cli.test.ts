@@ -42,6 +42,11 @@ type Answer = { json: unknown } | { text: string } | { bytes: Buffer };
  * Each README example that asks a question, and the same question asked of the API; `out` is the file the
  * example writes (else its standard output is the answer); unknown: a name of it is unknown (exit status 1).
  */
+/** An API page without its link to the next page: a URL of the server, which the command line has not got. */
+function offline(page: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(page).filter(([key]) => key !== 'next'));
+}
+
 const API: Record<string, { ask: (app: import('express').Express, dir: string) => Promise<Answer>; out?: string; unknown?: true }> = {
   "npx vtqs history 'Coliphage lambda'": {
     ask: async (app) => ({ json: (await request(app).get('/api/v1/history/Coliphage%20lambda').expect(200)).body }),
@@ -69,7 +74,7 @@ const API: Record<string, { ask: (app: import('express').Express, dir: string) =
     ask: async (app) => ({ json: (await request(app).get('/api/v1/compare/MSL17/MSL18').expect(200)).body }),
   },
   'npx vtqs compare MSL36 MSL37 --details --change-type reclassified --limit 10': {
-    ask: async (app) => ({ json: (await request(app).get('/api/v1/compare/MSL36/MSL37/details?change_type=reclassified&limit=10').expect(200)).body }),
+    ask: async (app) => ({ json: offline((await request(app).get('/api/v1/compare/MSL36/MSL37/details?change_type=reclassified&limit=10').expect(200)).body) }),
   },
   'npx vtqs compare MSL40 MSL41 --all --change-type merged': {
     ask: async (app) => {
@@ -79,7 +84,7 @@ const API: Record<string, { ask: (app: import('express').Express, dir: string) =
         pages.push((await request(app).get(`/api/v1/compare/MSL40/MSL41/details?change_type=merged&limit=1000&offset=${offset}`).expect(200)).body);
       }
       const total = pages[0]!.total;
-      return { json: { ...pages[0], limit: Math.max(1, total), changes: pages.flatMap((p) => p.changes) } };
+      return { json: offline({ ...pages[0], limit: Math.max(1, total), changes: pages.flatMap((p) => p.changes) }) };
     },
   },
   'npx vtqs export latest --family Coronaviridae > coronaviridae.csv': {

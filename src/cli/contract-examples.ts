@@ -105,7 +105,8 @@ export function deriveRequests(doc: Record<string, unknown>): Array<{ key: strin
               request = { path: build(), body: { type, text: String(value) } };
             }
           } else if (status === '400') {
-            if (versionParam) request = { ...ok, path: build({ [versionParam.name]: 'forty' }) };
+            // a value its pattern refuses: a release spelt out, or a file name with a space
+            if (versionParam) request = { ...ok, path: build({ [versionParam.name]: versionParam.name.includes('version') ? 'forty' : 'no such file' }) };
             else {
               const query = params.find((p) => p.in === 'query');
               // a known parameter misspelt: the message names the one meant
@@ -170,7 +171,9 @@ export async function realExamples(store: Store): Promise<{ examples: Examples; 
         await res.arrayBuffer();
         continue;
       }
-      const value = type.includes('json') ? await res.json() as unknown : type.startsWith('text/') ? await res.text() : null;
+      // JSON Lines is text (one document a line), not one JSON document
+      const value = type === 'application/jsonl' || type.startsWith('text/') ? await res.text()
+        : type.includes('json') ? await res.json() as unknown : null;
       await (value === null ? res.arrayBuffer() : Promise.resolve());
       if (value === null) continue;
       ((examples[key] ??= {})[status] ??= {})[type] = { summary, value: trimmed(value) };
