@@ -27,8 +27,11 @@ export interface Example {
 /** Examples by `METHOD path` -> status -> media type. */
 export type Examples = Record<string, Record<string, Record<string, Example>>>;
 
-interface Parameter { name: string; in: string; required?: boolean; example?: unknown; schema?: Schema; $ref?: string }
+/** examples: a value of the parameter per media type of the answer it leads to, where one value cannot show them all. */
+interface Parameter { name: string; in: string; required?: boolean; example?: unknown; examples?: Record<string, { value: unknown }>; schema?: Schema; $ref?: string }
 interface Schema { $ref?: string; pattern?: string; enum?: unknown[]; example?: unknown; examples?: unknown[]; format?: string; properties?: Record<string, Schema> }
+/** Format names whose media type does not end with them. */
+const MEDIA_ALIASES: Record<string, string> = { tsv: 'text/tab-separated-values' };
 interface Media { schema?: Schema; example?: unknown; examples?: Record<string, { value: unknown }> }
 interface Operation {
   parameters?: Parameter[];
@@ -96,9 +99,11 @@ export function deriveRequests(doc: Record<string, unknown>): Array<{ key: strin
           if (status.startsWith('2')) {
             const format = params.find((p) => p.name === 'format' && p.in === 'query');
             const formats = format ? (lookup(format.schema ?? {}).enum ?? []).map(String) : [];
-            const wanted = formats.find((f) => type.endsWith(f) || type.endsWith(`+${f}`));
+            const wanted = formats.find((f) => type.endsWith(f) || type.endsWith(`+${f}`) || MEDIA_ALIASES[f] === type);
             const sameBody = op.requestBody?.content[type];
-            if (type === 'application/json' && !wanted) request = ok;
+            const byType = Object.fromEntries(params.flatMap((p) => (p.examples?.[type] ? [[p.name, String(p.examples[type].value)]] : [])));
+            if (Object.keys(byType).length > 0) request = { ...ok, path: build(byType) };
+            else if ((type === 'application/json' || type === 'text/html') && !wanted) request = ok;
             else if (wanted) request = { ...ok, path: build({ format: wanted }) };
             else if (sameBody) {
               const value = sameBody.example ?? Object.values(sameBody.examples ?? {})[0]?.value;
