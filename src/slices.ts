@@ -35,7 +35,7 @@ export function nextTurn(): Promise<void> {
 }
 
 /** Calls fn for every item in order, waiting for a turn (nextTurn) whenever SLICE_MS of work has run. */
-export async function eachInSlices<T>(items: readonly T[], fn: (item: T, index: number) => void): Promise<void> {
+export async function eachInSlices<T>(items: ArrayLike<T>, fn: (item: T, index: number) => void): Promise<void> {
   let start = performance.now();
   for (let i = 0; i < items.length; i++) {
     fn(items[i]!, i);

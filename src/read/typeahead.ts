@@ -16,14 +16,28 @@ export interface TypeaheadHit {
   typos: number;
 }
 
-interface Entry {
-  name: string;
-  kind: NameHit['kind'];
-  rank: string;
-  current_name: string | null;
-  words: string[];
+/**
+ * Every name of name_index, packed: its text, current name and words in three flat strings with offsets, its
+ * kind and rank as codes. Tens of thousands of small objects (a name, its words) would stay in the V8 heap for
+ * every major collection to walk; these are a handful of strings and typed arrays.
+ */
+interface Names {
+  count: number;
+  text: string;
+  textStart: Int32Array;
+  current: string;
+  currentStart: Int32Array;
+  kinds: Array<NameHit['kind']>;
+  kind: Uint8Array;
+  ranks: string[];
+  rank: Uint8Array;
+  /** The words of every name, each followed by a space; word w is words[wordStart[w]] .. before wordStart[w + 1] - 1. */
+  words: string;
+  wordStart: Int32Array;
+  /** Name i's words are firstWord[i] .. firstWord[i + 1] - 1. */
+  firstWord: Int32Array;
   /** The first letters of its words (initialBits): a typed word never matches a word of another initial. */
-  initials: number;
+  initials: Int32Array;
 }
 
 /** Shorter words are matched exactly: one typo in three letters matches too much to be a suggestion. */
@@ -35,7 +49,7 @@ const NAMES_SQL = `
   SELECT string_agg(concat_ws(chr(31), name, kind, rank, coalesce(current_name, '')), chr(30)) AS text
   FROM main.name_index`;
 
-const entries = new WeakMap<Store, Promise<Entry[]>>();
+const loaded = new WeakMap<Store, Promise<Names>>();
 
 /** One bit per initial letter (digits share one): a name is a candidate only if it has every typed word's. */
 function initialBits(words: readonly string[]): number {
@@ -52,24 +66,82 @@ export function nameWords(name: string): string[] {
   return name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
 }
 
-/** Loads the names of a store (documents.ts, when it opens) or takes them over from the store it replaces. */
-export function loadTypeahead(store: Store, previous?: Store): Promise<Entry[]> {
-  let list = previous?.buildId === store.buildId ? entries.get(previous) : entries.get(store);
-  if (!list) {
-    list = store.query<{ text: string }>(NAMES_SQL).then(([row]) => (row?.text ?? '').split('\x1e').map((r) => {
-      const [name, kind, rank, current] = r.split('\x1f') as [string, NameHit['kind'], string, string];
-      const words = nameWords(name);
-      return { name, kind, rank, current_name: current || null, words, initials: initialBits(words) };
-    }));
-  }
-  entries.set(store, list);
-  return list;
+/** Codes of the distinct values of a column, in order of first appearance. */
+function coder<T extends string>(): { codes: T[]; code(value: T): number } {
+  const codes: T[] = [];
+  const index = new Map<T, number>();
+  return {
+    codes,
+    code: (value) => index.get(value) ?? (index.set(value, codes.length), codes.push(value) - 1),
+  };
 }
 
-/** Typos to turn typed into a beginning of word (0 or 1), or null when one is not enough. */
-function prefixTypos(typed: string, word: string): number | null {
-  if (word.startsWith(typed)) return 0;
-  if (typed.length < MIN_TYPO_LENGTH || word[0] !== typed[0]) return null;
+function packNames(rows: string[]): Names {
+  const count = rows.length;
+  const textStart = new Int32Array(count + 1);
+  const currentStart = new Int32Array(count + 1);
+  const kind = new Uint8Array(count);
+  const rank = new Uint8Array(count);
+  const firstWord = new Int32Array(count + 1);
+  const initials = new Int32Array(count);
+  const kinds = coder<NameHit['kind']>();
+  const ranks = coder<string>();
+  const text: string[] = [];
+  const current: string[] = [];
+  const words: string[] = [];
+  const wordStarts: number[] = [0];
+  let textAt = 0;
+  let currentAt = 0;
+  let wordAt = 0;
+  rows.forEach((row, i) => {
+    const [name, k, r, now] = row.split('\x1f') as [string, NameHit['kind'], string, string];
+    const own = nameWords(name);
+    text.push(name);
+    textStart[i] = textAt;
+    textAt += name.length;
+    current.push(now);
+    currentStart[i] = currentAt;
+    currentAt += now.length;
+    kind[i] = kinds.code(k);
+    rank[i] = ranks.code(r);
+    firstWord[i] = wordStarts.length - 1;
+    initials[i] = initialBits(own);
+    for (const w of own) {
+      words.push(w, ' ');
+      wordAt += w.length + 1;
+      wordStarts.push(wordAt);
+    }
+  });
+  textStart[count] = textAt;
+  currentStart[count] = currentAt;
+  firstWord[count] = wordStarts.length - 1;
+  return {
+    count, text: text.join(''), textStart, current: current.join(''), currentStart,
+    kinds: kinds.codes, kind, ranks: ranks.codes, rank,
+    words: words.join(''), wordStart: Int32Array.from(wordStarts), firstWord, initials,
+  };
+}
+
+/** Loads the names of a store (documents.ts, when it opens) or takes them over from the store it replaces. */
+export function loadTypeahead(store: Store, previous?: Store): Promise<Names> {
+  let names = previous?.buildId === store.buildId ? loaded.get(previous) : loaded.get(store);
+  if (!names) {
+    names = store.query<{ text: string }>(NAMES_SQL).then(([row]) => {
+      const text = row?.text ?? '';
+      return packNames(text === '' ? [] : text.split('\x1e'));
+    });
+  }
+  loaded.set(store, names);
+  return names;
+}
+
+/** Typos to turn typed into the beginning of word w (0 or 1), or null when one is not enough. */
+function prefixTypos(typed: string, names: Names, w: number): number | null {
+  const at = names.wordStart[w]!;
+  const end = names.wordStart[w + 1]! - 1;
+  if (typed.length <= end - at && names.words.startsWith(typed, at)) return 0;
+  if (typed.length < MIN_TYPO_LENGTH || names.words[at] !== typed[0]) return null;
+  const word = names.words.slice(at, end);
   // the typed text may be one letter short of, one over, or as long as the beginning it stands for
   for (const len of [typed.length, typed.length + 1, typed.length - 1]) {
     if (len <= word.length && withinOneEdit(typed, word.slice(0, len))) return 1;
@@ -90,16 +162,17 @@ function withinOneEdit(a: string, b: string): boolean {
   return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
-/** Typos for the typed words to begin distinct words of the name, in any order, or null. */
-function match(typed: string[], words: string[]): number | null {
-  const used = new Array<boolean>(words.length).fill(false);
+/** Typos for the typed words to begin distinct words of name i, in any order, or null. */
+function match(typed: string[], names: Names, i: number): number | null {
+  const first = names.firstWord[i]!;
+  const used = new Array<boolean>(names.firstWord[i + 1]! - first).fill(false);
   let typos = 0;
   for (const t of typed) {
     let best: number | null = null;
     let at = -1;
-    for (let j = 0; j < words.length && best !== 0; j++) {
+    for (let j = 0; j < used.length && best !== 0; j++) {
       if (used[j]) continue;
-      const n = prefixTypos(t, words[j]!);
+      const n = prefixTypos(t, names, first + j);
       if (n !== null && (best === null || n < best)) { best = n; at = j; }
     }
     if (best === null) return null;
@@ -115,10 +188,16 @@ export async function typeahead(store: Store, text: string, limit: number): Prom
   if (typed.length === 0) return [];
   const initials = initialBits(typed);
   const hits: TypeaheadHit[] = [];
-  await eachInSlices(await loadTypeahead(store), (e) => {
-    if ((e.initials & initials) !== initials) return;
-    const typos = match(typed, e.words);
-    if (typos !== null) hits.push({ name: e.name, kind: e.kind, rank: e.rank, current_name: e.current_name, typos });
+  const names = await loadTypeahead(store);
+  await eachInSlices(names.initials, (bits, i) => {
+    if ((bits & initials) !== initials) return;
+    const typos = match(typed, names, i);
+    if (typos === null) return;
+    const current = names.current.slice(names.currentStart[i], names.currentStart[i + 1]);
+    hits.push({
+      name: names.text.slice(names.textStart[i], names.textStart[i + 1]), kind: names.kinds[names.kind[i]!]!,
+      rank: names.ranks[names.rank[i]!]!, current_name: current || null, typos,
+    });
   });
   hits.sort((a, b) => a.typos - b.typos
     || (KIND_ORDER[a.kind] ?? 9) - (KIND_ORDER[b.kind] ?? 9)
