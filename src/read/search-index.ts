@@ -10,6 +10,7 @@
 //
 // The /search endpoints match normal forms of name_index: the name matcher's forms (suggest.ts), with a
 // trigram index over them for prefixes and substrings and the matcher's own scan for misspellings.
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Store } from '../store.js';
 import { releases } from './releases.js';
 import { nameMatcher } from './suggest.js';
@@ -35,6 +36,12 @@ const RELEASE_SQL = `
  * a page after the first, or the same text typed again, costs a slice of a kept list.
  */
 const CACHED_ROWS = 1 << 20;
+
+/**
+ * Rows per deflated block of result JSON: neighbouring rows (one release's species in order) compress well
+ * together, and a page of results inflates only the blocks its rows are in.
+ */
+const RESULT_BLOCK = 64;
 
 /** CSR lists: the items of list i are items[start[i]] .. items[start[i + 1] - 1]. */
 interface Lists {
@@ -70,8 +77,12 @@ export class ReleaseSearch {
   /** The key sets holding string s; each row's key set. */
   private readonly setsOf: Lists;
   private readonly setOfRow: Int32Array;
-  private readonly results: Buffer;
+  /** Rows' result JSON, deflated RESULT_BLOCK rows at a time (a page of results inflates a few blocks). */
+  private readonly resultBlocks: Buffer;
+  private readonly blockStart: Int32Array;
+  /** Where row r's result starts in the results laid end to end (inflated), each followed by RS. */
   private readonly resultStart: Int32Array;
+  private lastBlock: { index: number; bytes: Buffer } | null = null;
   // Work arrays of a search.
   private readonly flagged: Uint8Array;
   private readonly seen: Uint8Array;
@@ -137,7 +148,6 @@ export class ReleaseSearch {
     this.state = new Uint8Array(setKeys.length);
 
     const results = Buffer.concat(releases.flatMap((x, i) => (i === 0 ? [x.results] : [Buffer.from([0x1e]), x.results])));
-    this.results = results;
     this.resultStart = new Int32Array(n + 1);
     let at = 0;
     for (let r = 0; r < n; r++) {
@@ -147,6 +157,15 @@ export class ReleaseSearch {
     }
     this.resultStart[n] = at;
     if (at !== results.length + 1) throw new Error(`api_search: ${n} rows but more results`);
+    // one buffer for all blocks: zlib's answer for each is a slice of a chunk several times its size
+    const blocks: Buffer[] = [];
+    for (let r = 0; r < n; r += RESULT_BLOCK) {
+      const end = this.resultStart[Math.min(n, r + RESULT_BLOCK)]!;
+      blocks.push(deflateRawSync(results.subarray(this.resultStart[r]!, Math.min(end, results.length))));
+    }
+    this.blockStart = new Int32Array(blocks.length + 1);
+    blocks.forEach((b, i) => { this.blockStart[i + 1] = this.blockStart[i]! + b.length; });
+    this.resultBlocks = Buffer.concat(blocks);
 
     this.latest = new Map();
     const last = Math.max(...this.releases.keys());
@@ -162,7 +181,10 @@ export class ReleaseSearch {
 
   /** Row r's result as api_search renders it. */
   result(r: number): unknown {
-    return JSON.parse(this.results.toString('utf8', this.resultStart[r]!, this.resultStart[r + 1]! - 1)) as unknown;
+    const index = Math.floor(r / RESULT_BLOCK);
+    if (this.lastBlock?.index !== index) this.lastBlock = { index, bytes: inflateRawSync(this.resultBlocks.subarray(this.blockStart[index], this.blockStart[index + 1])) };
+    const base = this.resultStart[index * RESULT_BLOCK]!;
+    return JSON.parse(this.lastBlock.bytes.toString('utf8', this.resultStart[r]! - base, this.resultStart[r + 1]! - 1 - base)) as unknown;
   }
 
   /**
@@ -282,10 +304,12 @@ export async function loadSearch(store: Store, previous?: Store): Promise<void> 
     indexes.set(store, same);
     return;
   }
-  const parts = await Promise.all(releases(store).map(async ({ msl }) => {
+  // one release at a time: DuckDB's answers for all of them at once would sit in native memory together
+  const parts: Array<{ msl: number; rows: string; results: Buffer }> = [];
+  for (const { msl } of releases(store)) {
     const [rows, results] = await store.bytes(RELEASE_SQL, [msl]);
-    return { msl, rows: rows!.toString('utf8'), results: results! };
-  }));
+    parts.push({ msl, rows: rows!.toString('utf8'), results: results! });
+  }
   // those reads went through api_search once; no request reads its blocks again
   await store.dropCache();
   indexes.set(store, {
