@@ -395,7 +395,8 @@ export async function answerRelation(store: Store, p: Parsed, question: string):
     if (former) return { ...former, relation: 'taxon_history' };
     return notUnderstood('taxon_history', 'former name', `The change lists (which record renames of higher taxa from ${release(rowOf(ctx, 38) ?? ctx.latest)} on) record no earlier name of the ${p.taxa[0]!.rank} ${p.taxa[0]!.name}, and I do not guess one.`);
   }
-  if (p.species.length === 1 && p.taxa.length === 0 && p.releases.length === 1 && /\b(?:names?|called|named|known as)\b/.test(q) && !/\b(?:famil\w*|genus|genera|order|realm|class|phylum|kingdom)\b/.test(q)) return nameIn(ctx, p);
+  // the latest release ("now", "today") is the current name, answered by its own intent with how it got it
+  if (p.species.length === 1 && p.taxa.length === 0 && p.releases.length === 1 && p.releases[0]!.msl !== ctx.latest.msl && /\b(?:names?|called|named|known as)\b/.test(q) && !/\b(?:famil\w*|genus|genera|order|realm|class|phylum|kingdom)\b/.test(q)) return nameIn(ctx, p);
   if (YES_NO.test(q) && p.species.length === 1 && p.taxa.length === 0 && p.releases.length === 0 && /\bstill\b/.test(q) && /\b(?:names?|called|species|valid|used)\b/.test(q)) return stillNamed(ctx, p);
   const comparing = /\b(?:more|fewer|less|bigger|larger|smaller|biggest|largest|greater|which|or|vs\.?|versus|compar\w*|than|differen\w*)\b/.test(q);
   const counting = /\b(?:how many|number of|count|more|fewer|less|bigger|larger|smaller|grew|grow|increase\w*|decrease\w*|go up|went up|drop\w*|change|differen\w*|vs\.?|versus)\b/.test(q);
