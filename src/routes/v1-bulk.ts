@@ -21,8 +21,10 @@ function rows(resource: BulkResource) {
   return async (req: Request, res: Response): Promise<void> => {
     const q = req.query as unknown as Query;
     const v = resolveVersion(req.store, req.params.version as string);
-    if (notModified(req, res, v.scope)) return;
+    // the filters are checked first: a family that is no taxon is a 404 even to a client holding any version
+    // (If-None-Match: *); the file itself is written once per build, so a 304 costs a lookup after the first
     const { file, encoding } = await bulkRows(req.store, resource, v, q.format, q.family, q.realm, req.acceptsEncodings('gzip') === 'gzip');
+    if (notModified(req, res, v.scope)) return;
     // The file name names the release (MSL41, not "latest") and the filters.
     const base = `${resource}_${v.version}${q.family ? `_${q.family}` : ''}${q.realm ? `_${q.realm}` : ''}`.replace(/[^A-Za-z0-9_.-]+/g, '_');
     // attachment() sets a type from the file name's extension, which mime may not know: the type goes after it
