@@ -147,15 +147,7 @@ export class NameMatcher {
     if (!/^[a-z0-9]+$/.test(q)) return [];
     const first = q.charCodeAt(0);
     const last = q.charCodeAt(len - 1);
-    this.inputCounts.fill(0);
-    let mask = 0;
-    for (let k = 0; k < len; k++) {
-      const code = codeOf(q.charCodeAt(k));
-      this.inputCounts[code]! += 1;
-      mask |= bitOf(code);
-    }
-    const letters: number[] = [];
-    for (let c = 0; c < ALPHABET; c++) if (this.inputCounts[c]! > 0) letters.push(c);
+    const { mask, letters } = this.prepare(q);
 
     const found: Array<{ form: number; score: number }> = [];
     for (let l = Math.max(1, len - 2); l <= len + 2; l++) {
@@ -180,6 +172,20 @@ export class NameMatcher {
       || Number(official(b.row)) - Number(official(a.row))
       || b.row.last_msl - a.row.last_msl
       || (a.row.name < b.row.name ? -1 : a.row.name > b.row.name ? 1 : 0)).slice(0, limit);
+  }
+
+  /** Counts q's letters into inputCounts (which scan() reads); its letter bit-mask and the letters it has. */
+  private prepare(q: string): { mask: number; letters: number[] } {
+    this.inputCounts.fill(0);
+    let mask = 0;
+    for (let k = 0; k < q.length; k++) {
+      const code = codeOf(q.charCodeAt(k));
+      this.inputCounts[code]! += 1;
+      mask |= bitOf(code);
+    }
+    const letters: number[] = [];
+    for (let c = 0; c < ALPHABET; c++) if (this.inputCounts[c]! > 0) letters.push(c);
+    return { mask, letters };
   }
 
   /** The normal forms held, by index. */
@@ -209,15 +215,7 @@ export class NameMatcher {
     const found: Array<{ form: number; score: number }> = [];
     const len = q.length;
     if (!/^[a-z0-9]+$/.test(q)) return found;
-    this.inputCounts.fill(0);
-    let mask = 0;
-    for (let k = 0; k < len; k++) {
-      const code = codeOf(q.charCodeAt(k));
-      this.inputCounts[code]! += 1;
-      mask |= bitOf(code);
-    }
-    const letters: number[] = [];
-    for (let c = 0; c < ALPHABET; c++) if (this.inputCounts[c]! > 0) letters.push(c);
+    const { mask, letters } = this.prepare(q);
     for (let l = Math.max(1, len - 2); l <= len + 2; l++) {
       const longer = Math.max(len, l);
       const most = Math.floor((1 - minScore) * longer + 1e-9);
