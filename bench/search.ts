@@ -68,7 +68,7 @@ async function main(): Promise<void> {
 
   const strings = Array.from({ length: index.strings.size }, (_, i) => index.strings.string(i));
   const candidates: Array<{ name: string; build: () => unknown; find: (built: unknown, term: string) => number[] }> = [
-    { name: 'trigram index (hand-written, chosen)', build: () => new SubstringIndex(strings), find: (b, t) => (b as SubstringIndex).containing(t) },
+    { name: 'trigram index (hand-written, chosen)', build: () => SubstringIndex.of(strings), find: (b, t) => (b as SubstringIndex).containing(t) },
     {
       name: 'MiniSearch 7.2 (prefix + fuzzy 0.2, AND)',
       build: () => { const m = new MiniSearch({ fields: ['t'] }); m.addAll(strings.map((t, id) => ({ id, t }))); return m; },

@@ -4,7 +4,7 @@
 // RSS went ~250 MB over the steady state); reading them back from this file costs one sequential read.
 //
 // Layout: one JSON header line, then per table its compression dictionary (if any) and every batch, byte
-// for byte as PackedDocs holds them. The header gives each batch's length and hash: a server swapping in a
+// for byte as PackedDocs holds them; then the images of the in-memory indexes (index-image.ts). The header gives each batch's length and hash: a server swapping in a
 // new build reads only the batches the data set it serves does not hold already (a rebuild of the same
 // data reads none).
 // The header names the build and a fingerprint of the document definitions: a snapshot of another build,
@@ -18,7 +18,7 @@ import { promisify } from 'node:util';
 import { crc32 } from 'node:zlib';
 import { PackedDocs } from './packed-docs.js';
 
-const FORMAT = 'vtqs-documents/4';
+const FORMAT = 'vtqs-documents/5';
 /** The header is a few KB (a length per batch); more than this means the file is not a snapshot. */
 const MAX_HEADER = 1 << 20;
 const READ_CHUNK = 8 << 20;
@@ -31,21 +31,28 @@ interface Header {
   /** CRC-32 of the body (everything after the header line), 8 hex digits: the header's length does not vary with it. */
   crc32: string;
   tables: Array<{ table: string; documents: number; dictionary: number; batches: number[]; hashes: string[] }>;
+  images: Array<{ name: string; bytes: number }>;
 }
 
-/** Fingerprint of what the documents are: any change to a table's key or document SQL changes it. */
-export function definitionsKey(specs: ReadonlyArray<{ table: string; key: readonly string[]; doc: string; compressed?: boolean; dictionaryBytes?: number }>): string {
+/**
+ * Fingerprint of what the documents and index images are: any change to a table's key or document SQL, or
+ * to imageLayout (the version of the images' fields), changes it.
+ */
+export function definitionsKey(specs: ReadonlyArray<{ table: string; key: readonly string[]; doc: string; compressed?: boolean; dictionaryBytes?: number }>,
+  imageLayout = ''): string {
   return createHash('sha256').update(JSON.stringify(specs.map((s) => [s.table, s.key, s.doc, s.compressed ?? false, ...(s.dictionaryBytes ? [s.dictionaryBytes] : [])])))
-    .digest('hex').slice(0, 16);
+    .update(imageLayout).digest('hex').slice(0, 16);
 }
 
 /** Writes the snapshot next to its final name and renames it in, so a reader never sees half a file. */
-export function writeSnapshot(file: string, buildId: string, definitions: string, docs: ReadonlyMap<string, PackedDocs>): void {
+export function writeSnapshot(file: string, buildId: string, definitions: string, docs: ReadonlyMap<string, PackedDocs>,
+  images: ReadonlyMap<string, Buffer>): void {
   let body = 0;
   for (const d of docs.values()) {
     if (d.dictionary) body = crc32(d.dictionary, body);
     for (const b of d.batchBuffers) body = crc32(b, body);
   }
+  for (const b of images.values()) body = crc32(b, body);
   const header: Header = {
     format: FORMAT,
     build_id: buildId,
@@ -54,6 +61,7 @@ export function writeSnapshot(file: string, buildId: string, definitions: string
     tables: [...docs].map(([table, d]) => ({
       table, documents: d.size, dictionary: d.dictionary?.length ?? 0, batches: d.batchBuffers.map((b) => b.length), hashes: [...d.batchHashes],
     })),
+    images: [...images].map(([name, b]) => ({ name, bytes: b.length })),
   };
   const temp = `${file}.${process.pid}.tmp`;
   const fd = openSync(temp, 'w');
@@ -63,6 +71,7 @@ export function writeSnapshot(file: string, buildId: string, definitions: string
       if (d.dictionary) writeSync(fd, d.dictionary);
       for (const b of d.batchBuffers) writeSync(fd, b);
     }
+    for (const b of images.values()) writeSync(fd, b);
   } catch (err) {
     closeSync(fd);
     rmSync(temp, { force: true });
@@ -72,7 +81,7 @@ export function writeSnapshot(file: string, buildId: string, definitions: string
   renameSync(temp, file);
 }
 
-export type SnapshotRead = { docs: Map<string, PackedDocs>; reusedBytes: number } | { reason: string };
+export type SnapshotRead = { docs: Map<string, PackedDocs>; images: Map<string, Buffer>; reusedBytes: number } | { reason: string };
 
 /** Why the snapshot in `file` is not this build's documents, or null when it is (reads the header only). */
 export function snapshotMismatch(file: string, buildId: string, definitions: string): string | null {
@@ -86,7 +95,8 @@ export function snapshotMismatch(file: string, buildId: string, definitions: str
  * Reads a snapshot if it belongs to this build and these definitions; otherwise says why not. Only the
  * header is read before that is known, so a stale snapshot costs nothing. `previous`: the documents of the
  * data set being replaced. A table whose batches all have a hash found there is taken over whole (its
- * index too); any other batch found there is taken over rather than read.
+ * index too); any other batch found there is taken over rather than read. The index images are read whole,
+ * each into a buffer of its own (its typed arrays become views of it).
  */
 export async function readSnapshot(file: string, buildId: string, definitions: string,
   previous?: ReadonlyMap<string, PackedDocs>): Promise<SnapshotRead> {
@@ -104,25 +114,37 @@ export async function readSnapshot(file: string, buildId: string, definitions: s
     const body = Buffer.allocUnsafeSlow(ranges.reduce((n, r) => n + r.length, 0));
     let scratch: Buffer | null = null;
     let sum = 0;
-    let filled = 0;
     let position = bodyStart;
-    const readSpan = async (until: number, keep: boolean): Promise<boolean> => {
+    // keep: the buffer the bytes go to, from its start; null: read for the checksum only
+    const readSpan = async (until: number, keep: Buffer | null): Promise<boolean> => {
+      let filled = 0;
       while (position < until) {
         const length = Math.min(READ_CHUNK, until - position);
-        const target = keep ? body : (scratch ??= Buffer.allocUnsafeSlow(READ_CHUNK));
+        const target = keep ?? (scratch ??= Buffer.allocUnsafeSlow(READ_CHUNK));
         const at = keep ? filled : 0;
         const { bytesRead } = await readAt(fd, target, at, length, position);
         if (bytesRead === 0) return false;
         sum = crc32(target.subarray(at, at + bytesRead), sum);
         position += bytesRead;
-        if (keep) filled += bytesRead;
+        filled += bytesRead;
       }
       return true;
     };
+    let kept = 0;
     for (const r of ranges) {
-      if (!(await readSpan(r.position, false)) || !(await readSpan(r.position + r.length, true))) return { reason: 'file shrank while being read' };
+      if (!(await readSpan(r.position, null)) || !(await readSpan(r.position + r.length, body.subarray(kept, kept + r.length)))) {
+        return { reason: 'file shrank while being read' };
+      }
+      kept += r.length;
     }
-    if (!(await readSpan(bodyStart + bodyBytes, false))) return { reason: 'file shrank while being read' };
+    const imagesBytes = header.images.reduce((n, i) => n + i.bytes, 0);
+    if (!(await readSpan(bodyStart + bodyBytes - imagesBytes, null))) return { reason: 'file shrank while being read' };
+    const images = new Map<string, Buffer>();
+    for (const { name, bytes } of header.images) {
+      const image = Buffer.allocUnsafeSlow(bytes);
+      if (!(await readSpan(position + bytes, image))) return { reason: 'file shrank while being read' };
+      images.set(name, image);
+    }
     if (hex(sum) !== header.crc32) return { reason: `damaged (body CRC-32 ${hex(sum)}, header says ${header.crc32})` };
     let offset = 0;
     let reusedBytes = 0;
@@ -148,7 +170,7 @@ export async function readSnapshot(file: string, buildId: string, definitions: s
       if (count !== t.documents) return { reason: `table ${t.table}: ${count} documents, header says ${t.documents}` };
       docs.set(t.table, d.seal());
     }
-    return { docs, reusedBytes };
+    return { docs, images, reusedBytes };
   } catch (err) {
     return { reason: `unreadable: ${(err as Error).message}` };
   } finally {
@@ -239,7 +261,9 @@ function checkHeader(fd: number, buildId: string, definitions: string): { header
   if (header.build_id !== buildId) return { reason: `snapshot of build ${header.build_id}, not ${buildId}` };
   if (header.definitions !== definitions) return { reason: 'documents are defined differently since the snapshot' };
   if (!/^[0-9a-f]{8}$/.test(String(header.crc32))) return { reason: 'no body checksum in the header' };
-  const bodyBytes = header.tables.reduce((n, t) => n + t.dictionary + t.batches.reduce((a, b) => a + b, 0), 0);
+  if (!Array.isArray(header.images)) return { reason: 'no index images in the header' };
+  const bodyBytes = header.tables.reduce((n, t) => n + t.dictionary + t.batches.reduce((a, b) => a + b, 0), 0)
+    + header.images.reduce((n, i) => n + i.bytes, 0);
   if (size !== end + 1 + bodyBytes) return { reason: `truncated or padded (${size} bytes, header says ${end + 1 + bodyBytes})` };
   return { header, bodyStart: end + 1, bodyBytes };
 }

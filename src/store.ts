@@ -86,16 +86,22 @@ export class Store {
     /** Bytes of documents taken over from the store this one replaced. */
     readonly docsReused: number,
     private readonly files: DerivedFiles,
+    /** Images of the in-memory indexes, read from the snapshot (empty when it was not used). */
+    private readonly images: ReadonlyMap<string, Buffer>,
   ) {}
+
+  /** How to make the image of each index loaded with this store, for its snapshot. */
+  private readonly imageMakers = new Map<string, () => Buffer>();
 
   /**
    * docs: keyed documents; lists: small query results every request may need (the releases); snapshot: a
    * file of this build's documents (doc-snapshot.ts), used when it matches, else they are read from DuckDB;
    * previous: the store this one replaces, whose documents are taken over where they are the same bytes
    * (all of them for the same build), so that a swap does not hold two copies of what did not change.
+   * imageLayout: the version of the index images' fields (savedImage), part of the snapshot's fingerprint.
    */
   static async open(file: string, opts: {
-    pool: number; docs: DocSpec[]; lists?: Record<string, string>; snapshot?: string; previous?: Store;
+    pool: number; docs: DocSpec[]; lists?: Record<string, string>; snapshot?: string; previous?: Store; imageLayout?: string;
   }): Promise<Store> {
     // threads=1: requests run side by side on the pool, so one query never takes both cores from the rest.
     const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY', threads: '1', memory_limit: MEMORY_LIMIT });
@@ -104,9 +110,10 @@ export class Store {
       for (let i = 0; i < opts.pool + BULK_LANE; i++) connections.push(await instance.connect());
       const conn = connections[0]!;
       const build = String((await conn.runAndReadAll('SELECT build_id FROM src.build_info')).getRows()[0]?.[0]);
-      const definitions = definitionsKey(opts.docs);
+      const definitions = definitionsKey(opts.docs, opts.imageLayout);
       const previous = opts.previous;
       let docs: Map<string, PackedDocs>;
+      let images = new Map<string, Buffer>();
       let source: string;
       let reused = 0;
       if (previous && previous.buildId === build && previous.definitions === definitions) {
@@ -118,6 +125,7 @@ export class Store {
         const snapshot = opts.snapshot ? await readSnapshot(opts.snapshot, build, definitions, previous?.docs) : { reason: 'no snapshot given' };
         if ('docs' in snapshot) {
           docs = snapshot.docs;
+          images = snapshot.images;
           source = 'snapshot';
           reused = snapshot.reusedBytes;
         } else {
@@ -134,7 +142,7 @@ export class Store {
         light: new ConnPool(connections.slice(0, opts.pool)),
         bulk: new ConnPool(connections.slice(opts.pool)),
       };
-      return new Store(instance, lanes, file, build, docs, lists, definitions, source, reused, new DerivedFiles(DERIVED_FILE_BYTES));
+      return new Store(instance, lanes, file, build, docs, lists, definitions, source, reused, new DerivedFiles(DERIVED_FILE_BYTES), images);
     } catch (err) {
       for (const c of connections) c.closeSync();
       instance.closeSync();
@@ -164,9 +172,19 @@ export class Store {
     return (this.lists.get(name) ?? []) as T[];
   }
 
-  /** Saves this store's documents as a snapshot for the next start (the build does this). */
+  /** Saves this store's documents and index images as a snapshot for the next start (the build does this). */
   writeSnapshot(file: string): void {
-    writeSnapshot(file, this.buildId, this.definitions, this.docs);
+    writeSnapshot(file, this.buildId, this.definitions, this.docs, new Map([...this.imageMakers].map(([name, make]) => [name, make()])));
+  }
+
+  /** The image of index `name` (index-image.ts) when the store's documents came from a snapshot holding it. */
+  savedImage(name: string): Buffer | undefined {
+    return this.images.get(name);
+  }
+
+  /** Says how to make index `name`'s image, for the store's snapshot: called by whatever loads the index. */
+  keepImage(name: string, make: () => Buffer): void {
+    this.imageMakers.set(name, make);
   }
 
   docCount(table: string): number {

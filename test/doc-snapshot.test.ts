@@ -9,7 +9,11 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { DB_FILE } from '../build/index.js';
 import { defaultPaths, DOC_SNAPSHOT_FILE } from '../build/paths.js';
 import { definitionsKey, readSnapshot, snapshotMismatch } from '../src/doc-snapshot.js';
-import { DOCUMENTS, openStore, refreshDocSnapshot } from '../src/read/documents.js';
+import { DOCUMENTS, IMAGE_LAYOUT, openStore, refreshDocSnapshot } from '../src/read/documents.js';
+import { releases } from '../src/read/releases.js';
+import { matchNames, releaseSearch } from '../src/read/search-index.js';
+import { suggest } from '../src/read/suggest.js';
+import { typeahead } from '../src/read/typeahead.js';
 import type { Store } from '../src/store.js';
 import { realBuild, realDb } from './support/data.js';
 
@@ -69,17 +73,43 @@ describe('the document snapshot', function () {
     }
   });
 
+  it('gives in-memory indexes that answer as those built from the database', async () => {
+    const fromSnapshot = await openStore(dbFile(), 1, snapshot);
+    const db = await realDb();
+    try {
+      // Real names of every kind, cut to prefixes, inner words and misspellings (one letter dropped).
+      const names = (await db.all<{ name: string }>('SELECT name FROM name_index USING SAMPLE 150 ROWS (reservoir, 7)')).map((r) => r.name.toLowerCase());
+      expect(names.length).to.equal(150);
+      const texts = names.flatMap((n) => [n, n.slice(0, 4), n.split(' ').at(-1)!, n.slice(0, 3) + n.slice(4)]);
+      const msls = releases(fromDb).map((r) => r.msl);
+      for (const [i, t] of texts.entries()) {
+        const msl = msls[i % msls.length]!;
+        for (const field of ['name', 'family', 'host', 'all'] as const) {
+          expect(releaseSearch(fromSnapshot).search(msl, field, t, 20, 0), `${msl} ${field} ${t}`).to.deep.equal(releaseSearch(fromDb).search(msl, field, t, 20, 0));
+        }
+        const form = t.replace(/[^a-z0-9]/g, '');
+        expect(matchNames(fromSnapshot, form, false, 0.75), t).to.deep.equal(matchNames(fromDb, form, false, 0.75));
+        expect(await typeahead(fromSnapshot, t, 10), t).to.deep.equal(await typeahead(fromDb, t, 10));
+      }
+      expect([...(await suggest(fromSnapshot, texts))]).to.deep.equal([...(await suggest(fromDb, texts))]).and.have.length.greaterThan(100);
+      expect(releaseSearch(fromSnapshot).latest).to.deep.equal(releaseSearch(fromDb).latest);
+    } finally {
+      db.close();
+      await fromSnapshot.close();
+    }
+  });
+
   it("is not used for another build or other document definitions, and the header alone tells", async () => {
-    const defs = definitionsKey(DOCUMENTS);
+    const defs = definitionsKey(DOCUMENTS, IMAGE_LAYOUT);
     expect(snapshotMismatch(snapshot, fromDb.buildId, defs)).to.equal(null);
     expect(snapshotMismatch(snapshot, 'another-build', defs)).to.equal(`snapshot of build ${fromDb.buildId}, not another-build`);
-    expect(snapshotMismatch(snapshot, fromDb.buildId, definitionsKey(DOCUMENTS.slice(1)))).to.equal('documents are defined differently since the snapshot');
+    expect(snapshotMismatch(snapshot, fromDb.buildId, definitionsKey(DOCUMENTS.slice(1), IMAGE_LAYOUT))).to.equal('documents are defined differently since the snapshot');
     expect(await readSnapshot(snapshot, 'another-build', defs)).to.deep.equal({ reason: `snapshot of build ${fromDb.buildId}, not another-build` });
     expect(snapshotMismatch(join(dir, 'missing.bin'), fromDb.buildId, defs)).to.equal('no snapshot');
   });
 
   it('falls back to the database for a damaged file, and never throws', async () => {
-    const defs = definitionsKey(DOCUMENTS);
+    const defs = definitionsKey(DOCUMENTS, IMAGE_LAYOUT);
     const damaged = join(dir, 'damaged.bin');
     const cases: Array<[string, () => void, RegExp]> = [
       ['truncated', () => truncateSync(damaged, statSync(snapshot).size - 10), /^truncated or padded/],
@@ -180,11 +210,11 @@ describe('the document snapshot', function () {
     expect(await refreshDocSnapshot(dbFile(), file, fromDb.buildId)).to.equal('written');
     // Same documents; batches may be in another order (the pool's connections finish them in any order).
     expect(statSync(file).size).to.equal(statSync(snapshot).size);
-    const read = await readSnapshot(file, fromDb.buildId, definitionsKey(DOCUMENTS));
+    const read = await readSnapshot(file, fromDb.buildId, definitionsKey(DOCUMENTS, IMAGE_LAYOUT));
     expect('docs' in read && read.docs.get('history_doc')?.size).to.equal(fromDb.docCount('history_doc'));
     expect(await refreshDocSnapshot(dbFile(), file, fromDb.buildId)).to.equal('current');
     writeFileSync(file, 'stale');
     expect(await refreshDocSnapshot(dbFile(), file, fromDb.buildId)).to.equal('written');
-    expect(snapshotMismatch(file, fromDb.buildId, definitionsKey(DOCUMENTS))).to.equal(null);
+    expect(snapshotMismatch(file, fromDb.buildId, definitionsKey(DOCUMENTS, IMAGE_LAYOUT))).to.equal(null);
   });
 });

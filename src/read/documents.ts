@@ -43,6 +43,12 @@ export const DOCUMENTS: DocSpec[] = [
   { table: 'taxon_profile', key: ['name_norm'], doc: 't.doc' },
 ];
 
+/**
+ * The version of the fields the in-memory indexes save in the snapshot (ReleaseSearch, SubstringIndex,
+ * NameMatcher, the typeahead's names): change it with them, so that a snapshot of the old fields is not read.
+ */
+export const IMAGE_LAYOUT = 'indexes/1';
+
 /** Small tables every request may need, held as rows. */
 export const LISTS: Record<string, string> = {
   releases: RELEASES_LIST,
@@ -55,7 +61,9 @@ export const LISTS: Record<string, string> = {
  * lacks a read model served from memory, or the snapshot's documents are not its rows.
  */
 export async function openStore(file: string, pool: number, snapshot?: string, previous?: Store): Promise<Store> {
-  const store = await Store.open(file, { pool, docs: DOCUMENTS, lists: LISTS, ...(snapshot ? { snapshot } : {}), ...(previous ? { previous } : {}) });
+  const store = await Store.open(file, {
+    pool, docs: DOCUMENTS, lists: LISTS, imageLayout: IMAGE_LAYOUT, ...(snapshot ? { snapshot } : {}), ...(previous ? { previous } : {}),
+  });
   try {
     await checkTables(store);
     await loadSuggestions(store, previous);
@@ -89,7 +97,7 @@ async function checkTables(store: Store): Promise<void> {
  * step): kept when it already does (its header says so), else written from the database.
  */
 export async function refreshDocSnapshot(file: string, snapshot: string, buildId: string): Promise<'current' | 'written'> {
-  if (snapshotMismatch(snapshot, buildId, definitionsKey(DOCUMENTS)) === null) return 'current';
+  if (snapshotMismatch(snapshot, buildId, definitionsKey(DOCUMENTS, IMAGE_LAYOUT)) === null) return 'current';
   const store = await openStore(file, 2);
   try {
     store.writeSnapshot(snapshot);

@@ -8,6 +8,8 @@
 // magnitude (README, Soak); test/name-matcher.test.ts checks that both give the same suggestions. The rows
 // are held as columns (a few bytes each, repeated strings once), not as an object each.
 
+import type { Field, Image } from '../index-image.js';
+
 /** Normal forms are [a-z0-9] (names.ts normaliseName): each letter or digit is one of 36 codes. */
 const ALPHABET = 36;
 const codeOf = (ch: number) => (ch <= 57 ? ch - 48 : ch - 87);
@@ -39,8 +41,23 @@ export interface Match {
 
 const official = (r: NameRow) => r.kind === 'species' || r.kind === 'taxon';
 
-export class NameMatcher {
+/** name_index's rows as the matcher holds them (built by NameMatcher.of, or read back from an index image). */
+interface Columns {
   /** Distinct normal forms; the rows of form i are rowList[rowStart[i]] .. rowList[rowStart[i + 1] - 1]. */
+  forms: string[];
+  rowStart: Int32Array;
+  rowList: Int32Array;
+  names: string[];
+  /** The distinct kinds, ranks and current names, which each row's codes index (-1: no current name). */
+  values: string[];
+  kindCodes: Int32Array;
+  rankCodes: Int32Array;
+  currentCodes: Int32Array;
+  lineages: Int32Array;
+  lastMsls: Int16Array;
+}
+
+export class NameMatcher {
   private readonly forms: string[];
   private readonly rowStart: Int32Array;
   private readonly rowList: Int32Array;
@@ -64,60 +81,11 @@ export class NameMatcher {
   private readonly lastRowOf = new Int32Array(ALPHABET);
   private readonly inputCounts = new Int32Array(ALPHABET);
 
-  /** text: every row of name_index as suggest.ts reads it, fields apart by US (0x1f), rows by RS (0x1e). */
-  constructor(text: string) {
-    const index = new Map<string, number>();
-    const once = new Map<string, number>();
-    const distinct: string[] = [];
-    const intern = (v: string) => once.get(v) ?? (once.set(v, distinct.length), distinct.push(v) - 1);
-    const lines = text.split('\x1e');
-    const forms: string[] = [];
-    const rowsOf: number[][] = [];
-    const names: string[] = [];
-    const kinds: number[] = [];
-    const ranks: number[] = [];
-    const currents: number[] = [];
-    this.lineages = new Int32Array(lines.length);
-    this.lastMsls = new Int16Array(lines.length);
-    for (const line of lines) {
-      const fields = line.split('\x1f');
-      // A field of NULL would be left out by concat_ws and shift the rest.
-      if (fields.length !== 8) throw new Error(`name_index row with ${fields.length} fields, not 8: ${fields.join(' | ')}`);
-      const [name, form, kind, rank, lineage, current, lastMsl, noCurrent] = fields;
-      if (!/^[a-z0-9]+$/.test(form ?? '')) continue;
-      const row = names.length;
-      names.push(name!);
-      kinds.push(intern(kind!));
-      ranks.push(intern(rank!));
-      currents.push(noCurrent === '1' ? -1 : intern(current!));
-      this.lineages[row] = Number(lineage);
-      this.lastMsls[row] = Number(lastMsl);
-      let i = index.get(form!);
-      if (i === undefined) {
-        i = forms.length;
-        index.set(form!, i);
-        forms.push(form!);
-        rowsOf.push([]);
-      }
-      rowsOf[i]!.push(row);
-    }
-    // The strings split off the text are views of it, which would keep all of it alive; a JSON round trip
-    // makes each a string of its own, and the text goes.
-    const own = (xs: string[]) => JSON.parse(JSON.stringify(xs)) as string[];
-    const values = own(distinct);
-    this.forms = own(forms);
-    this.names = own(names);
-    this.kinds = kinds.map((k) => values[k]! as NameRow['kind']);
-    this.ranks = ranks.map((r) => values[r]!);
-    this.currentNames = currents.map((c) => (c < 0 ? null : values[c]!));
-    this.rowStart = new Int32Array(forms.length + 1);
-    this.rowList = new Int32Array(names.length);
-    let at = 0;
-    rowsOf.forEach((rows, i) => {
-      this.rowStart[i] = at;
-      for (const r of rows) this.rowList[at++] = r;
-    });
-    this.rowStart[forms.length] = at;
+  private constructor(private readonly columns: Columns) {
+    ({ forms: this.forms, rowStart: this.rowStart, rowList: this.rowList, names: this.names, lineages: this.lineages, lastMsls: this.lastMsls } = columns);
+    this.kinds = Array.from(columns.kindCodes, (k) => columns.values[k]! as NameRow['kind']);
+    this.ranks = Array.from(columns.rankCodes, (r) => columns.values[r]!);
+    this.currentNames = Array.from(columns.currentCodes, (c) => (c < 0 ? null : columns.values[c]!));
     this.counts = new Uint8Array(this.forms.length * ALPHABET);
     this.masks = new Int32Array(this.forms.length);
     this.firsts = new Uint8Array(this.forms.length);
@@ -136,6 +104,73 @@ export class NameMatcher {
     for (const [key, list] of byFirst) this.byFirst.set(key, Int32Array.from(list));
     for (const [key, list] of byLast) this.byLast.set(key, Int32Array.from(list));
   }
+  /** text: every row of name_index as suggest.ts reads it, fields apart by US (0x1f), rows by RS (0x1e). */
+  static of(text: string): NameMatcher {
+    const index = new Map<string, number>();
+    const once = new Map<string, number>();
+    const distinct: string[] = [];
+    const intern = (v: string) => once.get(v) ?? (once.set(v, distinct.length), distinct.push(v) - 1);
+    const lines = text.split('\x1e');
+    const forms: string[] = [];
+    const rowsOf: number[][] = [];
+    const names: string[] = [];
+    const kinds: number[] = [];
+    const ranks: number[] = [];
+    const currents: number[] = [];
+    const lineages: number[] = [];
+    const lastMsls: number[] = [];
+    for (const line of lines) {
+      const fields = line.split('\x1f');
+      // A field of NULL would be left out by concat_ws and shift the rest.
+      if (fields.length !== 8) throw new Error(`name_index row with ${fields.length} fields, not 8: ${fields.join(' | ')}`);
+      const [name, form, kind, rank, lineage, current, lastMsl, noCurrent] = fields;
+      if (!/^[a-z0-9]+$/.test(form ?? '')) continue;
+      names.push(name!);
+      kinds.push(intern(kind!));
+      ranks.push(intern(rank!));
+      currents.push(noCurrent === '1' ? -1 : intern(current!));
+      lineages.push(Number(lineage));
+      lastMsls.push(Number(lastMsl));
+      let i = index.get(form!);
+      if (i === undefined) {
+        i = forms.length;
+        index.set(form!, i);
+        forms.push(form!);
+        rowsOf.push([]);
+      }
+      rowsOf[i]!.push(names.length - 1);
+    }
+    const rowStart = new Int32Array(forms.length + 1);
+    const rowList = new Int32Array(names.length);
+    let at = 0;
+    rowsOf.forEach((rows, i) => {
+      rowStart[i] = at;
+      for (const r of rows) rowList[at++] = r;
+    });
+    rowStart[forms.length] = at;
+    // The strings split off the text are views of it, which would keep all of it alive; a JSON round trip
+    // makes each a string of its own, and the text goes.
+    const own = (xs: string[]) => JSON.parse(JSON.stringify(xs)) as string[];
+    return new NameMatcher({
+      forms: own(forms), rowStart, rowList, names: own(names), values: own(distinct),
+      kindCodes: Int32Array.from(kinds), rankCodes: Int32Array.from(ranks), currentCodes: Int32Array.from(currents),
+      lineages: Int32Array.from(lineages), lastMsls: Int16Array.from(lastMsls),
+    });
+  }
+
+  /** Its fields for an index image (index-image.ts). */
+  fields(): Record<string, Field> {
+    return { ...this.columns };
+  }
+
+  static read(image: Image): NameMatcher {
+    return new NameMatcher({
+      forms: image.json('forms'), rowStart: image.i32('rowStart'), rowList: image.i32('rowList'), names: image.json('names'),
+      values: image.json('values'), kindCodes: image.i32('kindCodes'), rankCodes: image.i32('rankCodes'),
+      currentCodes: image.i32('currentCodes'), lineages: image.i32('lineages'), lastMsls: image.i16('lastMsls'),
+    });
+  }
+
 
   /**
    * Up to `limit` rows whose names score at least minScore against the normal form q, best first: by score,

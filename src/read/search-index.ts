@@ -11,6 +11,7 @@
 // The /search endpoints match normal forms of name_index: the name matcher's forms (suggest.ts), with a
 // trigram index over them for prefixes and substrings and the matcher's own scan for misspellings.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { Image, writeImage, type Field } from '../index-image.js';
 import type { Store } from '../store.js';
 import { releases } from './releases.js';
 import { nameMatcher } from './suggest.js';
@@ -60,27 +61,49 @@ function listsOf(n: number, walk: (add: (list: number, item: number) => void) =>
   return { start, items };
 }
 
-export class ReleaseSearch {
+/** What a ReleaseSearch is made of: built from api_search (ReleaseSearch.of) or read back from an index image. */
+interface Parts {
   /** Every distinct key (names, family, genus, order, realm, host source, lower-cased), with its trigram index. */
+  strings: SubstringIndex;
+  /** Each release's rows: [msl, from, to). */
+  releases: Array<[number, number, number]>;
+  nameKey: Int32Array;
+  family: Int32Array;
+  host: Int32Array;
+  /** Key set k's keys (string ids), its names first (nameCount[k] of them). */
+  keys: Lists;
+  nameCount: Int32Array;
+  /** The first and last row of each key set (a lineage's releases are a run of rows' releases). */
+  setFirstRow: Int32Array;
+  setLastRow: Int32Array;
+  /** The key sets holding string s; each row's key set. */
+  setsOf: Lists;
+  setOfRow: Int32Array;
+  /** Rows' result JSON, deflated RESULT_BLOCK rows at a time (a page of results inflates a few blocks). */
+  resultBlocks: Buffer;
+  blockStart: Int32Array;
+  /** Where row r's result starts in the results laid end to end (inflated), each followed by RS. */
+  resultStart: Int32Array;
+}
+
+/** The typed-array fields of Parts, saved and read back as they are. */
+const ARRAYS = ['nameKey', 'family', 'host', 'nameCount', 'setFirstRow', 'setLastRow', 'setOfRow', 'blockStart', 'resultStart'] as const;
+
+export class ReleaseSearch {
   readonly strings: SubstringIndex;
   /** Rows of each release: [from, to). */
   private readonly releases = new Map<number, [number, number]>();
   private readonly nameKey: Int32Array;
   private readonly family: Int32Array;
   private readonly host: Int32Array;
-  /** Key set k's keys (string ids), its names first (nameCount[k] of them). */
   private readonly keys: Lists;
   private readonly nameCount: Int32Array;
-  /** The first and last row of each key set (a lineage's releases are a run of rows' releases). */
   private readonly setFirstRow: Int32Array;
   private readonly setLastRow: Int32Array;
-  /** The key sets holding string s; each row's key set. */
   private readonly setsOf: Lists;
   private readonly setOfRow: Int32Array;
-  /** Rows' result JSON, deflated RESULT_BLOCK rows at a time (a page of results inflates a few blocks). */
   private readonly resultBlocks: Buffer;
   private readonly blockStart: Int32Array;
-  /** Where row r's result starts in the results laid end to end (inflated), each followed by RS. */
   private readonly resultStart: Int32Array;
   private lastBlock: { index: number; bytes: Buffer } | null = null;
   // Work arrays of a search.
@@ -92,8 +115,30 @@ export class ReleaseSearch {
   /** The latest release's species, by name: row and filter keys (POST /search/species joins its names to them). */
   readonly latest: Map<string, { row: number; family: string | null; genus: string | null; realm: string | null; familyKey: string; genusKey: string }>;
 
+  private constructor(parts: Parts) {
+    ({
+      strings: this.strings, nameKey: this.nameKey, family: this.family, host: this.host, keys: this.keys, nameCount: this.nameCount,
+      setFirstRow: this.setFirstRow, setLastRow: this.setLastRow, setsOf: this.setsOf, setOfRow: this.setOfRow,
+      resultBlocks: this.resultBlocks, blockStart: this.blockStart, resultStart: this.resultStart,
+    } = parts);
+    for (const [msl, from, to] of parts.releases) this.releases.set(msl, [from, to]);
+    this.flagged = new Uint8Array(this.strings.size);
+    this.seen = new Uint8Array(this.nameCount.length);
+    this.state = new Uint8Array(this.nameCount.length);
+    this.latest = new Map();
+    const last = Math.max(...this.releases.keys());
+    const [from, to] = this.releases.get(last) ?? [0, 0];
+    for (let r = from; r < to; r++) {
+      const doc = this.result(r) as { scientific_name: string; family: string | null; genus: string | null; realm: string | null };
+      this.latest.set(doc.scientific_name, {
+        row: r, family: doc.family, genus: doc.genus, realm: doc.realm,
+        familyKey: this.strings.string(this.family[r]!), genusKey: (doc.genus ?? '').toLowerCase(),
+      });
+    }
+  }
+
   /** releases: each release's rows and results as RELEASE_SQL reads them, in release order. */
-  constructor(releases: Array<{ msl: number; rows: string; results: Buffer }>) {
+  static of(releases: Array<{ msl: number; rows: string; results: Buffer }>): ReleaseSearch {
     const ids = new Map<string, number>();
     const list: string[] = [];
     const intern = (s: string) => ids.get(s) ?? (ids.set(s, list.length), list.push(s) - 1);
@@ -103,23 +148,24 @@ export class ReleaseSearch {
     const nameCounts: number[] = [];
     const lines = releases.flatMap((r) => (r.rows.length > 0 ? r.rows.split('\x1d') : []));
     const n = lines.length;
-    this.nameKey = new Int32Array(n);
-    this.family = new Int32Array(n);
-    this.host = new Int32Array(n);
+    const nameKey = new Int32Array(n);
+    const family = new Int32Array(n);
+    const host = new Int32Array(n);
     const setOfRow = new Int32Array(n);
+    const spans: Array<[number, number, number]> = [];
     let r = 0;
     for (const { msl, rows } of releases) {
       const count = rows.length > 0 ? rows.split('\x1d').length : 0;
-      if (count > 0) this.releases.set(msl, [r, r + count]);
+      if (count > 0) spans.push([msl, r, r + count]);
       r += count;
     }
     lines.forEach((line, row) => {
       const fields = line.split('\x1e');
       if (fields.length !== 5) throw new Error(`api_search row with ${fields.length} fields, not 5: ${fields.join(' | ')}`);
-      const [nameKey, names, family, host, all] = fields as [string, string, string, string, string];
-      this.nameKey[row] = intern(nameKey);
-      this.family[row] = intern(family);
-      this.host[row] = intern(host);
+      const [key, names, fam, hst, all] = fields as [string, string, string, string, string];
+      nameKey[row] = intern(key);
+      family[row] = intern(fam);
+      host[row] = intern(hst);
       const setText = `${names}\x1e${all}`;
       let set = setIds.get(setText);
       if (set === undefined) {
@@ -131,52 +177,64 @@ export class ReleaseSearch {
       }
       setOfRow[row] = set;
     });
-    this.nameCount = Int32Array.from(nameCounts);
-    this.keys = listsOf(setKeys.length, (add) => setKeys.forEach((keys, k) => { for (const s of keys) add(k, s); }));
-    this.strings = new SubstringIndex(list);
-    this.setsOf = listsOf(list.length, (add) => setKeys.forEach((keys, k) => { for (const s of keys) add(s, k); }));
-    this.setOfRow = setOfRow;
-    this.setFirstRow = new Int32Array(setKeys.length).fill(n);
-    this.setLastRow = new Int32Array(setKeys.length).fill(-1);
+    const setFirstRow = new Int32Array(setKeys.length).fill(n);
+    const setLastRow = new Int32Array(setKeys.length).fill(-1);
     for (let row = 0; row < n; row++) {
       const k = setOfRow[row]!;
-      if (row < this.setFirstRow[k]!) this.setFirstRow[k] = row;
-      this.setLastRow[k] = row;
+      if (row < setFirstRow[k]!) setFirstRow[k] = row;
+      setLastRow[k] = row;
     }
-    this.flagged = new Uint8Array(list.length);
-    this.seen = new Uint8Array(setKeys.length);
-    this.state = new Uint8Array(setKeys.length);
 
     const results = Buffer.concat(releases.flatMap((x, i) => (i === 0 ? [x.results] : [Buffer.from([0x1e]), x.results])));
-    this.resultStart = new Int32Array(n + 1);
+    const resultStart = new Int32Array(n + 1);
     let at = 0;
-    for (let r = 0; r < n; r++) {
-      this.resultStart[r] = at;
+    for (let row = 0; row < n; row++) {
+      resultStart[row] = at;
       const end = results.indexOf(0x1e, at);
       at = end < 0 ? results.length + 1 : end + 1;
     }
-    this.resultStart[n] = at;
+    resultStart[n] = at;
     if (at !== results.length + 1) throw new Error(`api_search: ${n} rows but more results`);
     // one buffer for all blocks: zlib's answer for each is a slice of a chunk several times its size
     const blocks: Buffer[] = [];
-    for (let r = 0; r < n; r += RESULT_BLOCK) {
-      const end = this.resultStart[Math.min(n, r + RESULT_BLOCK)]!;
-      blocks.push(deflateRawSync(results.subarray(this.resultStart[r]!, Math.min(end, results.length))));
+    for (let row = 0; row < n; row += RESULT_BLOCK) {
+      const end = resultStart[Math.min(n, row + RESULT_BLOCK)]!;
+      blocks.push(deflateRawSync(results.subarray(resultStart[row]!, Math.min(end, results.length))));
     }
-    this.blockStart = new Int32Array(blocks.length + 1);
-    blocks.forEach((b, i) => { this.blockStart[i + 1] = this.blockStart[i]! + b.length; });
-    this.resultBlocks = Buffer.concat(blocks);
+    const blockStart = new Int32Array(blocks.length + 1);
+    blocks.forEach((b, i) => { blockStart[i + 1] = blockStart[i]! + b.length; });
 
-    this.latest = new Map();
-    const last = Math.max(...this.releases.keys());
-    const [from, to] = this.releases.get(last) ?? [0, 0];
-    for (let r = from; r < to; r++) {
-      const doc = this.result(r) as { scientific_name: string; family: string | null; genus: string | null; realm: string | null };
-      this.latest.set(doc.scientific_name, {
-        row: r, family: doc.family, genus: doc.genus, realm: doc.realm,
-        familyKey: this.strings.string(this.family[r]!), genusKey: (doc.genus ?? '').toLowerCase(),
-      });
-    }
+    return new ReleaseSearch({
+      strings: SubstringIndex.of(list), releases: spans, nameKey, family, host,
+      keys: listsOf(setKeys.length, (add) => setKeys.forEach((keys, k) => { for (const s of keys) add(k, s); })),
+      nameCount: Int32Array.from(nameCounts), setFirstRow, setLastRow,
+      setsOf: listsOf(list.length, (add) => setKeys.forEach((keys, k) => { for (const s of keys) add(s, k); })),
+      setOfRow, resultBlocks: Buffer.concat(blocks), blockStart, resultStart,
+    });
+  }
+
+  /** Its fields for an index image (index-image.ts). */
+  fields(): Record<string, Field> {
+    const out: Record<string, Field> = {
+      ...this.strings.fields('strings.'),
+      releases: [...this.releases].map(([msl, [from, to]]) => [msl, from, to]),
+      'keys.start': this.keys.start, 'keys.items': this.keys.items, 'setsOf.start': this.setsOf.start, 'setsOf.items': this.setsOf.items,
+      resultBlocks: this.resultBlocks,
+    };
+    for (const name of ARRAYS) out[name] = this[name];
+    return out;
+  }
+
+  static read(image: Image): ReleaseSearch {
+    const arrays = Object.fromEntries(ARRAYS.map((name) => [name, image.i32(name)])) as Record<(typeof ARRAYS)[number], Int32Array>;
+    return new ReleaseSearch({
+      ...arrays,
+      strings: SubstringIndex.read(image, 'strings.'),
+      releases: image.json('releases'),
+      keys: { start: image.i32('keys.start'), items: image.i32('keys.items') },
+      setsOf: { start: image.i32('setsOf.start'), items: image.i32('setsOf.items') },
+      resultBlocks: image.bytes('resultBlocks'),
+    });
   }
 
   /** Row r's result as api_search renders it. */
@@ -297,12 +355,22 @@ const TYPO_MIN_LENGTH = 5;
 /** The indexes of each open store, loaded with it. */
 const indexes = new WeakMap<Store, { release: ReleaseSearch; forms: SubstringIndex }>();
 
-/** previous: the store being replaced; of the same build, its indexes are taken over. */
+/**
+ * previous: the store being replaced; of the same build, its indexes are taken over. Otherwise they are read
+ * from the store's snapshot, or else built from api_search and the name matcher (a build, or a snapshot that
+ * did not match); either way the store can save them in its next snapshot.
+ */
 export async function loadSearch(store: Store, previous?: Store): Promise<void> {
-  const same = previous?.buildId === store.buildId ? indexes.get(previous) : undefined;
-  if (same) {
-    indexes.set(store, same);
-    return;
+  const found = (previous?.buildId === store.buildId ? indexes.get(previous) : undefined) ?? await readOrBuild(store);
+  indexes.set(store, found);
+  store.keepImage('search', () => writeImage({ ...found.release.fields(), ...found.forms.fields('forms.') }));
+}
+
+async function readOrBuild(store: Store): Promise<{ release: ReleaseSearch; forms: SubstringIndex }> {
+  const saved = store.savedImage('search');
+  if (saved) {
+    const image = new Image(saved);
+    return { release: ReleaseSearch.read(image), forms: SubstringIndex.read(image, 'forms.') };
   }
   // one release at a time: DuckDB's answers for all of them at once would sit in native memory together
   const parts: Array<{ msl: number; rows: string; results: Buffer }> = [];
@@ -312,10 +380,7 @@ export async function loadSearch(store: Store, previous?: Store): Promise<void> 
   }
   // those reads went through api_search once; no request reads its blocks again
   await store.dropCache();
-  indexes.set(store, {
-    release: new ReleaseSearch(parts.filter((p) => p.rows.length > 0)),
-    forms: new SubstringIndex(nameMatcher(store).formList),
-  });
+  return { release: ReleaseSearch.of(parts.filter((p) => p.rows.length > 0)), forms: SubstringIndex.of(nameMatcher(store).formList) };
 }
 
 function indexesOf(store: Store): { release: ReleaseSearch; forms: SubstringIndex } {

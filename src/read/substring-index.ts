@@ -4,6 +4,8 @@
 // three characters or more is looked for only in the strings of its rarest trigram (a hash collision adds
 // candidates, never loses one); a shorter one is looked for in the whole text.
 
+import type { Field, Image } from '../index-image.js';
+
 const SEP = '\x1f';
 const BUCKETS = 1 << 16;
 
@@ -14,23 +16,24 @@ function gram(s: string, i: number): number {
 }
 
 export class SubstringIndex {
-  /** Every string, each followed by SEP (no string holds it: the callers' keys are names). */
-  private readonly text: string;
-  /** Where string i starts in text; starts[n] is text.length. */
-  private readonly starts: Int32Array;
-  /** The strings holding a trigram of bucket b: ids[bucketStart[b]] .. ids[bucketStart[b + 1] - 1], ascending. */
-  private readonly bucketStart: Int32Array;
-  private readonly ids: Int32Array;
+  private constructor(
+    /** Every string, each followed by SEP (no string holds it: the callers' keys are names). */
+    private readonly text: string,
+    /** Where string i starts in text; starts[n] is text.length. */
+    private readonly starts: Int32Array,
+    /** The strings holding a trigram of bucket b: ids[bucketStart[b]] .. ids[bucketStart[b + 1] - 1], ascending. */
+    private readonly bucketStart: Int32Array,
+    private readonly ids: Int32Array,
+  ) {}
 
-  constructor(strings: readonly string[]) {
-    this.text = strings.map((s) => s + SEP).join('');
-    this.starts = new Int32Array(strings.length + 1);
+  static of(strings: readonly string[]): SubstringIndex {
+    const starts = new Int32Array(strings.length + 1);
     let at = 0;
     strings.forEach((s, i) => {
-      this.starts[i] = at;
+      starts[i] = at;
       at += s.length + 1;
     });
-    this.starts[strings.length] = at;
+    starts[strings.length] = at;
     // Two passes (count, then fill) over each string's distinct buckets.
     const counts = new Int32Array(BUCKETS + 1);
     const seen = new Int32Array(BUCKETS).fill(-1);
@@ -45,11 +48,20 @@ export class SubstringIndex {
     });
     each((b) => { counts[b + 1]! += 1; });
     for (let b = 0; b < BUCKETS; b++) counts[b + 1]! += counts[b]!;
-    this.bucketStart = counts;
-    this.ids = new Int32Array(counts[BUCKETS]!);
+    const ids = new Int32Array(counts[BUCKETS]!);
     const fill = counts.slice(0, BUCKETS);
     seen.fill(-1);
-    each((b, id) => { this.ids[fill[b]!++] = id; });
+    each((b, id) => { ids[fill[b]!++] = id; });
+    return new SubstringIndex(strings.map((s) => s + SEP).join(''), starts, counts, ids);
+  }
+
+  /** Its fields for an index image (index-image.ts), names prefixed. */
+  fields(prefix: string): Record<string, Field> {
+    return { [`${prefix}text`]: this.text, [`${prefix}starts`]: this.starts, [`${prefix}bucketStart`]: this.bucketStart, [`${prefix}ids`]: this.ids };
+  }
+
+  static read(image: Image, prefix: string): SubstringIndex {
+    return new SubstringIndex(image.json(`${prefix}text`), image.i32(`${prefix}starts`), image.i32(`${prefix}bucketStart`), image.i32(`${prefix}ids`));
   }
 
   get size(): number {

@@ -5,6 +5,7 @@
 // README "Measured figures"): misspellings generated from real names, the share whose first suggestion is
 // the name meant, against how often a suggestion is offered for a name that is not a misspelling at all.
 import { HttpError } from '../errors.js';
+import { Image, writeImage } from '../index-image.js';
 import { eachInSlices } from '../slices.js';
 import type { Store } from '../store.js';
 import { NameMatcher } from './name-matcher.js';
@@ -40,10 +41,16 @@ const NAME_ROWS_SQL = `
 /** The matcher of each open store, loaded with it (documents.ts) so that no request waits for it. */
 const matchers = new WeakMap<Store, NameMatcher>();
 
-/** previous: the store being replaced; of the same build (the same names), its matcher is taken over. */
+/**
+ * previous: the store being replaced; of the same build (the same names), its matcher is taken over.
+ * Otherwise it is read from the store's snapshot, or else built from name_index.
+ */
 export async function loadSuggestions(store: Store, previous?: Store): Promise<void> {
-  const same = previous?.buildId === store.buildId ? matchers.get(previous) : undefined;
-  matchers.set(store, same ?? new NameMatcher((await store.query<{ text: string }>(NAME_ROWS_SQL))[0]!.text));
+  const saved = store.savedImage('names');
+  const matcher = (previous?.buildId === store.buildId ? matchers.get(previous) : undefined)
+    ?? (saved ? NameMatcher.read(new Image(saved)) : NameMatcher.of((await store.query<{ text: string }>(NAME_ROWS_SQL))[0]!.text));
+  matchers.set(store, matcher);
+  store.keepImage('names', () => writeImage(matcher.fields()));
 }
 
 /** The name matcher of an open store (search-index.ts ranks its names too). */

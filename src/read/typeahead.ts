@@ -2,6 +2,7 @@
 // higher taxa, of every release) whose words begin with the words typed, each word allowed one typo once it
 // has four letters ("tobaco mosaic" finds Tobacco mosaic virus). suggest.ts answers a different question (the
 // whole name misspelt, for a 404); this one matches beginnings of words, as a text still being typed is.
+import { Image, writeImage } from '../index-image.js';
 import { eachInSlices } from '../slices.js';
 import type { Store } from '../store.js';
 import type { NameHit } from './names.js';
@@ -122,17 +123,32 @@ function packNames(rows: string[]): Names {
   };
 }
 
-/** Loads the names of a store (documents.ts, when it opens) or takes them over from the store it replaces. */
-export function loadTypeahead(store: Store, previous?: Store): Promise<Names> {
+/** Names as index-image.ts reads them back. */
+function readNames(image: Image): Names {
+  return {
+    count: image.json('count'), text: image.json('text'), textStart: image.i32('textStart'), current: image.json('current'),
+    currentStart: image.i32('currentStart'), kinds: image.json('kinds'), kind: image.u8('kind'), ranks: image.json('ranks'),
+    rank: image.u8('rank'), words: image.json('words'), wordStart: image.i32('wordStart'), firstWord: image.i32('firstWord'),
+    initials: image.i32('initials'),
+  };
+}
+
+/**
+ * Loads the names of a store (documents.ts, when it opens): taken over from the store it replaces when that
+ * is of the same build, else read from its snapshot, or else from name_index.
+ */
+export async function loadTypeahead(store: Store, previous?: Store): Promise<Names> {
   let names = previous?.buildId === store.buildId ? loaded.get(previous) : loaded.get(store);
-  if (!names) {
-    names = store.query<{ text: string }>(NAMES_SQL).then(([row]) => {
-      const text = row?.text ?? '';
-      return packNames(text === '' ? [] : text.split('\x1e'));
-    });
-  }
+  const saved = store.savedImage('typeahead');
+  if (!names && saved) names = Promise.resolve(readNames(new Image(saved)));
+  names ??= store.query<{ text: string }>(NAMES_SQL).then(([row]) => {
+    const text = row?.text ?? '';
+    return packNames(text === '' ? [] : text.split('\x1e'));
+  });
   loaded.set(store, names);
-  return names;
+  const ready = await names;
+  store.keepImage('typeahead', () => writeImage({ ...ready }));
+  return ready;
 }
 
 /** Typos to turn typed into the beginning of word w (0 or 1), or null when one is not enough. */
@@ -188,7 +204,8 @@ export async function typeahead(store: Store, text: string, limit: number): Prom
   if (typed.length === 0) return [];
   const initials = initialBits(typed);
   const hits: TypeaheadHit[] = [];
-  const names = await loadTypeahead(store);
+  const names = await loaded.get(store);
+  if (!names) throw new Error('the typeahead names of this store were not loaded');
   await eachInSlices(names.initials, (bits, i) => {
     if ((bits & initials) !== initials) return;
     const typos = match(typed, names, i);
