@@ -54,8 +54,8 @@ export type Param = DuckDBValue | readonly string[] | readonly number[];
  */
 const DERIVED_FILE_BYTES = 1 << 30;
 
-/** DuckDB's buffer pool for searches and bulk downloads; documents are held outside it. */
-const MEMORY_LIMIT = '256MB';
+/** DuckDB's buffer pool for bulk files and the few queries left (searches are answered from memory); documents are held outside it. */
+const MEMORY_LIMIT = '128MB';
 
 /**
  * Prepared statements kept per connection. Planning a query costs about as much as running one of the small

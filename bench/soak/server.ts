@@ -21,12 +21,13 @@ export interface SoakServer {
   stop(): Promise<number | null>;
 }
 
-/** The Node options `npm start` gives the server (package.json), so that it runs as it is shipped. */
-export function startNodeArgs(root: string): string[] {
+/** The environment and Node options `npm start` gives the server (package.json), so that it runs as it is shipped. */
+export function startCommand(root: string): { env: Record<string, string>; args: string[] } {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const options = /node ((?:--\S+ )*)dist\/src\/server\.js/.exec(pkg.scripts.start)?.[1];
-  if (options === undefined) throw new Error(`cannot read the server's Node options from the start script: ${pkg.scripts.start}`);
-  return options.trim().split(' ').filter(Boolean);
+  const found = /((?:[A-Z_]+=\S+ )*)node ((?:--\S+ )*)dist\/src\/server\.js/.exec(pkg.scripts.start);
+  if (!found) throw new Error(`cannot read the server's environment and Node options from the start script: ${pkg.scripts.start}`);
+  const words = (s: string | undefined) => (s ?? '').trim().split(' ').filter(Boolean);
+  return { env: Object.fromEntries(words(found[1]).map((w) => w.split('=', 2) as [string, string])), args: words(found[2]) };
 }
 
 function freePort(): Promise<number> {
@@ -43,9 +44,10 @@ function freePort(): Promise<number> {
 export async function startServer(root: string, dataDir: string, logFile: string, now: () => number): Promise<SoakServer> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...startNodeArgs(root), join(root, 'dist', 'src', 'server.js')], {
+  const start = startCommand(root);
+  const child = spawn(process.execPath, [...start.args, join(root, 'dist', 'src', 'server.js')], {
     // LOG_SAMPLE=0: no line per request, the lifecycle lines (loaded, draining, errors) only
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', LOG_SAMPLE: '0' },
+    env: { ...process.env, ...start.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', LOG_SAMPLE: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // A child takes the soak's raised priority (soak.ts); the server runs at the ordinary one, as in production.
