@@ -42,7 +42,7 @@ const BULK_LANE = Math.max(1, Math.min(2, availableParallelism() - 1));
 /** Lowering DuckDB's limit for a moment evicts the blocks it caches; searches re-read what they need. */
 async function evictCache(conn: DuckDBConnection): Promise<void> {
   await conn.run("SET memory_limit = '16MB'");
-  await conn.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
+  await conn.run(`SET memory_limit = '${LOADING_MEMORY_LIMIT}'`);
 }
 
 /** A value bound to a query parameter; arrays become DuckDB lists. */
@@ -54,7 +54,12 @@ export type Param = DuckDBValue | readonly string[] | readonly number[];
  */
 const DERIVED_FILE_BYTES = 1 << 30;
 
-/** DuckDB's buffer pool for bulk files and the few queries left (searches are answered from memory); documents are held outside it. */
+/**
+ * DuckDB's buffer pool while a store loads (documents and indexes aggregated in SQL when there is no
+ * snapshot: less fails), then while it serves bulk files and the few queries left (searches are answered
+ * from memory; documents are held outside it).
+ */
+const LOADING_MEMORY_LIMIT = '256MB';
 const MEMORY_LIMIT = '128MB';
 
 /**
@@ -104,7 +109,7 @@ export class Store {
     pool: number; docs: DocSpec[]; lists?: Record<string, string>; snapshot?: string; previous?: Store; imageLayout?: string;
   }): Promise<Store> {
     // threads=1: requests run side by side on the pool, so one query never takes both cores from the rest.
-    const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY', threads: '1', memory_limit: MEMORY_LIMIT });
+    const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY', threads: '1', memory_limit: LOADING_MEMORY_LIMIT });
     const connections: DuckDBConnection[] = [];
     try {
       for (let i = 0; i < opts.pool + BULK_LANE; i++) connections.push(await instance.connect());
@@ -224,21 +229,25 @@ export class Store {
   }
 
   /**
-   * Lets DuckDB drop the blocks it caches after a one-off read of large tables at start-up. The results of
-   * that read stay DuckDB's until V8 collects them, so the limit is lowered to what they may still hold,
-   * not to nothing (evictCache).
+   * The store is loaded: DuckDB drops the blocks it cached for the loading reads, and is held to the serving
+   * limit from now on. Results of those reads not yet collected by V8 are still DuckDB's: when they hold
+   * more than a limit, that limit is not set (and nothing is dropped).
    */
-  async dropCache(): Promise<void> {
+  async loaded(): Promise<void> {
     const conn = await this.lanes.light.acquire();
     try {
-      await conn.run("SET memory_limit = '64MB'");
-    } catch {
-      // more than that is still held: nothing is dropped
+      for (const limit of ['64MB', MEMORY_LIMIT]) {
+        try {
+          await conn.run(`SET memory_limit = '${limit}'`);
+        } catch {
+          await conn.run(`SET memory_limit = '${LOADING_MEMORY_LIMIT}'`);
+        }
+      }
     } finally {
-      await conn.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
       this.lanes.light.release(conn);
     }
   }
+
 
   /** The connection's prepared statement for `sql`, prepared on first use; the least recently used goes past the cap. */
   private async statement(conn: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {

@@ -77,6 +77,7 @@ export async function openStore(file: string, pool: number, snapshot?: string, p
   // that V8, with a heap this small and growing slowly, may hold until well into serving: one full collection
   // now, where the start script allows it (--expose-gc), returns it before the store answers anything.
   (globalThis as { gc?: () => void }).gc?.();
+  await store.loaded();
   return store;
 }
 

@@ -378,8 +378,6 @@ async function readOrBuild(store: Store): Promise<{ release: ReleaseSearch; form
     const [rows, results] = await store.bytes(RELEASE_SQL, [msl]);
     parts.push({ msl, rows: rows!.toString('utf8'), results: results! });
   }
-  // those reads went through api_search once; no request reads its blocks again
-  await store.dropCache();
   return { release: ReleaseSearch.of(parts.filter((p) => p.rows.length > 0)), forms: SubstringIndex.of(nameMatcher(store).formList) };
 }
 
