@@ -284,8 +284,8 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
       push(m, [], `no release dates from ${m[1]}; the data set covers ${span}`);
     }
   }
-  // "2018b" names one release by its label; "2019" the release(s) of that year
-  for (const m of lower.matchAll(/\b((?:19|20)\d\d)([ab])?\b/g)) {
+  // "2018b" names one release by its label ("1999c" none); "2019" the release(s) of that year
+  for (const m of lower.matchAll(/\b((?:19|20)\d\d)([a-z])?\b/g)) {
     const year = Number(m[1]);
     if (m[2]) {
       const r = all.find((x) => x.label === `${m[1]}${m[2]}`);

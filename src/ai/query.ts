@@ -150,7 +150,7 @@ export async function askQuestion(store: Store, query: string): Promise<QueryRes
     return { status: 'answered', response: withYears(store, rel.response), intent: rel.relation, understood, confidence: confidenceOf(understood), entities: entitiesOf(parsed), data: rel.data, sources: rel.sources };
   }
   const a = await answer(store, parsed);
-  if (parsed.intent === 'unknown' || parsed.intent === 'help') {
+  if (parsed.intent === 'unknown' || parsed.intent === 'help' || a.unanswered) {
     return { ...refuse('not_understood', parsed, parsed.intent, a.response, a.data), data: a.data };
   }
   const unread = unreadPart(parsed);

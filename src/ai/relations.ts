@@ -8,9 +8,9 @@ import type { Store } from '../store.js';
 import type { Rank } from '../read/lineages.js';
 import { releases as releaseRows, type ReleaseRow } from '../read/releases.js';
 import { placeIn } from '../read/resolve.js';
-import { fateOf, renamesIn, speciesChanges, type SpeciesChange, taxaNames, typeSpecies, typeSpeciesReleases } from '../read/taxonomy-facts.js';
-import { releaseTotal, taxonFormerNames, type Answer } from './answer.js';
-import { and, num, RANK_PLURAL, release } from './format.js';
+import { fateOf, type RenameRow, renamesIn, speciesChanges, type SpeciesChange, speciesMarked, taxaNames, typeSpecies, typeSpeciesReleases } from '../read/taxonomy-facts.js';
+import { listedAside, releaseTotal, taxonFormerNames, type Answer } from './answer.js';
+import { and, num, RANK_PLURAL, release, signed } from './format.js';
 import type { Parsed, SpeciesRef, TaxonRef } from './parse.js';
 import { COMPOSITION_NAMES } from './vocabulary.js';
 
@@ -22,6 +22,8 @@ export interface RelationAnswer extends Answer {
 
 const YES_NO = /^\s*(?:is|are|was|were|does|do|did|has|have|had|can)\b/i;
 const MAX_NAMED = 120;
+/** A question asking how many gets the count and a few names; one asking which gets up to MAX_NAMED. */
+const shownOf = (ctx: { q: string }) => (/\b(?:how many|number of|count)\b/.test(ctx.q) ? 10 : MAX_NAMED);
 
 interface Ctx { store: Store; all: ReleaseRow[]; latest: ReleaseRow; q: string }
 
@@ -66,7 +68,7 @@ async function typeSpeciesOf(ctx: Ctx, p: Parsed): Promise<RelationAnswer> {
   const found = table.get(`${at.msl}|${genus.name.toLowerCase()}`) ?? [];
   const where = asked ? `In ${release(at)}` : `In ${release(at)}, the last release that marks type species (they are marked ${span})`;
   if (found.length === 0) {
-    return { relation: 'type_species', response: `${where}, no type species is marked for the genus ${genus.name}${genus.entry.first_msl > at.msl || genus.entry.last_msl < at.msl ? ` (the genus is not in ${at.version}; it is listed ${`MSL${genus.entry.first_msl}`}-${`MSL${genus.entry.last_msl}`})` : ''}.`, data: { genus: genus.name, version: at.version, type_species: [] }, sources: sources(ctx, 'src.species', at.version) };
+    return { relation: 'type_species', response: `${where}, no type species is marked for the genus ${genus.name}${genus.entry.first_msl > at.msl || genus.entry.last_msl < at.msl ? ` (the genus is not in ${at.version}; it is listed ${`MSL${genus.entry.first_msl}`}-${`MSL${genus.entry.last_msl}`})` : ''}.`, data: { genus: genus.name, version: at.version, type_species: [] }, sources: sources(ctx, 'species_marks', at.version) };
   }
   const names = found.map((f) => f.species);
   const s = p.species[0];
@@ -76,10 +78,10 @@ async function typeSpeciesOf(ctx: Ctx, p: Parsed): Promise<RelationAnswer> {
     const yes = names.some((n) => n.toLowerCase() === name.toLowerCase());
     return {
       relation: 'type_species', response: `${yes ? 'Yes' : 'No'}: ${where.charAt(0).toLowerCase()}${where.slice(1)}, the type species of the genus ${genus.name} is ${and(names)}${yes ? '' : `, not ${who(s, name)}`}.`,
-      data: { genus: genus.name, version: at.version, type_species: names, asked: name, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'src.species', at.version),
+      data: { genus: genus.name, version: at.version, type_species: names, asked: name, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'species_marks', at.version),
     };
   }
-  return { relation: 'type_species', response: `${where}, the type species of the genus ${genus.name} is ${and(names)}.`, data: { genus: genus.name, version: at.version, type_species: names }, sources: sources(ctx, 'src.species', at.version) };
+  return { relation: 'type_species', response: `${where}, the type species of the genus ${genus.name} is ${and(names)}.`, data: { genus: genus.name, version: at.version, type_species: names }, sources: sources(ctx, 'species_marks', at.version) };
 }
 
 // --- yes/no ------------------------------------------------------------------------------------------------
@@ -232,6 +234,71 @@ function twoTaxa(ctx: Ctx, p: Parsed, rank: Rank): RelationAnswer {
   };
 }
 
+/** "did Myoviridae or Siphoviridae gain more species between MSL30 and MSL36": both changes and their difference. */
+function twoTaxaBetween(ctx: Ctx, p: Parsed, rank: Rank): RelationAnswer {
+  const [x, y] = p.releases.map((r) => rowOf(ctx, r.msl)!) as [ReleaseRow, ReleaseRow];
+  const [from, to] = x.msl <= y.msl ? [x, y] : [y, x];
+  const [a, b] = p.taxa as [TaxonRef, TaxonRef];
+  const change = (t: TaxonRef) => ({ t, before: countOf(t, from.msl, rank), after: countOf(t, to.msl, rank), d: countOf(t, to.msl, rank) - countOf(t, from.msl, rank) });
+  const ca = change(a), cb = change(b);
+  // "lost more", "shrank more" ask which fell further; anything else which rose further
+  const fell = /\b(?:lost|lose|fewer|less|shr[iu]nk\w*|decreas\w*|drop\w*|fell|declin\w*)\b/.test(ctx.q);
+  const [hi, lo] = (fell ? ca.d < cb.d : ca.d > cb.d) ? [ca, cb] : [cb, ca];
+  const absent = (c: typeof ca) => [c.t.entry.first_msl > from.msl || c.t.entry.last_msl < from.msl ? `not in ${from.version}` : '', c.t.entry.first_msl > to.msl || c.t.entry.last_msl < to.msl ? `not in ${to.version}` : ''].filter(Boolean);
+  const one = (c: typeof ca) => `the ${c.t.rank} ${c.t.name} went from ${num(c.before)} to ${num(c.after)} ${plural(rank, 2)} (${signed(c.d)}${absent(c).length ? `; ${absent(c).join(', ')}` : ''})`;
+  const verdict = ca.d === cb.d ? `both changed by ${signed(ca.d)}` : `${hi.t.name} ${fell ? 'lost' : 'gained'} more: ${signed(hi.d)} against ${signed(lo.d)}, a difference of ${num(Math.abs(ca.d - cb.d))}`;
+  // "did A gain more than B": A is the subject; "did A or B" asks which, so no yes or no
+  const lead = YES_NO.test(ctx.q) && !/\bor\b/.test(ctx.q) && ca.d !== cb.d ? `${hi === ca ? 'Yes' : 'No'}: ` : '';
+  return {
+    relation: 'compare_taxa',
+    response: `${lead}From ${release(from)} to ${release(to)}, ${one(ca)} and ${one(cb)}: ${verdict}.`,
+    data: { from: from.version, to: to.version, rank, changes: { [a.name]: { from: ca.before, to: ca.after, difference: ca.d }, [b.name]: { from: cb.before, to: cb.after, difference: cb.d } }, difference: ca.d - cb.d },
+    sources: sources(ctx, 'taxon_profile', `${from.version}-${to.version}`),
+  };
+}
+
+/**
+ * The taxa of a rank above species that were new, abolished or renamed between two lists of names, by the
+ * change lists' records in between: a name that is gone but was renamed, promoted or demoted (rank
+ * "family>order") was not abolished, and one that appears under a new name was not new.
+ */
+function higherTaxaChanged(now: string[], before: string[], records: RenameRow[], rank: Rank, change: 'added' | 'abolished' | 'renamed'): string[] {
+  const ends = (x: RenameRow) => { const [a, b] = x.rank.split('>'); return { from: a, to: b ?? a }; };
+  const moved = records.filter((x) => x.new_name && x.new_name !== x.old_name);
+  if (change === 'renamed') {
+    return moved.filter((x) => /renam/i.test(x.change) && (ends(x).from === rank || ends(x).to === rank))
+      .map((x) => `${x.old_name} -> ${x.new_name}${ends(x).from === ends(x).to ? '' : ` (${ends(x).from} to ${ends(x).to})`}`);
+  }
+  const had = new Set(before), has = new Set(now);
+  if (change === 'added') {
+    const renamedTo = new Set(moved.filter((x) => ends(x).to === rank).map((x) => x.new_name!));
+    return now.filter((n) => !had.has(n) && !renamedTo.has(n));
+  }
+  const renamedFrom = new Set(moved.filter((x) => ends(x).from === rank).map((x) => x.old_name));
+  return before.filter((n) => !has.has(n) && !renamedFrom.has(n));
+}
+
+/** "how many orders were added between 2018b and 2019": the taxa of a rank above species new and gone between two releases. */
+async function taxaChangedBetween(ctx: Ctx, p: Parsed, rank: Rank, change: Change): Promise<RelationAnswer> {
+  const [x, y] = p.releases.map((r) => rowOf(ctx, r.msl)!) as [ReleaseRow, ReleaseRow];
+  const [from, to] = x.msl <= y.msl ? [x, y] : [y, x];
+  if (change === 'merged' || change === 'split') {
+    return notUnderstood('which_changed', 'change', `The change lists record merges and splits of species only; ask which ${RANK_PLURAL[rank]} were added, abolished or renamed between ${from.version} and ${to.version}.`);
+  }
+  const steps = ctx.all.filter((r) => r.msl > from.msl && r.msl <= to.msl);
+  const [now, before, ...lists] = await Promise.all([taxaNames(ctx.store, to.msl, rank), taxaNames(ctx.store, from.msl, rank), ...steps.map((r) => renamesIn(ctx.store, r.msl))]);
+  const named = higherTaxaChanged(now, before, lists.flat(), rank, change);
+  const verb = { added: 'new', abolished: 'abolished', renamed: 'renamed' }[change];
+  const shown = named.slice(0, shownOf(ctx));
+  const list = named.length === 0 ? `no ${RANK_PLURAL[rank]} were ${verb}` : `${num(named.length)} ${plural(rank, named.length)} ${named.length === 1 ? 'was' : 'were'} ${verb}: ${shown.join(', ')}${named.length > shown.length ? ` and ${num(named.length - shown.length)} more` : ''}`;
+  return {
+    relation: 'which_changed',
+    response: `From ${release(from)} to ${release(to)} the number of ${RANK_PLURAL[rank]} went from ${num(before.length)} to ${num(now.length)} (${signed(now.length - before.length)}); ${list}${change === 'renamed' ? '' : ', by their names (renames aside)'}.`,
+    data: { from: from.version, to: to.version, rank, change, totals: { from: before.length, to: now.length }, count: named.length, names: named },
+    sources: sources(ctx, 'taxon_counts', `${from.version}-${to.version}`),
+  };
+}
+
 function betweenReleases(ctx: Ctx, p: Parsed, rank: Rank): RelationAnswer {
   const [x, y] = p.releases.map((r) => rowOf(ctx, r.msl)!) as [ReleaseRow, ReleaseRow];
   const [from, to] = x.msl <= y.msl ? [x, y] : [y, x];
@@ -258,7 +325,7 @@ function betweenReleases(ctx: Ctx, p: Parsed, rank: Rank): RelationAnswer {
   const which = /\bor\b/.test(ctx.q) && d !== 0 ? ` ${d > 0 ? to.label : from.label} had more.` : '';
   return {
     relation: 'compare_releases',
-    response: `${lead}${release(from)} had ${num(a)} ${what} and ${release(to)} had ${num(b)}: ${change} in ${to.version} than in ${from.version}.${which}`,
+    response: `${lead}${release(from)} had ${num(a)} ${what}${t ? '' : listedAside(ctx.store, from, rank, a)} and ${release(to)} had ${num(b)}${t ? '' : listedAside(ctx.store, to, rank, b)}: ${change} in ${to.version} than in ${from.version}.${which}`,
     data: { rank, ...(t ? { taxon: t.name } : {}), from: { version: from.version, count: a }, to: { version: to.version, count: b }, difference: d },
     sources: sources(ctx, t ? 'taxon_profile' : 'releases'),
   };
@@ -282,31 +349,35 @@ async function whichChanged(ctx: Ctx, p: Parsed, rank: Rank, change: Change): Pr
   const prev = ctx.all.filter((x) => x.msl < r.msl).pop();
   if (!prev) return notUnderstood('which_changed', 'release', `${release(r)} is the first release; nothing changed in it relative to an earlier one.`);
   let named: string[];
+  let note = '';
   if (rank === 'species') {
     const rows = await speciesChanges(ctx.store, prev.msl, r.msl, change === 'abolished' ? 'removed' : change);
     const show = { added: (x: SpeciesChange) => x.new_name!, abolished: (x: SpeciesChange) => x.old_name!, renamed: (x: SpeciesChange) => `${x.old_name} -> ${x.new_name}`,
       merged: (x: SpeciesChange) => `${x.old_name} into ${x.new_name}`, split: (x: SpeciesChange) => `${x.new_name} from ${x.old_name}` }[change];
     named = rows.map(show);
+    // the species of the release a merge or split made: those its own list marks so, and those the lineages
+    // (release_diff) trace to one, each with the species it came from where they trace it
+    if (change === 'merged' || change === 'split') {
+      const from = new Map<string, string[]>();
+      for (const x of rows) if (x.new_name && x.old_name) from.set(x.new_name, [...from.get(x.new_name) ?? [], x.old_name]);
+      const marked = await speciesMarked(ctx.store, r.msl, change === 'merged' ? 'Merged' : 'Split');
+      named = [...new Set([...marked, ...from.keys()])].sort().map((n) => (from.has(n) ? `${n} (from ${and(from.get(n)!)})` : n));
+      if (marked.length !== named.length) note = ` (${num(marked.length)} of them marked ${change === 'merged' ? 'Merged' : 'Split'} in the list of ${r.version}, the others traced to a ${change === 'merged' ? 'merge' : 'split'} by their lineages)`;
+    }
   } else if (change === 'merged' || change === 'split') {
     return notUnderstood('which_changed', 'change', `The change lists record merges and splits of species only; ask which ${RANK_PLURAL[rank]} were added, abolished or renamed in ${r.version}.`);
   } else {
     const [now, before, renames] = await Promise.all([taxaNames(ctx.store, r.msl, rank), taxaNames(ctx.store, prev.msl, rank), renamesIn(ctx.store, r.msl)]);
-    const ranked = renames.filter((x) => x.rank === rank && /renam/i.test(x.change) && x.new_name);
-    if (change === 'renamed') named = ranked.map((x) => `${x.old_name} -> ${x.new_name}`);
-    else {
-      const had = new Set(before), has = new Set(now);
-      const renamedTo = new Set(ranked.map((x) => x.new_name!)), renamedFrom = new Set(ranked.map((x) => x.old_name));
-      named = change === 'added' ? now.filter((n) => !had.has(n) && !renamedTo.has(n)) : before.filter((n) => !has.has(n) && !renamedFrom.has(n));
-    }
+    named = higherTaxaChanged(now, before, renames, rank, change);
   }
-  const verb = { added: 'new', abolished: 'abolished', renamed: 'renamed', merged: 'merged', split: 'split off' }[change];
-  const shown = named.slice(0, MAX_NAMED);
-  const list = named.length === 0 ? `no ${RANK_PLURAL[rank] ?? rank} were ${verb}` : `${num(named.length)} ${plural(rank, named.length)} ${named.length === 1 ? 'was' : 'were'} ${verb}: ${shown.join(', ')}${named.length > shown.length ? ` and ${num(named.length - shown.length)} more (GET the release diff for all)` : ''}`;
+  const verb = { added: 'new', abolished: 'abolished', renamed: 'renamed', merged: 'formed by a merge', split: 'formed by a split' }[change];
+  const shown = named.slice(0, shownOf(ctx));
+  const list = named.length === 0 ? `no ${RANK_PLURAL[rank] ?? rank} were ${verb}` : `${num(named.length)} ${plural(rank, named.length)} ${named.length === 1 ? 'was' : 'were'} ${verb}${note}: ${shown.join(', ')}${named.length > shown.length ? ` and ${num(named.length - shown.length)} more (GET the release diff for all)` : ''}`;
   return {
     relation: 'which_changed',
     response: `In ${release(r)}, compared with ${release(prev)}, ${list}.`,
     data: { version: r.version, previous: prev.version, rank, change, count: named.length, names: named },
-    sources: sources(ctx, 'src.taxa', r.version),
+    sources: sources(ctx, rank === 'species' ? 'release_diff_detail' : 'taxon_counts', r.version),
   };
 }
 
@@ -330,10 +401,12 @@ function rankWord(q: string): Rank | null {
 /** "how many releases were there between 2000 and 2010": years as the bounds of a span, not as releases. */
 export function releasesBetweenYears(store: Store, question: string): RelationAnswer | null {
   const q = question.toLowerCase();
-  const m = /\breleases?\b.*\b(?:between|from)\s+((?:19|20)\d\d)\s+(?:and|to|until|till)\s+((?:19|20)\d\d)\b/.exec(q);
-  if (!m) return null;
+  const m = /\b(?:releases?|versions?|msls?|editions?)\b.*\b(?:between|from)\s+((?:19|20)\d\d)\s+(?:and|to|until|till)\s+((?:19|20)\d\d)\b/.exec(q);
+  // "which releases came out in the 1990s": a decade is the span of its ten years
+  const decade = m ? null : /\b(?:releases?|versions?|msls?|editions?)\b(?!.*\b(?:species|genera|genus|famil\w*|orders?|realms?|taxa|virus\w*)\b).*\b(?:in|during|of|from)\s+the\s+((?:19|20)\d)0'?s\b/.exec(q);
+  if (!m && !decade) return null;
   const all = releaseRows(store);
-  const [lo, hi] = [Number(m[1]), Number(m[2])].sort((a, b) => a - b) as [number, number];
+  const [lo, hi] = m ? [Number(m[1]), Number(m[2])].sort((a, b) => a - b) as [number, number] : [Number(`${decade![1]}0`), Number(`${decade![1]}9`)];
   const inSpan = all.filter((r) => r.year >= lo && r.year <= hi);
   return {
     relation: 'release_info',
@@ -399,7 +472,12 @@ export async function answerRelation(store: Store, p: Parsed, question: string):
   if (p.species.length === 1 && p.taxa.length === 0 && p.releases.length === 1 && p.releases[0]!.msl !== ctx.latest.msl && /\b(?:names?|called|named|known as)\b/.test(q) && !/\b(?:famil\w*|genus|genera|order|realm|class|phylum|kingdom)\b/.test(q)) return nameIn(ctx, p);
   if (YES_NO.test(q) && p.species.length === 1 && p.taxa.length === 0 && p.releases.length === 0 && /\bstill\b/.test(q) && /\b(?:names?|called|species|valid|used)\b/.test(q)) return stillNamed(ctx, p);
   const comparing = /\b(?:more|fewer|less|bigger|larger|smaller|biggest|largest|greater|which|or|vs\.?|versus|compar\w*|than|differen\w*)\b/.test(q);
-  const counting = /\b(?:how many|number of|count|more|fewer|less|bigger|larger|smaller|grew|grow|increase\w*|decrease\w*|go up|went up|drop\w*|change|differen\w*|vs\.?|versus)\b/.test(q);
+  const counting = /\b(?:how many|number of|count|more|fewer|less|bigger|larger|smaller|grew|grow|increase\w*|decrease\w*|go up|went up|drop\w*|change|differen\w*|vs\.?|versus|minus|subtract\w*|gap|delta|net)\b/.test(q);
+  if (p.taxa.length === 2 && p.species.length === 0 && p.releases.length === 2 && p.releases[0]!.msl !== p.releases[1]!.msl && (comparing || counting || /\b(?:gain\w*|lost|los[et]|add\w*)\b/.test(q))) {
+    const rank = countedRank(residue.replace(/§\w+/g, ' ')) ?? 'species';
+    if (!COUNTABLE.includes(rank)) return notUnderstood('compare_taxa', 'rank', `I can compare two taxa by their species, genera, families or orders, not by ${rank}.`);
+    return twoTaxaBetween(ctx, p, rank);
+  }
   if (p.taxa.length === 2 && p.species.length === 0 && p.releases.length <= 1 && (comparing || /\b(?:how many|number of|count)\b/.test(q))) {
     const rank = countedRank(residue.replace(/§\w+/g, ' ')) ?? 'species';
     if (!COUNTABLE.includes(rank)) return notUnderstood('compare_taxa', 'rank', `I can compare two taxa by their species, genera, families or orders, not by ${rank}.`);
@@ -411,9 +489,16 @@ export async function answerRelation(store: Store, p: Parsed, question: string):
     const rank = countedRank(residue.replace(/§\w+/g, ' ')) ?? rankInResidue ?? 'species';
     const ask = /\b(?:renam|merg|split|abolish|reclassif|moved|add|new|creat|introduc|remov)\w*/.test(q);
     if (!ask && (p.taxa.length === 0 || COUNTABLE.includes(rank))) return betweenReleases(ctx, p, rank);
+    // "how many orders were added between 2018b and 2019": the taxa of that rank, never the species changes
+    const change = changeAsked(q);
+    if (ask && p.taxa.length === 0 && rank !== 'species' && change) return taxaChangedBetween(ctx, p, rank, change);
+    if (ask && rank !== 'species') return notUnderstood('which_changed', 'change', `I understood ${RANK_PLURAL[rank]} between ${p.releases[0]!.version} and ${p.releases[1]!.version} but not which change of them is asked (added, abolished or renamed).`);
   }
   const change = changeAsked(q);
-  if (p.releases.length === 1 && p.species.length === 0 && p.taxa.length === 0 && change && (/\b(?:which|what|list|name|names|show)\b/.test(q) || /\b(?:genera|families|orders|realms|subfamilies|classes|phyla|kingdoms|suborders|subgenera)\b/.test(q)) && (!/\bhow many\b/.test(q) || (rankInResidue !== null && rankInResidue !== 'species'))) {
+  // "which species were merged in MSL41", "how many species were split in 2025": a merge or split is told by its species
+  const listing = /\b(?:which|what|list|name|names|show)\b/.test(q) || /\b(?:genera|families|orders|realms|subfamilies|classes|phyla|kingdoms|suborders|subgenera)\b/.test(q)
+    || change === 'merged' || change === 'split';
+  if (p.releases.length === 1 && p.species.length === 0 && p.taxa.length === 0 && change && listing && (!/\bhow many\b/.test(q) || change === 'merged' || change === 'split' || (rankInResidue !== null && rankInResidue !== 'species'))) {
     const rank = rankInResidue;
     if (!rank) return null;
     return whichChanged(ctx, p, rank, change);
