@@ -261,6 +261,12 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
     if (r) push(m, [ref(r, m[0])]);
     else push(m, [], `${m[0].toUpperCase().replace(/\s|-/g, '')} is not a release in this data set (${span})`);
   }
+  // "the 23rd MSL", "the 5th release": a release by its number
+  for (const m of lower.matchAll(/\b(\d{1,3})(?:st|nd|rd|th)\s+(?:(?:ictv|master|species|official)\s+){0,2}(?:msl|release|version|list|edition)\b/g)) {
+    const r = byMsl(Number(m[1]));
+    if (r) push(m, [ref(r, m[0])]);
+    else push(m, [], `there is no ${m[1]}th release in this data set (${span})`);
+  }
   // "release 39", "version 39", "release 5"
   for (const m of lower.matchAll(/\b(?:release|version)\s+(?:number\s+|no\.?\s+|#)?(\d{1,3})\b(?!\s*(?:species|genera|famil))/g)) {
     const r = byMsl(Number(m[1]));
@@ -268,9 +274,10 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
     else push(m, [], `${m[0]} is not a release in this data set (${span})`);
   }
   // "the 1800s", "the 1960s": decades before the first release (or after the last)
-  for (const m of lower.matchAll(/\b(1\d|20)(\d)0s\b/g)) {
+  for (const m of lower.matchAll(/\b(1\d|20)(\d)0'?s\b/g)) {
     const from = Number(`${m[1]}${m[2]}0`);
     if (from + 9 < first.year || from > last.year) push(m, [], `no release dates from the ${m[0]}; the data set covers ${span}`);
+    else push(m, []);   // a decade of the record is read whole (understood.ts), never as its first year
   }
   // "the first 1999 release", "the second release of 2018": one of a year's two releases
   for (const m of lower.matchAll(/\b(first|second|earlier|later|1st|2nd)\s+(?:((?:19|20)\d\d)\s+(?:release|version|list|msl)|(?:release|version|list|msl)\s+(?:of|in)\s+((?:19|20)\d\d))\b/g)) {
@@ -285,7 +292,7 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
     }
   }
   // "2018b" names one release by its label ("1999c" none); "2019" the release(s) of that year
-  for (const m of lower.matchAll(/\b((?:19|20)\d\d)([a-z])?\b/g)) {
+  for (const m of lower.matchAll(/\b((?:19|20)\d\d)([a-rt-z])?\b/g)) {
     const year = Number(m[1]);
     if (m[2]) {
       const r = all.find((x) => x.label === `${m[1]}${m[2]}`);
@@ -673,6 +680,8 @@ function chooseIntent(p: Parsed, latestMsl: number): Intent {
   if (p.badReleases.length > 0) return 'unknown';
   if (p.releases.length >= 2 && /\b(?:more|fewer|less|than|differ\w*|grew|increase\w*)\b/.test(r) && (p.targetRank ?? 'species') === 'species') return 'compare_releases';
   if (has(KW.count, r) && p.change && p.releases.length <= 1 && (p.targetRank ?? 'species') === 'species') return 'release_changes';
+  // "how many species did MSL37 add over MSL36": the changes between the two
+  if (p.releases.length === 2 && p.change && (p.targetRank ?? 'species') === 'species') return 'compare_releases';
   if (has(KW.count, r) && /\b(?:releases|versions|msls|editions)\b/.test(r)) return 'release_info';
   if (has(KW.count, r) && (p.targetRank !== null || p.releases.length > 0)) return 'count_release';
   if (p.releases.length === 1 && (has(KW.changed, r) || p.change !== null)) return 'release_changes';

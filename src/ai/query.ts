@@ -15,7 +15,7 @@ import { EXAMPLE_QUESTIONS } from './examples.js';
 import { identifierWords, isQuestionWord, parseQuestion, storeLexicon, type Lexicon, type Parsed } from './parse.js';
 import { answerRelation, releasesBetweenYears } from './relations.js';
 import { outOfScope, SCOPE_SENTENCE } from './scope.js';
-import { confidenceOf, understoodOf, unreadPart, type Understood } from './understood.js';
+import { confidenceOf, understoodOf, unreadPart, unreadWords, type Understood } from './understood.js';
 
 export type Status = 'answered' | 'not_understood' | 'declined';
 
@@ -143,6 +143,8 @@ export async function askQuestion(store: Store, query: string): Promise<QueryRes
     const bad = parsed.badReleases[0]!;
     return refuse('declined', parsed, 'nonexistent_release', `${bad.charAt(0).toUpperCase()}${bad.slice(1)}: there is no such release, and I do not answer with another one. The releases run from ${all[0]!.version} (${all[0]!.label}) to ${all[all.length - 1]!.version} (${all[all.length - 1]!.label}). ${offered()}`);
   }
+  const words = unreadWords(parsed);
+  if (words) return refuse('not_understood', parsed, parsed.intent, `I did not understand all of this question: not understood, ${words}. I answer only when I understood every part. ${offered()}`);
   const rel = parsed.unknownNames.length === 0 ? await answerRelation(store, parsed, query) : null;
   if (rel) {
     const understood = understoodOf(parsed, rel.relation);

@@ -222,6 +222,18 @@ function twoTaxa(ctx: Ctx, p: Parsed, rank: Rank): RelationAnswer {
   const r = theRelease(ctx, p);
   const [a, b] = p.taxa as [TaxonRef, TaxonRef];
   const na = countOf(a, r.msl, rank), nb = countOf(b, r.msl, rank);
+  // a taxon not in the release is not one with none: say where it is listed instead of comparing a zero
+  const absent = [a, b].filter((t) => t.entry.first_msl > r.msl || t.entry.last_msl < r.msl);
+  if (absent.length > 0) {
+    const where = (t: TaxonRef) => `the ${t.rank} ${t.name} is not in ${r.version} (it is listed in MSL${t.entry.first_msl}-MSL${t.entry.last_msl})`;
+    const present = [a, b].filter((t) => !absent.includes(t));
+    return {
+      relation: 'compare_taxa',
+      response: `In ${release(r)}, ${and(absent.map(where))}${present.map((t) => `; the ${t.rank} ${t.name} has ${num(countOf(t, r.msl, rank))} ${plural(rank, countOf(t, r.msl, rank))}`).join('')}.`,
+      data: { version: r.version, rank, counts: Object.fromEntries(present.map((t) => [t.name, countOf(t, r.msl, rank)])), not_in_release: absent.map((t) => t.name) },
+      sources: sources(ctx, 'taxon_profile', r.version),
+    };
+  }
   const more = na === nb ? null : na > nb ? a : b;
   const asked = /\b(?:fewer|less|smaller|smallest)\b/.test(ctx.q) ? 'fewer' : 'more';
   const lead = YES_NO.test(ctx.q) ? `${(asked === 'more' ? na > nb : na < nb) ? 'Yes' : 'No'}: ` : '';
@@ -234,7 +246,7 @@ function twoTaxa(ctx: Ctx, p: Parsed, rank: Rank): RelationAnswer {
   };
 }
 
-/** "did Myoviridae or Siphoviridae gain more species between MSL30 and MSL36": both changes and their difference. */
+/** "did A or B gain more species between two releases": both changes and their difference. */
 function twoTaxaBetween(ctx: Ctx, p: Parsed, rank: Rank): RelationAnswer {
   const [x, y] = p.releases.map((r) => rowOf(ctx, r.msl)!) as [ReleaseRow, ReleaseRow];
   const [from, to] = x.msl <= y.msl ? [x, y] : [y, x];
@@ -246,7 +258,8 @@ function twoTaxaBetween(ctx: Ctx, p: Parsed, rank: Rank): RelationAnswer {
   const [hi, lo] = (fell ? ca.d < cb.d : ca.d > cb.d) ? [ca, cb] : [cb, ca];
   const absent = (c: typeof ca) => [c.t.entry.first_msl > from.msl || c.t.entry.last_msl < from.msl ? `not in ${from.version}` : '', c.t.entry.first_msl > to.msl || c.t.entry.last_msl < to.msl ? `not in ${to.version}` : ''].filter(Boolean);
   const one = (c: typeof ca) => `the ${c.t.rank} ${c.t.name} went from ${num(c.before)} to ${num(c.after)} ${plural(rank, 2)} (${signed(c.d)}${absent(c).length ? `; ${absent(c).join(', ')}` : ''})`;
-  const verdict = ca.d === cb.d ? `both changed by ${signed(ca.d)}` : `${hi.t.name} ${fell ? 'lost' : 'gained'} more: ${signed(hi.d)} against ${signed(lo.d)}, a difference of ${num(Math.abs(ca.d - cb.d))}`;
+  const how = fell ? (hi.d <= 0 ? 'lost more' : 'gained less') : (hi.d >= 0 ? 'gained more' : 'lost less');
+  const verdict = ca.d === cb.d ? `both changed by ${signed(ca.d)}` : `${hi.t.name} ${how}: ${signed(hi.d)} against ${signed(lo.d)}, a difference of ${num(Math.abs(ca.d - cb.d))}`;
   // "did A gain more than B": A is the subject; "did A or B" asks which, so no yes or no
   const lead = YES_NO.test(ctx.q) && !/\bor\b/.test(ctx.q) && ca.d !== cb.d ? `${hi === ca ? 'Yes' : 'No'}: ` : '';
   return {
@@ -278,7 +291,7 @@ function higherTaxaChanged(now: string[], before: string[], records: RenameRow[]
   return before.filter((n) => !has.has(n) && !renamedFrom.has(n));
 }
 
-/** "how many orders were added between 2018b and 2019": the taxa of a rank above species new and gone between two releases. */
+/** "orders added between two releases": the taxa of a rank above species new and gone between two releases. */
 async function taxaChangedBetween(ctx: Ctx, p: Parsed, rank: Rank, change: Change): Promise<RelationAnswer> {
   const [x, y] = p.releases.map((r) => rowOf(ctx, r.msl)!) as [ReleaseRow, ReleaseRow];
   const [from, to] = x.msl <= y.msl ? [x, y] : [y, x];
@@ -402,7 +415,7 @@ function rankWord(q: string): Rank | null {
 export function releasesBetweenYears(store: Store, question: string): RelationAnswer | null {
   const q = question.toLowerCase();
   const m = /\b(?:releases?|versions?|msls?|editions?)\b.*\b(?:between|from)\s+((?:19|20)\d\d)\s+(?:and|to|until|till)\s+((?:19|20)\d\d)\b/.exec(q);
-  // "which releases came out in the 1990s": a decade is the span of its ten years
+  // "releases of the 1990s": a decade is the span of its ten years
   const decade = m ? null : /\b(?:releases?|versions?|msls?|editions?)\b(?!.*\b(?:species|genera|genus|famil\w*|orders?|realms?|taxa|virus\w*)\b).*\b(?:in|during|of|from)\s+the\s+((?:19|20)\d)0'?s\b/.exec(q);
   if (!m && !decade) return null;
   const all = releaseRows(store);
@@ -472,7 +485,7 @@ export async function answerRelation(store: Store, p: Parsed, question: string):
   if (p.species.length === 1 && p.taxa.length === 0 && p.releases.length === 1 && p.releases[0]!.msl !== ctx.latest.msl && /\b(?:names?|called|named|known as)\b/.test(q) && !/\b(?:famil\w*|genus|genera|order|realm|class|phylum|kingdom)\b/.test(q)) return nameIn(ctx, p);
   if (YES_NO.test(q) && p.species.length === 1 && p.taxa.length === 0 && p.releases.length === 0 && /\bstill\b/.test(q) && /\b(?:names?|called|species|valid|used)\b/.test(q)) return stillNamed(ctx, p);
   const comparing = /\b(?:more|fewer|less|bigger|larger|smaller|biggest|largest|greater|which|or|vs\.?|versus|compar\w*|than|differen\w*)\b/.test(q);
-  const counting = /\b(?:how many|number of|count|more|fewer|less|bigger|larger|smaller|grew|grow|increase\w*|decrease\w*|go up|went up|drop\w*|change|differen\w*|vs\.?|versus|minus|subtract\w*|gap|delta|net)\b/.test(q);
+  const counting = /\b(?:how many|number of|count|more|fewer|less|bigger|larger|smaller|grew|grow|increase\w*|decrease\w*|go up|went up|drop\w*|change|differen\w*|vs\.?|versus|minus|subtract\w*|gap|delta|net|growth|gain\w*|expan\w*|shr[iu]nk\w*)\b/.test(q);
   if (p.taxa.length === 2 && p.species.length === 0 && p.releases.length === 2 && p.releases[0]!.msl !== p.releases[1]!.msl && (comparing || counting || /\b(?:gain\w*|lost|los[et]|add\w*)\b/.test(q))) {
     const rank = countedRank(residue.replace(/§\w+/g, ' ')) ?? 'species';
     if (!COUNTABLE.includes(rank)) return notUnderstood('compare_taxa', 'rank', `I can compare two taxa by their species, genera, families or orders, not by ${rank}.`);
@@ -489,7 +502,7 @@ export async function answerRelation(store: Store, p: Parsed, question: string):
     const rank = countedRank(residue.replace(/§\w+/g, ' ')) ?? rankInResidue ?? 'species';
     const ask = /\b(?:renam|merg|split|abolish|reclassif|moved|add|new|creat|introduc|remov)\w*/.test(q);
     if (!ask && (p.taxa.length === 0 || COUNTABLE.includes(rank))) return betweenReleases(ctx, p, rank);
-    // "how many orders were added between 2018b and 2019": the taxa of that rank, never the species changes
+    // "orders added between two releases": the taxa of that rank, never the species changes
     const change = changeAsked(q);
     if (ask && p.taxa.length === 0 && rank !== 'species' && change) return taxaChangedBetween(ctx, p, rank, change);
     if (ask && rank !== 'species') return notUnderstood('which_changed', 'change', `I understood ${RANK_PLURAL[rank]} between ${p.releases[0]!.version} and ${p.releases[1]!.version} but not which change of them is asked (added, abolished or renamed).`);
