@@ -10,7 +10,7 @@ import { releases as releaseRows, type ReleaseRow } from '../read/releases.js';
 import { placeIn } from '../read/resolve.js';
 import { fateOf, type RenameRow, renamesIn, speciesChanges, type SpeciesChange, speciesMarked, taxaNames, typeSpecies, typeSpeciesReleases } from '../read/taxonomy-facts.js';
 import { listedAside, releaseTotal, taxonFormerNames, type Answer } from './answer.js';
-import { and, num, RANK_PLURAL, release, signed } from './format.js';
+import { and, num, or, RANK_PLURAL, release, signed } from './format.js';
 import type { Parsed, SpeciesRef, TaxonRef } from './parse.js';
 import { COMPOSITION_NAMES } from './vocabulary.js';
 
@@ -58,6 +58,8 @@ async function typeSpeciesOf(ctx: Ctx, p: Parsed): Promise<RelationAnswer> {
   const firstMarked = rowOf(ctx, marked[0]!)!, lastMarked = rowOf(ctx, marked[marked.length - 1]!)!;
   const span = `${release(firstMarked)} to ${release(lastMarked)}`;
   if (!genus) return notUnderstood('type_species', 'genus', `I understood a question about a type species but found no genus named in it (type species are marked per genus, in the releases ${span}).`);
+  const amb = p.releases.find((r) => r.ambiguous);
+  if (amb) return notUnderstood('type_species', 'release', `${amb.note}: I answer for one of them, named (${or(amb.ambiguous!)}), not for the year.`);
   const asked = p.releases[0] ? rowOf(ctx, p.releases[0].msl)! : null;
   if (asked && !marked.includes(asked.msl)) {
     return notUnderstood('type_species', 'release', `${release(asked)} does not mark type species: the Master Species Lists mark them only in the releases ${span}.`);
@@ -324,9 +326,10 @@ function betweenReleases(ctx: Ctx, p: Parsed, rank: Rank): RelationAnswer {
   if (YES_NO.test(ctx.q)) {
     // "did MSL39 have more species than MSL38": the first release named is the subject
     const [first, second] = [rowOf(ctx, p.releases[0]!.msl)!, rowOf(ctx, p.releases[1]!.msl)!];
-    const fewer = /\b(?:fewer|less|drop\w*|fall|fell|decreas\w*|down|shr[iu]nk\w*)\b/.test(ctx.q);
-    const up = /\b(?:more|increas\w*|grow|grew|go up|went up|rise|rose)\b/.test(ctx.q);
-    if (fewer || up) {
+    const fewer = /\b(?:fewer|less|smaller|drop\w*|fall|fell|decreas\w*|down|shr[iu]nk\w*)\b/.test(ctx.q);
+    const up = /\b(?:more|bigger|larger|greater|increas\w*|grow|grew|go up|went up|rise|rose)\b/.test(ctx.q);
+    if (!fewer && !up && /\b(?:chang\w*|differ\w*)\b/.test(ctx.q)) lead = `${d !== 0 ? 'Yes' : 'No'}: `;
+    else if (fewer || up) {
       const firstIsLater = first.msl > second.msl;
       const rose = firstIsLater ? n(first) > n(second) : n(second) > n(first);
       const yes = /\bthan\b/.test(ctx.q) ? (fewer ? n(first) < n(second) : n(first) > n(second)) : fewer ? !rose && d !== 0 : rose;
@@ -386,9 +389,11 @@ async function whichChanged(ctx: Ctx, p: Parsed, rank: Rank, change: Change): Pr
   const verb = { added: 'new', abolished: 'abolished', renamed: 'renamed', merged: 'formed by a merge', split: 'formed by a split' }[change];
   const shown = named.slice(0, shownOf(ctx));
   const list = named.length === 0 ? `no ${RANK_PLURAL[rank] ?? rank} were ${verb}` : `${num(named.length)} ${plural(rank, named.length)} ${named.length === 1 ? 'was' : 'were'} ${verb}${note}: ${shown.join(', ')}${named.length > shown.length ? ` and ${num(named.length - shown.length)} more (GET the release diff for all)` : ''}`;
+  // "were any families abolished in 2022?": a yes or a no, then the names
+  const lead = YES_NO.test(ctx.q) ? `${named.length > 0 ? 'Yes' : 'No'}: ` : '';
   return {
     relation: 'which_changed',
-    response: `In ${release(r)}, compared with ${release(prev)}, ${list}.`,
+    response: `${lead}In ${release(r)}, compared with ${release(prev)}, ${list}.`,
     data: { version: r.version, previous: prev.version, rank, change, count: named.length, names: named },
     sources: sources(ctx, rank === 'species' ? 'release_diff_detail' : 'taxon_counts', r.version),
   };
@@ -434,7 +439,7 @@ function countsOfYear(ctx: Ctx, p: Parsed, year: number, rank: Rank): RelationAn
   const n = (r: ReleaseRow) => (t ? countOf(t, r.msl, rank) : releaseTotal(ctx.store, r, rank) ?? 0);
   const what = t ? `${RANK_PLURAL[rank]} in the ${t.rank} ${t.name}` : RANK_PLURAL[rank];
   return {
-    relation: 'count_release', response: `${year} had ${rows.length} releases: ${and(rows.map((r) => `${release(r)} had ${num(n(r))} ${what}`))}.`,
+    relation: 'count_release', response: `${year} had ${rows.length} releases: ${and(rows.map((r) => `${release(r)} had ${num(n(r))} ${what}`))}${rows.length === 2 ? ` (${signed(n(rows[1]!) - n(rows[0]!))} from ${rows[0]!.label} to ${rows[1]!.label})` : ''}.`,
     data: { year, rank, ...(t ? { taxon: t.name } : {}), counts: rows.map((r) => ({ version: r.version, label: r.label, count: n(r) })) }, sources: sources(ctx, t ? 'taxon_profile' : 'releases'),
   };
 }
@@ -456,13 +461,30 @@ export async function answerRelation(store: Store, p: Parsed, question: string):
 
   if (/\btype[- ]species\b/.test(q)) return typeSpeciesOf(ctx, p);
   const twoInYear = p.releases.length === 1 ? p.releases[0]!.ambiguous : undefined;
-  if (twoInYear && p.species.length === 0 && p.taxa.length <= 1 && /\b(?:how many|number of|count)\b/.test(q) && !changeAsked(q)) {
+  if (twoInYear && p.species.length === 0 && p.taxa.length <= 1 && /\b(?:how many|number of|numbers|count|differen\w*|differ|compar\w*|vs\.?|versus|both|two)\b/.test(q) && !changeAsked(q)) {
     const rank = countedRank(residue.replace(/§\w+/g, ' ')) ?? rankWord(residue.replace(/§\w+/g, ' '));
     if (rank && (p.taxa.length === 0 || COUNTABLE.includes(rank))) return countsOfYear(ctx, p, p.releases[0]!.year, rank);
   }
   if (twoInYear && p.species.length === 0 && p.taxa.length === 0 && /\b(?:releases?|msls?|versions?|lists?|editions?)\b/.test(q) && /\b(?:which|what|when|how many|list|name)\b/.test(q) && !/\b(?:species|genera|famil\w*|orders?|realms?)\b/.test(q)) return releasesOfYear(ctx, p.releases[0]!.year);
 
+  // a year of two releases ("1999") read as one of them would answer for a release the question did not name
+  const amb = p.releases.find((r) => r.ambiguous);
+  if (amb) return notUnderstood('release', 'release', `${amb.note}: I answer for one of them, named (${or(amb.ambiguous!)}), not for the year.`);
   const rankInResidue = rankWord(residue.replace(/§\w+/g, ' '));
+  // "since 2019", "after MSL30": a span of releases, which none of these relations reads as its one release
+  const span = /\b(since|after|before|prior to|until|till|up to)\s+(?:the\s+)?§rel/.exec(residue);
+  if (span && p.releases.length === 1 && p.species.length === 0 && (changeAsked(q) || p.taxa.length === 2)) {
+    return notUnderstood('which_changed', 'span', `"${span[1]} ${p.releases[0]!.text}": I answer for one release (against the one before it) or between two releases named, not for the releases ${span[1]} one.`);
+  }
+  // "was MSL37 released in 2021?": the release and the year it is of
+  if (YES_NO.test(q) && p.releases.length === 2 && p.species.length === 0 && p.taxa.length === 0 && /\b(?:released|published|issued|out|from|of)\b/.test(q) && /\bmsl\s*-?\s*\d/.test(q)) {
+    const [x, y] = p.releases.map((r) => rowOf(ctx, r.msl)!) as [ReleaseRow, ReleaseRow];
+    return {
+      relation: 'release_info',
+      response: x.msl === y.msl ? `Yes: ${x.version} is the ${x.label} release.` : `No: ${x.version} is the ${x.label} release; ${p.releases[1]!.text} is ${y.version} (${y.label}).`,
+      data: { version: x.version, label: x.label, year: x.year, answer: x.msl === y.msl ? 'yes' : 'no' }, sources: sources(ctx, 'releases'),
+    };
+  }
   if (YES_NO.test(q) && /\b(?:same|both)\b/.test(q) && p.species.length === 2 && rankInResidue) return sameRank(ctx, p, rankInResidue);
   if (YES_NO.test(q) && p.taxa.length === 1 && p.species.length === 0 && p.releases.length <= 1) {
     const t = p.taxa[0]!;
@@ -498,9 +520,13 @@ export async function answerRelation(store: Store, p: Parsed, question: string):
   }
   // "which family grew the most between ...": a ranking of taxa (answer.ts), not two totals
   const ranking = /\b(?:which|what)\b.*\b(?:the most|most|fastest|the least)\b/.test(q) && p.taxa.length === 0;
-  if (p.releases.length === 2 && p.species.length === 0 && p.taxa.length <= 1 && counting && !ranking && p.releases[0]!.msl !== p.releases[1]!.msl) {
+  const ask = /\b(?:renam|merg|split|abolish|reclassif|moved|add|new|creat|introduc|remov)\w*/.test(q);
+  if (p.releases.length === 2 && p.species.length === 0 && p.taxa.length === 0 && ask && /\bor\b/.test(q) && p.releases[0]!.msl !== p.releases[1]!.msl) {
+    // "were more species added in 2020 or 2021": each release's own change, not the step between them
+    return notUnderstood('compare_releases', 'comparison', `I understood two releases and a change, but I compare the changes of two releases only as the step from one to the other (ask what changed between ${p.releases[0]!.version} and ${p.releases[1]!.version}, or what changed in each).`);
+  }
+  if (p.releases.length === 2 && p.species.length === 0 && p.taxa.length <= 1 && (counting || ask) && !ranking && p.releases[0]!.msl !== p.releases[1]!.msl) {
     const rank = countedRank(residue.replace(/§\w+/g, ' ')) ?? rankInResidue ?? 'species';
-    const ask = /\b(?:renam|merg|split|abolish|reclassif|moved|add|new|creat|introduc|remov)\w*/.test(q);
     if (!ask && (p.taxa.length === 0 || COUNTABLE.includes(rank))) return betweenReleases(ctx, p, rank);
     // "orders added between two releases": the taxa of that rank, never the species changes
     const change = changeAsked(q);
