@@ -637,7 +637,7 @@ function releaseInfo(ctx: Ctx, p: Parsed): Answer {
   if (p.releases.length === 0) {
     if (/\b(?:how many|number of|count)\b/.test(p.residue) || /\ball\b/.test(p.residue) || /\b(?:which|what|list)\b.*\b(?:releases|versions)\b/.test(p.residue)) {
       return {
-        response: `The data set holds ${ctx.all.length} releases of the ICTV Master Species List, from ${release(ctx.all[0]!)} to ${release(ctx.latest)}.`,
+        response: `The data set holds ${ctx.all.length} releases of the ICTV Master Species List, from ${release(ctx.all[0]!)} to ${release(ctx.latest)}${/\b(?:list|which|what)\b/.test(p.residue) ? `: ${ctx.all.map((r) => `${r.version} (${r.label})`).join(', ')}` : ''}.`,
         data: { releases: ctx.all.map((r) => ({ version: r.version, year: r.year, label: r.label })) }, sources,
       };
     }

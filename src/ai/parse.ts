@@ -256,6 +256,25 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
     out.push({ start, end, refs, ...(bad ? { bad } : {}) });
   };
 
+  // a release by its place next to another: "the release before MSL41", "the one after 2018a", "the previous
+  // release" and "the release before last" (the one before the latest)
+  const named = (t: string): ReleaseRow | undefined => {
+    const n = /^(?:msl\s*-?\s*|release\s+)(\d{1,3})$/.exec(t);
+    return n ? byMsl(Number(n[1])) : all.find((r) => r.label === t) ?? (all.filter((r) => String(r.year) === t).length === 1 ? all.find((r) => String(r.year) === t) : undefined);
+  };
+  for (const m of lower.matchAll(/\b(?:the\s+)?(?:release|version|msl|list|one)\s+(?:that\s+)?(?:(?:came|comes|was\s+(?:published|released))\s+)?(before|after|following|preceding|prior\s+to)\s+(?:the\s+)?(msl\s*-?\s*\d{1,3}|release\s+\d{1,3}|(?:19|20)\d\d[ab]?|last|latest)\b/g)) {
+    const at = /^(?:last|latest)$/.test(m[2]!) ? last : named(m[2]!);
+    if (!at) continue;
+    const r = byMsl(at.msl + (/^(?:before|preceding|prior)/.test(m[1]!) ? -1 : 1));
+    if (r) push(m, [ref(r, m[0])]);
+    else push(m, [], `there is no release ${m[1]} ${at.version} in this data set (${span})`);
+  }
+  // "the previous release": the one before the release the question names, else before the latest (below)
+  const previous: Mention[] = [];
+  for (const m of lower.matchAll(/\b(?:the\s+)?(?:previous|penultimate|second[- ]to[- ]last|second[- ]latest|last[- ]but[- ]one)\s+(?:release|version|msl|list)\b/g)) {
+    push(m, []);
+    previous.push(out[out.length - 1]!);
+  }
   for (const m of lower.matchAll(/\bmsl\s*-?\s*(\d{1,3})\b/g)) {
     const r = byMsl(Number(m[1]));
     if (r) push(m, [ref(r, m[0])]);
@@ -280,7 +299,7 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
     else push(m, []);   // a decade of the record is read whole (understood.ts), never as its first year
   }
   // "the first 1999 release", "the second release of 2018": one of a year's two releases
-  for (const m of lower.matchAll(/\b(first|second|earlier|later|1st|2nd)\s+(?:((?:19|20)\d\d)\s+(?:release|version|list|msl)|(?:release|version|list|msl)\s+(?:of|in)\s+((?:19|20)\d\d))\b/g)) {
+  for (const m of lower.matchAll(/\b(first|second|earlier|later|last|1st|2nd)\s+(?:((?:19|20)\d\d)\s+(?:release|version|list|msl)|(?:release|version|list|msl)\s+(?:of|in)\s+((?:19|20)\d\d))\b/g)) {
     const inYear = all.filter((r) => r.year === Number(m[2] ?? m[3]));
     const r = /^(?:first|earlier|1st)$/.test(m[1]!) ? inYear[0] : inYear[1];
     if (r && inYear.length > 1) push(m, [ref(r, m[0])]);
@@ -333,6 +352,14 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
   }
   for (const m of lower.matchAll(/\b(?:the\s+)?(?:very\s+)?(?:first|earliest|oldest)\s+(?:(?:ictv|species|master|official|taxonomy)\s+){0,3}(?:release|version|msl|list)\b/g)) {
     push(m, [ref(first, m[0])]);
+  }
+  for (const p of previous) {
+    if (!out.includes(p)) continue;
+    const other = out.find((o) => !previous.includes(o) && o.refs.length === 1);
+    const r = byMsl((other?.refs[0]!.msl ?? last.msl) - 1);
+    const text = lower.slice(p.start, p.end);
+    if (r) p.refs = [ref(r, text)];
+    else p.bad = `there is no release before ${other?.refs[0]!.version ?? last.version} in this data set (${span})`;
   }
   return out.sort((a, b) => a.start - b.start);
 }
@@ -669,7 +696,7 @@ function chooseIntent(p: Parsed, latestMsl: number): Intent {
     if (has(KW.evolution, r)) return t.rank === 'family' ? 'family_evolution' : 'taxon_history';
     return 'classification';
   }
-  if (has(KW.largest, r) && !has(/\b(?:release|version|msl|year)\b/, r)) return 'largest_taxa';
+  if (has(KW.largest, r) && !has(/\b(?:releases?|versions?|msls?|years?|editions?)\b/, r)) return 'largest_taxa';
   if (has(KW.growth, r) && (p.targetRank !== null && p.targetRank !== 'species' || has(/\b(?:fastest|most)\b/, r))) return 'fastest_growing';
   if (has(KW.stability, r)) return 'family_stability';
   // host and genome questions without a name are about the families of the latest release

@@ -476,6 +476,15 @@ export async function answerRelation(store: Store, p: Parsed, question: string):
   if (span && p.releases.length === 1 && p.species.length === 0 && (changeAsked(q) || p.taxa.length === 2)) {
     return notUnderstood('which_changed', 'span', `"${span[1]} ${p.releases[0]!.text}": I answer for one release (against the one before it) or between two releases named, not for the releases ${span[1]} one.`);
   }
+  // "how many years between MSL1 and MSL41": the years of the two releases and the span
+  if (p.releases.length === 2 && p.species.length === 0 && p.taxa.length === 0 && /\b(?:how many|number of) years\b|\byears? (?:apart|between|passed|elapsed)\b/.test(q)) {
+    const [x, y] = (p.releases.map((r) => rowOf(ctx, r.msl)!) as [ReleaseRow, ReleaseRow]).sort((a, b) => a.msl - b.msl);
+    return {
+      relation: 'release_info',
+      response: `${release(x)} is of ${x.year} and ${release(y)} of ${y.year}: ${num(y.year - x.year)} year${y.year - x.year === 1 ? '' : 's'} apart, with ${num(y.msl - x.msl - 1)} release${y.msl - x.msl - 1 === 1 ? '' : 's'} between them.`,
+      data: { from: x.version, to: y.version, years: y.year - x.year, releases_between: y.msl - x.msl - 1 }, sources: sources(ctx, 'releases'),
+    };
+  }
   // "was MSL37 released in 2021?": the release and the year it is of
   if (YES_NO.test(q) && p.releases.length === 2 && p.species.length === 0 && p.taxa.length === 0 && /\b(?:released|published|issued|out|from|of)\b/.test(q) && /\bmsl\s*-?\s*\d/.test(q)) {
     const [x, y] = p.releases.map((r) => rowOf(ctx, r.msl)!) as [ReleaseRow, ReleaseRow];
