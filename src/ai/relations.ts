@@ -5,7 +5,7 @@
 // added, abolished, renamed, merged or split (naming them). A relation that is recognised but lacks a part
 // answers "not understood" naming the part; a question that is none of these returns null (answer.ts then).
 import type { Store } from '../store.js';
-import type { Rank } from '../read/lineages.js';
+import { RANKS, type Rank } from '../read/lineages.js';
 import { releases as releaseRows, type ReleaseRow } from '../read/releases.js';
 import { placeIn } from '../read/resolve.js';
 import { fateOf, type RenameRow, renamesIn, speciesChanges, type SpeciesChange, speciesMarked, taxaNames, typeSpecies, typeSpeciesReleases } from '../read/taxonomy-facts.js';
@@ -272,43 +272,64 @@ function twoTaxaBetween(ctx: Ctx, p: Parsed, rank: Rank): RelationAnswer {
   };
 }
 
+type Named = { name: string; above: string[] };
+
 /**
- * The taxa of a rank above species that were new, abolished or renamed between two lists of names, by the
- * change lists' records in between: a name that is gone but was renamed, promoted or demoted (rank
- * "family>order") was not abolished, and one that appears under a new name was not new.
+ * The taxa of a rank above species that changed between two lists of names, by the change lists' records in
+ * between: a name that is gone but was renamed, promoted or demoted (rank "family>order") was not abolished,
+ * and one that appears under a new name was not new. Only those under `within` when it is given. Null for a
+ * change the lists do not record for higher taxa (merges, splits, moves).
  */
-function higherTaxaChanged(now: string[], before: string[], records: RenameRow[], rank: Rank, change: 'added' | 'abolished' | 'renamed'): string[] {
+function higherTaxaChanged(now: Named[], before: Named[], records: RenameRow[], rank: Rank, change: Change, within?: TaxonRef): { names: string[]; renamed: string[] } | null {
   const ends = (x: RenameRow) => { const [a, b] = x.rank.split('>'); return { from: a, to: b ?? a }; };
+  const under = (n: Named) => !within || n.above.includes(within.name);
   const moved = records.filter((x) => x.new_name && x.new_name !== x.old_name);
-  if (change === 'renamed') {
-    return moved.filter((x) => /renam/i.test(x.change) && (ends(x).from === rank || ends(x).to === rank))
-      .map((x) => `${x.old_name} -> ${x.new_name}${ends(x).from === ends(x).to ? '' : ` (${ends(x).from} to ${ends(x).to})`}`);
+  if (change === 'renamed' || change === 'promoted' || change === 'demoted') {
+    const re = { renamed: /renam/i, promoted: /promot/i, demoted: /demot/i }[change];
+    const inside = new Set([...now, ...before].filter(under).map((n) => n.name));
+    return { names: records.filter((x) => x.new_name && re.test(x.change) && (ends(x).from === rank || ends(x).to === rank) && (!within || inside.has(x.old_name) || inside.has(x.new_name)))
+      .map((x) => `${x.old_name} -> ${x.new_name}${ends(x).from === ends(x).to ? '' : ` (${ends(x).from} to ${ends(x).to})`}`), renamed: [] };
   }
-  const had = new Set(before), has = new Set(now);
+  // the names left out as renames are said too: "no genus new (Flavivirus was renamed Orthoflavivirus)"
+  const said = (x: RenameRow) => `${x.old_name} -> ${x.new_name}`;
+  const had = new Set(before.map((n) => n.name)), has = new Set(now.map((n) => n.name));
   if (change === 'added') {
-    const renamedTo = new Set(moved.filter((x) => ends(x).to === rank).map((x) => x.new_name!));
-    return now.filter((n) => !had.has(n) && !renamedTo.has(n));
+    const renamedTo = new Map(moved.filter((x) => ends(x).to === rank).map((x) => [x.new_name!, x]));
+    const fresh = now.filter((n) => under(n) && !had.has(n.name));
+    return { names: fresh.filter((n) => !renamedTo.has(n.name)).map((n) => n.name), renamed: fresh.flatMap((n) => (renamedTo.has(n.name) ? [said(renamedTo.get(n.name)!)] : [])) };
   }
-  const renamedFrom = new Set(moved.filter((x) => ends(x).from === rank).map((x) => x.old_name));
-  return before.filter((n) => !has.has(n) && !renamedFrom.has(n));
+  if (change === 'abolished') {
+    const renamedFrom = new Map(moved.filter((x) => ends(x).from === rank).map((x) => [x.old_name, x]));
+    const gone = before.filter((n) => under(n) && !has.has(n.name));
+    return { names: gone.filter((n) => !renamedFrom.has(n.name)).map((n) => n.name), renamed: gone.flatMap((n) => (renamedFrom.has(n.name) ? [said(renamedFrom.get(n.name)!)] : [])) };
+  }
+  return null;
 }
+
+/** "; besides, renamed: Flavivirus -> Orthoflavivirus": the names a new/abolished list left out as renames. */
+const ASIDE = 10;
+const renamedAside = (renamed: string[]) => (renamed.length === 0 ? '' : ` (besides, renamed: ${renamed.slice(0, ASIDE).join(', ')}${renamed.length > ASIDE ? ` and ${num(renamed.length - ASIDE)} more` : ''})`);
+
+const VERB: Record<Change, string> = {
+  added: 'new', abolished: 'abolished', renamed: 'renamed', merged: 'formed by a merge', split: 'formed by a split',
+  reclassified: 'moved to another taxon', promoted: 'promoted', demoted: 'demoted',
+};
 
 /** "orders added between two releases": the taxa of a rank above species new and gone between two releases. */
 async function taxaChangedBetween(ctx: Ctx, p: Parsed, rank: Rank, change: Change): Promise<RelationAnswer> {
   const [x, y] = p.releases.map((r) => rowOf(ctx, r.msl)!) as [ReleaseRow, ReleaseRow];
   const [from, to] = x.msl <= y.msl ? [x, y] : [y, x];
-  if (change === 'merged' || change === 'split') {
-    return notUnderstood('which_changed', 'change', `The change lists record merges and splits of species only; ask which ${RANK_PLURAL[rank]} were added, abolished or renamed between ${from.version} and ${to.version}.`);
-  }
   const steps = ctx.all.filter((r) => r.msl > from.msl && r.msl <= to.msl);
   const [now, before, ...lists] = await Promise.all([taxaNames(ctx.store, to.msl, rank), taxaNames(ctx.store, from.msl, rank), ...steps.map((r) => renamesIn(ctx.store, r.msl))]);
-  const named = higherTaxaChanged(now, before, lists.flat(), rank, change);
-  const verb = { added: 'new', abolished: 'abolished', renamed: 'renamed' }[change];
+  const found = higherTaxaChanged(now, before, lists.flat(), rank, change);
+  if (!found) return notUnderstood('which_changed', 'change', `The change lists record merges, splits and moves of species only; ask which ${RANK_PLURAL[rank]} were added, abolished, renamed, promoted or demoted between ${from.version} and ${to.version}.`);
+  const named = found.names;
+  const verb = VERB[change];
   const shown = named.slice(0, shownOf(ctx));
-  const list = named.length === 0 ? `no ${RANK_PLURAL[rank]} were ${verb}` : `${num(named.length)} ${plural(rank, named.length)} ${named.length === 1 ? 'was' : 'were'} ${verb}: ${shown.join(', ')}${named.length > shown.length ? ` and ${num(named.length - shown.length)} more` : ''}`;
+  const list = `${named.length === 0 ? `no ${RANK_PLURAL[rank]} were ${verb}` : `${num(named.length)} ${plural(rank, named.length)} ${named.length === 1 ? 'was' : 'were'} ${verb}: ${shown.join(', ')}${named.length > shown.length ? ` and ${num(named.length - shown.length)} more` : ''}`}${renamedAside(found.renamed)}`;
   return {
     relation: 'which_changed',
-    response: `From ${release(from)} to ${release(to)} the number of ${RANK_PLURAL[rank]} went from ${num(before.length)} to ${num(now.length)} (${signed(now.length - before.length)}); ${list}${change === 'renamed' ? '' : ', by their names (renames aside)'}.`,
+    response: `From ${release(from)} to ${release(to)} the number of ${RANK_PLURAL[rank]} went from ${num(before.length)} to ${num(now.length)} (${signed(now.length - before.length)}); ${list}${change === 'added' || change === 'abolished' ? ', by their names (renames aside)' : ''}.`,
     data: { from: from.version, to: to.version, rank, change, totals: { from: before.length, to: now.length }, count: named.length, names: named },
     sources: sources(ctx, 'taxon_counts', `${from.version}-${to.version}`),
   };
@@ -349,52 +370,68 @@ function betweenReleases(ctx: Ctx, p: Parsed, rank: Rank): RelationAnswer {
 
 // --- which taxa changed ------------------------------------------------------------------------------------
 
-type Change = 'added' | 'abolished' | 'renamed' | 'merged' | 'split';
+type Change = 'added' | 'abolished' | 'renamed' | 'merged' | 'split' | 'reclassified' | 'promoted' | 'demoted';
 
 function changeAsked(q: string): Change | null {
+  if (/\b(?:promot\w*|elevat\w*|rais\w* to)\b/.test(q)) return 'promoted';
+  if (/\bdemot\w*/.test(q)) return 'demoted';
   if (/\brenam\w*/.test(q)) return 'renamed';
+  if (/\b(?:reclassif\w*|moved|relocat\w*|reassign\w*|transferr\w*)\b/.test(q)) return 'reclassified';
   if (/\bmerg\w*/.test(q)) return 'merged';
   if (/\bsplit\w*/.test(q)) return 'split';
-  if (/\b(?:abolish\w*|remov\w*|delet\w*|dropp\w*|discontinu\w*|eliminat\w*|retir\w*|disappear\w*)\b/.test(q)) return 'abolished';
+  if (/\b(?:abolish\w*|remov\w*|delet\w*|dropp\w*|discontinu\w*|eliminat\w*|retir\w*|disappear\w*|lost|lose)\b/.test(q)) return 'abolished';
   if (/\b(?:add\w*|new|creat\w*|introduc\w*|establish\w*|appear\w*)\b/.test(q)) return 'added';
   return null;
 }
 
-async function whichChanged(ctx: Ctx, p: Parsed, rank: Rank, change: Change): Promise<RelationAnswer> {
+/** Where a species sat, as ICTV's lineage notation names it, less the species itself. */
+const placeOf = (lineage: string | null) => (lineage ?? '').split(';').slice(0, -1);
+
+async function whichChanged(ctx: Ctx, p: Parsed, rank: Rank, change: Change, within?: TaxonRef): Promise<RelationAnswer> {
   const r = rowOf(ctx, p.releases[0]!.msl)!;
   const prev = ctx.all.filter((x) => x.msl < r.msl).pop();
   if (!prev) return notUnderstood('which_changed', 'release', `${release(r)} is the first release; nothing changed in it relative to an earlier one.`);
   let named: string[];
-  let note = '';
+  let note = '', aside = '';
   if (rank === 'species') {
-    const rows = await speciesChanges(ctx.store, prev.msl, r.msl, change === 'abolished' ? 'removed' : change);
+    if (change === 'promoted' || change === 'demoted') return notUnderstood('which_changed', 'change', `Species are not promoted or demoted; ask which species were added, abolished, renamed, moved, merged or split in ${r.version}.`);
+    const all = await speciesChanges(ctx.store, prev.msl, r.msl, change === 'abolished' ? 'removed' : change);
+    // within a taxon: the species under it on the side of the change that is in this release (the earlier side when abolished)
+    const rows = within ? all.filter((x) => (change === 'abolished' ? placeOf(x.old_lineage) : placeOf(x.new_lineage)).includes(within.name)) : all;
+    const moved = (x: SpeciesChange) => {
+      const [a, b] = [placeOf(x.old_lineage), placeOf(x.new_lineage)];
+      const out = a.filter((n) => !b.includes(n)), into = b.filter((n) => !a.includes(n));
+      return `${x.new_name} (${[out.length ? `out of ${out.join(', ')}` : '', into.length ? `into ${into.join(', ')}` : ''].filter(Boolean).join(', ')})`;
+    };
     const show = { added: (x: SpeciesChange) => x.new_name!, abolished: (x: SpeciesChange) => x.old_name!, renamed: (x: SpeciesChange) => `${x.old_name} -> ${x.new_name}`,
-      merged: (x: SpeciesChange) => `${x.old_name} into ${x.new_name}`, split: (x: SpeciesChange) => `${x.new_name} from ${x.old_name}` }[change];
+      merged: (x: SpeciesChange) => `${x.old_name} into ${x.new_name}`, split: (x: SpeciesChange) => `${x.new_name} from ${x.old_name}`, reclassified: moved }[change];
     named = rows.map(show);
     // the species of the release a merge or split made: those its own list marks so, and those the lineages
     // (release_diff) trace to one, each with the species it came from where they trace it
-    if (change === 'merged' || change === 'split') {
+    if ((change === 'merged' || change === 'split') && !within) {
       const from = new Map<string, string[]>();
       for (const x of rows) if (x.new_name && x.old_name) from.set(x.new_name, [...from.get(x.new_name) ?? [], x.old_name]);
       const marked = await speciesMarked(ctx.store, r.msl, change === 'merged' ? 'Merged' : 'Split');
       named = [...new Set([...marked, ...from.keys()])].sort().map((n) => (from.has(n) ? `${n} (from ${and(from.get(n)!)})` : n));
       if (marked.length !== named.length) note = ` (${num(marked.length)} of them marked ${change === 'merged' ? 'Merged' : 'Split'} in the list of ${r.version}, the others traced to a ${change === 'merged' ? 'merge' : 'split'} by their lineages)`;
     }
-  } else if (change === 'merged' || change === 'split') {
-    return notUnderstood('which_changed', 'change', `The change lists record merges and splits of species only; ask which ${RANK_PLURAL[rank]} were added, abolished or renamed in ${r.version}.`);
   } else {
     const [now, before, renames] = await Promise.all([taxaNames(ctx.store, r.msl, rank), taxaNames(ctx.store, prev.msl, rank), renamesIn(ctx.store, r.msl)]);
-    named = higherTaxaChanged(now, before, renames, rank, change);
+    const found = higherTaxaChanged(now, before, renames, rank, change, within);
+    if (!found) return notUnderstood('which_changed', 'change', `The change lists record merges, splits and moves of species only; ask which ${RANK_PLURAL[rank]} were added, abolished, renamed, promoted or demoted in ${r.version}.`);
+    named = found.names;
+    aside = renamedAside(found.renamed);
   }
-  const verb = { added: 'new', abolished: 'abolished', renamed: 'renamed', merged: 'formed by a merge', split: 'formed by a split' }[change];
+  const verb = VERB[change];
+  const where = within ? ` in the ${within.rank} ${within.name}` : '';
   const shown = named.slice(0, shownOf(ctx));
-  const list = named.length === 0 ? `no ${RANK_PLURAL[rank] ?? rank} were ${verb}` : `${num(named.length)} ${plural(rank, named.length)} ${named.length === 1 ? 'was' : 'were'} ${verb}${note}: ${shown.join(', ')}${named.length > shown.length ? ` and ${num(named.length - shown.length)} more (GET the release diff for all)` : ''}`;
+  const list = `${named.length === 0 ? `no ${RANK_PLURAL[rank] ?? rank}${where} were ${verb}` : `${num(named.length)} ${plural(rank, named.length)}${where} ${named.length === 1 ? 'was' : 'were'} ${verb}${note}: ${shown.join(', ')}${named.length > shown.length ? ` and ${num(named.length - shown.length)} more (GET the release diff for all)` : ''}`}${aside}`;
   // "were any families abolished in 2022?": a yes or a no, then the names
   const lead = YES_NO.test(ctx.q) ? `${named.length > 0 ? 'Yes' : 'No'}: ` : '';
   return {
     relation: 'which_changed',
     response: `${lead}In ${release(r)}, compared with ${release(prev)}, ${list}.`,
-    data: { version: r.version, previous: prev.version, rank, change, count: named.length, names: named },
+    data: { version: r.version, previous: prev.version, rank, change, ...(within ? { within: within.name } : {}), count: named.length, names: named },
     sources: sources(ctx, rank === 'species' ? 'release_diff_detail' : 'taxon_counts', r.version),
   };
 }
@@ -550,6 +587,14 @@ export async function answerRelation(store: Store, p: Parsed, question: string):
     const rank = rankInResidue;
     if (!rank) return null;
     return whichChanged(ctx, p, rank, change);
+  }
+  // "which genera were added to Flaviviridae in 2022": one release's changes under one taxon
+  if (p.releases.length === 1 && p.species.length === 0 && p.taxa.length === 1 && change && /\b(?:which|what|list|name|names|show)\b/.test(q)) {
+    const within = p.taxa[0]!;
+    // the rank asked, not the one naming the taxon ("in the family Coronaviridae")
+    const rank = rankWord(residue.replace(/\b[a-z]+\s+§tx/g, ' ').replace(/§\w+/g, ' '));
+    if (rank && RANKS.indexOf(rank) > RANKS.indexOf(within.rank as Rank)) return whichChanged(ctx, p, rank, change, within);
+    return notUnderstood('which_changed', 'rank', `I understood a change in ${p.releases[0]!.version} and the ${within.rank} ${within.name}, but not which taxa under it are asked about (its species, genera, ...).`);
   }
   if (YES_NO.test(q) && p.releases.length === 2 && /\bthan\b/.test(q)) return betweenReleases(ctx, p, rankInResidue ?? 'species');
   return null;

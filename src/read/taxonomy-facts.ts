@@ -46,12 +46,10 @@ export async function typeSpeciesReleases(store: Store): Promise<number[]> {
   return [...new Set([...(await typeSpecies(store)).values()].map((v) => v[0]!.msl))].sort((a, b) => a - b);
 }
 
-/** The names of the taxa of one rank above species in one release. */
-export function taxaNames(store: Store, msl: number, rank: string): Promise<string[]> {
-  return once(store, `taxa|${msl}|${rank}`, async () => {
-    const rows = await store.query<{ name: string }>('SELECT name FROM taxon_counts WHERE msl = $1 AND rank = $2 ORDER BY 1', [msl, rank]);
-    return rows.map((r) => r.name);
-  });
+/** The names of the taxa of one rank above species in one release, each with the names of the taxa above it. */
+export function taxaNames(store: Store, msl: number, rank: string): Promise<Array<{ name: string; above: string[] }>> {
+  return once(store, `taxa|${msl}|${rank}`, () => store.query<{ name: string; above: string[] }>(
+    'SELECT name, list_transform(parents, p -> p.name) AS above FROM taxon_counts WHERE msl = $1 AND rank = $2 ORDER BY 1', [msl, rank]));
 }
 
 /** The species a release's list marks with a change of this kind ('Merged', 'Split'), as that list names them. */
@@ -85,6 +83,9 @@ export function fateOf(store: Store, name: string): Promise<Array<RenameRow & { 
 export interface SpeciesChange {
   old_name: string | null;
   new_name: string | null;
+  /** ICTV's notation of the full lineage on each side ("Riboviria;...;Flaviviridae;Orthoflavivirus;..."). */
+  old_lineage: string | null;
+  new_lineage: string | null;
 }
 
 /**
@@ -93,7 +94,7 @@ export interface SpeciesChange {
  */
 export function speciesChanges(store: Store, from: number, to: number, kind: string): Promise<SpeciesChange[]> {
   return once(store, `diff|${from}|${to}|${kind}`, () => store.query<SpeciesChange>(
-    `SELECT old_name, new_name FROM release_diff_detail WHERE from_msl = $1 AND to_msl = $2 AND change_type = $3 ORDER BY coalesce(new_name, old_name), old_name`,
+    `SELECT old_name, new_name, old_lineage, new_lineage FROM release_diff_detail WHERE from_msl = $1 AND to_msl = $2 AND change_type = $3 ORDER BY coalesce(new_name, old_name), old_name`,
     [from, to, kind]));
 }
 
