@@ -271,7 +271,7 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
   }
   // "the previous release": the one before the release the question names, else before the latest (below)
   const previous: Mention[] = [];
-  for (const m of lower.matchAll(/\b(?:the\s+)?(?:previous|penultimate|second[- ]to[- ]last|second[- ]latest|last[- ]but[- ]one)\s+(?:release|version|msl|list)\b/g)) {
+  for (const m of lower.matchAll(/\b(?:the\s+)?(?:previous|penultimate|second[- ]to[- ]last|second[- ]latest|last[- ]but[- ]one)\s+(?:release|version|msl|list)\b|\bthe\s+(?:one|release|version|list)\s+before\s+(?:it|that|this|this one)\b/g)) {
     push(m, []);
     previous.push(out[out.length - 1]!);
   }

@@ -97,6 +97,11 @@ async function corrected(store: Store, query: string, p: Parsed, lex: Lexicon): 
  */
 function sameStem(p: Parsed): void {
   if (p.taxa.length !== 2) return;
+  // "Geminiviridae in 2015 and Geminiviridae in 2020": one taxon named twice
+  if (p.taxa[0]!.name === p.taxa[1]!.name && p.taxa[0]!.rank === p.taxa[1]!.rank) {
+    p.taxa.splice(1);
+    return;
+  }
   const stem = (n: string) => n.toLowerCase().replace(/(?:viridae|virinae|virales|viria|viruses|virus)$/, '');
   const [a, b] = p.taxa as [Parsed['taxa'][0], Parsed['taxa'][0]];
   if (stem(a.text) !== stem(b.text)) return;

@@ -224,6 +224,7 @@ function twoTaxa(ctx: Ctx, p: Parsed, rank: Rank): RelationAnswer {
   const r = theRelease(ctx, p);
   const [a, b] = p.taxa as [TaxonRef, TaxonRef];
   const na = countOf(a, r.msl, rank), nb = countOf(b, r.msl, rank);
+  const sum = /\b(?:combined|together|in total|altogether|sum|jointly|between them)\b/.test(ctx.q);
   // a taxon not in the release is not one with none: say where it is listed instead of comparing a zero
   const absent = [a, b].filter((t) => t.entry.first_msl > r.msl || t.entry.last_msl < r.msl);
   if (absent.length > 0) {
@@ -233,6 +234,14 @@ function twoTaxa(ctx: Ctx, p: Parsed, rank: Rank): RelationAnswer {
       relation: 'compare_taxa',
       response: `In ${release(r)}, ${and(absent.map(where))}${present.map((t) => `; the ${t.rank} ${t.name} has ${num(countOf(t, r.msl, rank))} ${plural(rank, countOf(t, r.msl, rank))}`).join('')}.`,
       data: { version: r.version, rank, counts: Object.fromEntries(present.map((t) => [t.name, countOf(t, r.msl, rank)])), not_in_release: absent.map((t) => t.name) },
+      sources: sources(ctx, 'taxon_profile', r.version),
+    };
+  }
+  if (sum) {
+    return {
+      relation: 'compare_taxa',
+      response: `In ${release(r)}, the ${a.rank} ${a.name} has ${num(na)} ${plural(rank, na)} and the ${b.rank} ${b.name} ${num(nb)}: ${num(na + nb)} together.`,
+      data: { version: r.version, rank, counts: { [a.name]: na, [b.name]: nb }, total: na + nb },
       sources: sources(ctx, 'taxon_profile', r.version),
     };
   }
@@ -335,16 +344,32 @@ async function taxaChangedBetween(ctx: Ctx, p: Parsed, rank: Rank, change: Chang
   };
 }
 
-function betweenReleases(ctx: Ctx, p: Parsed, rank: Rank): RelationAnswer {
+async function betweenReleases(ctx: Ctx, p: Parsed, rank: Rank): Promise<RelationAnswer> {
   const [x, y] = p.releases.map((r) => rowOf(ctx, r.msl)!) as [ReleaseRow, ReleaseRow];
   const [from, to] = x.msl <= y.msl ? [x, y] : [y, x];
   const t = p.taxa[0];
+  // a taxon not in one of the releases has no size there to subtract: where it is listed, and what became of it
+  if (t && [from, to].some((r) => t.entry.first_msl > r.msl || t.entry.last_msl < r.msl)) {
+    const fate = (await fateOf(ctx.store, t.name)).filter((f) => f.msl > from.msl && f.msl <= to.msl);
+    const inRelease = [from, to].filter((r) => t.entry.first_msl <= r.msl && t.entry.last_msl >= r.msl);
+    return {
+      relation: 'compare_releases',
+      response: `The ${t.rank} ${t.name} is listed in MSL${t.entry.first_msl}-MSL${t.entry.last_msl}, so it is not in ${and([from, to].filter((r) => !inRelease.includes(r)).map((r) => release(r)))}${inRelease.map((r) => `; in ${release(r)} it has ${num(countOf(t, r.msl, rank))} ${plural(rank, countOf(t, r.msl, rank))}`).join('')}${fate.length ? `; ${fate.map((f) => (f.new_name ? `it was ${f.change.toLowerCase()} ${f.new_name} in ${release(rowOf(ctx, f.msl)!)}` : `it was ${f.change.toLowerCase()} in ${release(rowOf(ctx, f.msl)!)}`)).join(', ')}` : ''}.`,
+      data: { rank, taxon: t.name, listed: { first: `MSL${t.entry.first_msl}`, last: `MSL${t.entry.last_msl}` }, counts: inRelease.map((r) => ({ version: r.version, count: countOf(t, r.msl, rank) })) },
+      sources: sources(ctx, 'taxon_profile'),
+    };
+  }
   const n = (r: ReleaseRow) => (t ? countOf(t, r.msl, rank) : releaseTotal(ctx.store, r, rank) ?? 0);
   const a = n(from), b = n(to);
   const d = b - a;
   const what = t ? `${plural(rank, 2)} in the ${t.rank} ${t.name}` : plural(rank, 2);
   let lead = '';
-  if (YES_NO.test(ctx.q)) {
+  // "is the difference bigger than 1000?": the size of the change against the number
+  const against = /\b(?:differen\w*|change|gap|growth|increase|decrease)\b.*\b(more|bigger|larger|greater|over|above|less|smaller|fewer|under|below)(?: than)?\s+(\d[\d,]*)\b/.exec(ctx.q);
+  if (YES_NO.test(ctx.q) && against) {
+    const limit = Number(against[2]!.replaceAll(',', ''));
+    lead = `${(/^(?:less|smaller|fewer|under|below)$/.test(against[1]!) ? Math.abs(d) < limit : Math.abs(d) > limit) ? 'Yes' : 'No'}: the change is ${num(Math.abs(d))}; `;
+  } else if (YES_NO.test(ctx.q)) {
     // "did MSL39 have more species than MSL38": the first release named is the subject
     const [first, second] = [rowOf(ctx, p.releases[0]!.msl)!, rowOf(ctx, p.releases[1]!.msl)!];
     const fewer = /\b(?:fewer|less|smaller|drop\w*|fall|fell|decreas\w*|down|shr[iu]nk\w*)\b/.test(ctx.q);
