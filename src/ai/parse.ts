@@ -690,7 +690,7 @@ function chooseIntent(p: Parsed, latestMsl: number): Intent {
     // "how did Flaviviridae change between 2010 and 2020": its size in each
     if (p.releases.length >= 2 && (has(KW.evolution, r) || has(KW.growth, r) || has(KW.compare, r))) return 'count_taxon';
     if (has(KW.removed, r) || has(KW.merged, r) || has(KW.split, r) || has(KW.rankIntro, r)
-      || /\b(?:when|happened|fate|end(?:ed)?|gone|dissol\w*|still|exist\w*|abolition|demise)\b/.test(r)) {
+      || /\b(?:when|happened|fate|end(?:ed)?|gone|dissol\w*|still|exist\w*|abolition|demise|bec[oa]me|turned into|replaced|successor|renamed (?:to|into|as)|renamed\b.*\bto)\b|\bcalled (?:§rel|now|today|nowadays)|\b(?:current|new|present|latest) name\b|\bname (?:§rel|now|today)/.test(r)) {
       return t.rank === 'family' && has(/\b(?:evol\w*|over time|history|histor\w*)\b/, r) ? 'family_evolution' : 'taxon_history';
     }
     if (has(KW.evolution, r)) return t.rank === 'family' ? 'family_evolution' : 'taxon_history';

@@ -461,6 +461,32 @@ async function whichChanged(ctx: Ctx, p: Parsed, rank: Rank, change: Change, wit
   };
 }
 
+/** "what taxa were abolished in 2021": the change at every rank of the release, higher taxa named, species counted. */
+async function everyRankChanged(ctx: Ctx, p: Parsed, change: 'added' | 'abolished' | 'renamed'): Promise<RelationAnswer> {
+  const r = rowOf(ctx, p.releases[0]!.msl)!;
+  const prev = ctx.all.filter((x) => x.msl < r.msl).pop();
+  if (!prev) return notUnderstood('which_changed', 'release', `${release(r)} is the first release; nothing changed in it relative to an earlier one.`);
+  const renames = await renamesIn(ctx.store, r.msl);
+  const parts: string[] = [];
+  const byRank: Record<string, string[]> = {};
+  for (const rank of RANKS.filter((x) => x !== 'species')) {
+    const [now, before] = await Promise.all([taxaNames(ctx.store, r.msl, rank), taxaNames(ctx.store, prev.msl, rank)]);
+    const names = higherTaxaChanged(now, before, renames, rank, change)?.names ?? [];
+    if (names.length === 0) continue;
+    byRank[rank] = names;
+    parts.push(`${num(names.length)} ${plural(rank, names.length)} (${names.slice(0, ASIDE).join(', ')}${names.length > ASIDE ? ` and ${num(names.length - ASIDE)} more` : ''})`);
+  }
+  const species = await speciesChanges(ctx.store, prev.msl, r.msl, change === 'abolished' ? 'removed' : change);
+  byRank.species = species.map((x) => (change === 'abolished' ? x.old_name! : change === 'added' ? x.new_name! : `${x.old_name} -> ${x.new_name}`));
+  parts.push(`${num(species.length)} species`);
+  return {
+    relation: 'which_changed',
+    response: `In ${release(r)}, compared with ${release(prev)}, these taxa were ${VERB[change]}: ${parts.join('; ')}.`,
+    data: { version: r.version, previous: prev.version, change, names: byRank },
+    sources: sources(ctx, 'taxon_counts', r.version),
+  };
+}
+
 // --- dispatch ----------------------------------------------------------------------------------------------
 
 /** The rank a comparison counts: "more species", "number of genera", "by species", a plural rank word; species else. */
@@ -610,7 +636,7 @@ export async function answerRelation(store: Store, p: Parsed, question: string):
     || change === 'merged' || change === 'split';
   if (p.releases.length === 1 && p.species.length === 0 && p.taxa.length === 0 && change && listing && (!/\bhow many\b/.test(q) || change === 'merged' || change === 'split' || (rankInResidue !== null && rankInResidue !== 'species'))) {
     const rank = rankInResidue;
-    if (!rank) return null;
+    if (!rank) return change === 'added' || change === 'abolished' || change === 'renamed' ? everyRankChanged(ctx, p, change) : whichChanged(ctx, p, 'species', change);
     return whichChanged(ctx, p, rank, change);
   }
   // "which genera were added to Flaviviridae in 2022": one release's changes under one taxon
