@@ -449,6 +449,17 @@ async function whichChanged(ctx: Ctx, p: Parsed, rank: Rank, change: Change, wit
   }
   const verb = VERB[change];
   const where = within ? ` in the ${within.rank} ${within.name}` : '';
+  // "what percentage of species were new in MSL36": the count against the release's total, not the list
+  if (/\b(?:percent\w*|proportion|share|fraction)\b|%/.test(ctx.q) && !within) {
+    const total = releaseTotal(ctx.store, change === 'abolished' ? prev : r, rank) ?? 0;
+    const pct = total > 0 ? (named.length * 100 / total).toFixed(1) : null;
+    return {
+      relation: 'which_changed',
+      response: `In ${release(r)}, compared with ${release(prev)}, ${num(named.length)} ${plural(rank, named.length)} ${named.length === 1 ? 'was' : 'were'} ${verb}${pct === null ? '' : `: ${pct}% of the ${num(total)} ${plural(rank, total)} of ${change === 'abolished' ? prev.version : r.version}`}.`,
+      data: { version: r.version, previous: prev.version, rank, change, count: named.length, total, percent: pct === null ? null : Number(pct) },
+      sources: sources(ctx, rank === 'species' ? 'release_diff_detail' : 'taxon_counts', r.version),
+    };
+  }
   const shown = named.slice(0, shownOf(ctx));
   const list = `${named.length === 0 ? `no ${RANK_PLURAL[rank] ?? rank}${where} were ${verb}` : `${num(named.length)} ${plural(rank, named.length)}${where} ${named.length === 1 ? 'was' : 'were'} ${verb}${note}: ${shown.join(', ')}${named.length > shown.length ? ` and ${num(named.length - shown.length)} more (GET the release diff for all)` : ''}`}${aside}`;
   // "were any families abolished in 2022?": a yes or a no, then the names
@@ -553,7 +564,7 @@ export async function answerRelation(store: Store, p: Parsed, question: string):
     const rank = countedRank(residue.replace(/§\w+/g, ' ')) ?? rankWord(residue.replace(/§\w+/g, ' '));
     if (rank && (p.taxa.length === 0 || COUNTABLE.includes(rank))) return countsOfYear(ctx, p, p.releases[0]!.year, rank);
   }
-  if (twoInYear && p.species.length === 0 && p.taxa.length === 0 && /\b(?:releases?|msls?|versions?|lists?|editions?)\b/.test(q) && /\b(?:which|what|when|how many|list|name)\b/.test(q) && !/\b(?:species|genera|famil\w*|orders?|realms?)\b/.test(q)) return releasesOfYear(ctx, p.releases[0]!.year);
+  if (twoInYear && p.species.length === 0 && p.taxa.length === 0 && /\b(?:re?a?l[ae]{0,2}[sc][ae]?s?|msls?|versions?|lists?|editions?)\b/.test(q) && /\b(?:which|what|when|how many|list|name)\b/.test(q) && !/\b(?:species|genera|famil\w*|orders?|realms?)\b/.test(q)) return releasesOfYear(ctx, p.releases[0]!.year);
 
   // a year of two releases ("1999") read as one of them would answer for a release the question did not name
   const amb = p.releases.find((r) => r.ambiguous);

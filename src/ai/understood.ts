@@ -65,7 +65,10 @@ export function unreadWords(p: Parsed): string | null {
   const decade = /\b(?:1[89]|20)\d0'?s\b/.exec(p.normalised);
   if (decade) return `the decade "${decade[0]}" (I answer about one release or two, not the releases of a decade)`;
   const digits = p.leftovers.flatMap((w) => w.split(' ')).find((w) => /\d/.test(w) && !/^\d[\d,.]*$/.test(w));
-  return digits ? `"${digits}"` : null;
+  if (digits) return `"${digits}"`;
+  // "MSL33 vs MSL34 vs MSL35": the answers compare two releases, so a third would be left out
+  const third = p.releases[2];
+  return third && new Set(p.releases.map((r) => r.msl)).size > 2 ? `the third release named ("${third.text}"): I compare two releases at a time` : null;
 }
 
 /** The part of a question the intent's answer would leave out, or null when it reads every part. */
