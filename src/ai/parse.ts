@@ -272,8 +272,9 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
   // "the previous release": the one before the release the question names, else before the latest (below)
   const previous: Mention[] = [];
   for (const m of lower.matchAll(/\b(?:the\s+)?(?:previous|penultimate|second[- ]to[- ]last|second[- ]latest|last[- ]but[- ]one)\s+(?:release|version|msl|list)\b|\bthe\s+(?:one|release|version|list)\s+before\s+(?:it|that|this|this one)\b/g)) {
+    const before = out.length;
     push(m, []);
-    previous.push(out[out.length - 1]!);
+    if (out.length > before) previous.push(out[out.length - 1]!);
   }
   for (const m of lower.matchAll(/\bmsl\s*-?\s*(\d{1,3})\b/g)) {
     const r = byMsl(Number(m[1]));
@@ -354,7 +355,6 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
     push(m, [ref(first, m[0])]);
   }
   for (const p of previous) {
-    if (!out.includes(p)) continue;
     const other = out.find((o) => !previous.includes(o) && o.refs.length === 1);
     const r = byMsl((other?.refs[0]!.msl ?? last.msl) - 1);
     const text = lower.slice(p.start, p.end);
