@@ -405,7 +405,7 @@ function changeAsked(q: string): Change | null {
   if (/\bmerg\w*/.test(q)) return 'merged';
   if (/\bsplit\w*/.test(q)) return 'split';
   if (/\b(?:abolish\w*|remov\w*|delet\w*|dropp\w*|discontinu\w*|eliminat\w*|retir\w*|disappear\w*|lost|lose)\b/.test(q)) return 'abolished';
-  if (/\b(?:add\w*|new|creat\w*|introduc\w*|establish\w*|appear\w*)\b/.test(q)) return 'added';
+  if (/\b(?:add\w*|new|creat\w*|introduc\w*|establish\w*|appear\w*|gain\w*)\b/.test(q)) return 'added';
   return null;
 }
 
@@ -438,7 +438,9 @@ async function whichChanged(ctx: Ctx, p: Parsed, rank: Rank, change: Change, wit
       for (const x of rows) if (x.new_name && x.old_name) from.set(x.new_name, [...from.get(x.new_name) ?? [], x.old_name]);
       const marked = await speciesMarked(ctx.store, r.msl, change === 'merged' ? 'Merged' : 'Split');
       named = [...new Set([...marked, ...from.keys()])].sort().map((n) => (from.has(n) ? `${n} (from ${and(from.get(n)!)})` : n));
-      if (marked.length !== named.length) note = ` (${num(marked.length)} of them marked ${change === 'merged' ? 'Merged' : 'Split'} in the list of ${r.version}, the others traced to a ${change === 'merged' ? 'merge' : 'split'} by their lineages)`;
+      const mark = change === 'merged' ? 'Merged' : 'Split';
+      if (marked.length === 0 && named.length > 0) note = ` (traced by their lineages; the list of ${r.version} marks none ${mark})`;
+      else if (marked.length !== named.length) note = ` (${num(marked.length)} of them marked ${mark} in the list of ${r.version}, the others traced to a ${change === 'merged' ? 'merge' : 'split'} by their lineages)`;
     }
   } else {
     const [now, before, renames] = await Promise.all([taxaNames(ctx.store, r.msl, rank), taxaNames(ctx.store, prev.msl, rank), renamesIn(ctx.store, r.msl)]);

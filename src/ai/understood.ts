@@ -86,6 +86,8 @@ export function unreadPart(p: Parsed): string | null {
   // "before 2023", "after MSL30": a span of releases, which these answers do not read
   const span = /\b(before|after|prior to|until|till|up to)\s+(?:the\s+)?§rel/.exec(p.residue);
   if (span && !['compare_releases', 'fastest_growing', 'count_taxon', 'family_evolution', 'milestones'].includes(p.intent)) return `"${span[1]}" a release (I answer about a release, not the releases ${span[1]} it)`;
+  // "which families did Picornavirales gain in 2019": a change in a release is not answered with a classification
+  if (p.intent === 'classification' && p.change && p.releases.length > 0) return `the ${p.change} taxa asked in ${p.releases[0]!.version}`;
   // the comparison of two releases in answer.ts is of species: other ranks are relations.ts's, or not understood
   if (p.intent === 'compare_releases' && p.targetRank && p.targetRank !== 'species') return `the ${p.targetRank} changes asked between two releases`;
   // the change counts of a release are of species; a question about other ranks' changes is not answered with them
