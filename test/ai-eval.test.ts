@@ -117,9 +117,22 @@ describe('POST /ai/query, per category', () => {
     expect(a.response).to.not.match(/\d,?\d{3} species/);
   });
 
-  it('does not answer part of a question: two taxa and two releases it cannot compare are not understood', async () => {
+  it('two taxa and two releases: both changes and their difference, never the first item alone', async () => {
+    const rows = await real.db.all<{ family: string; a: number; b: number }>(
+      `SELECT family, count(*) FILTER (msl = 31)::INTEGER AS a, count(*) FILTER (msl = 35)::INTEGER AS b
+       FROM src.species WHERE msl IN (31, 35) AND family IN ('Potyviridae', 'Geminiviridae') GROUP BY family`);
+    expect(rows).to.have.length(2);
     const a = await ask('which grew more between MSL31 and MSL35, Potyviridae or Geminiviridae?');
+    expect(a.status).to.equal('answered');
+    for (const r of rows) for (const n of [r.a, r.b, r.b - r.a]) expect(has(a.response, n), `${n} in ${a.response}`).to.equal(true);
+    const [x, y] = rows as [typeof rows[0], typeof rows[0]];
+    expect(has(a.response, Math.abs((x.b - x.a) - (y.b - y.a)))).to.equal(true);
+  });
+
+  it('does not answer part of a question: a decade it does not read is not understood', async () => {
+    const a = await ask('how many species were added in the 1990s?');
     expect(a.status).to.equal('not_understood');
+    expect(a.response).to.include('1990s');
     expect(a.confidence).to.equal(0);
   });
 });

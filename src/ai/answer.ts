@@ -24,6 +24,8 @@ export interface Source {
 
 export interface Answer {
   response: string;
+  /** Set when the answer says what was not understood instead of answering (the caller reports not_understood). */
+  unanswered?: true;
   data: Record<string, unknown>;
   sources: Source[];
 }
@@ -62,6 +64,7 @@ export function fallback(reason: string): Answer {
     response: `${reason} I can answer questions such as: ${examples.slice(0, 3).map((q) => `"${q}"`).join(', ')}.`,
     data: { examples },
     sources: [],
+    unanswered: true,
   };
 }
 
@@ -552,6 +555,15 @@ export function releaseTotal(store: Store, r: ReleaseRow, rank: Rank): number | 
   }
 }
 
+/**
+ * " (238 named in its list)" when the taxa a release's list names differ in number from its official total
+ * (releaseTotal takes ICTV's own count first): both are facts people quote, so an answer gives both.
+ */
+export function listedAside(store: Store, r: ReleaseRow, rank: Rank, official: number | null): string {
+  const listed = store.docJson<TaxaCounts>('diversity_stats', r.msl)?.taxa[rank] ?? null;
+  return listed !== null && official !== null && listed !== official ? ` (${num(listed)} named in its list)` : '';
+}
+
 function countRelease(ctx: Ctx, p: Parsed): Answer {
   const rank = p.targetRank ?? 'species';
   const targets = p.releases.length ? p.releases.map((r) => rowOf(ctx, r.msl)!) : [ctx.latest];
@@ -561,7 +573,7 @@ function countRelease(ctx: Ctx, p: Parsed): Answer {
   const parts = targets.map((r) => {
     const n = rankTotal(ctx, r, rank) ?? 0;
     const more = rank === 'species' ? ` in ${count(r.total_genera, 'genus', 'genera')} and ${count(r.total_families, 'family', 'families')}` : '';
-    return `${release(r)} has ${count(n, rank, RANK_PLURAL[rank]!)}${more}`;
+    return `${release(r)} has ${count(n, rank, RANK_PLURAL[rank]!)}${listedAside(ctx.store, r, rank, n)}${more}`;
   });
   return {
     response: withNote(`${parts.join('; ')}.`, p),
@@ -623,14 +635,16 @@ function compareReleases(ctx: Ctx, p: Parsed): Answer {
 function releaseInfo(ctx: Ctx, p: Parsed): Answer {
   const sources = [{ model: 'releases', version: span(ctx) }];
   if (p.releases.length === 0) {
-    if (/\b(?:how many|number of|count)\b/.test(p.residue) || /\ball\b/.test(p.residue)) {
+    if (/\b(?:how many|number of|count)\b/.test(p.residue) || /\ball\b/.test(p.residue) || /\b(?:which|what|list)\b.*\b(?:releases|versions)\b/.test(p.residue)) {
       return {
-        response: `The data set holds ${ctx.all.length} releases of the ICTV Master Species List, from ${release(ctx.all[0]!)} to ${release(ctx.latest)}.`,
+        response: `The data set holds ${ctx.all.length} releases of the ICTV Master Species List, from ${release(ctx.all[0]!)} to ${release(ctx.latest)}${/\b(?:list|which|what)\b/.test(p.residue) ? `: ${ctx.all.map((r) => `${r.version} (${r.label})`).join(', ')}` : ''}.`,
         data: { releases: ctx.all.map((r) => ({ version: r.version, year: r.year, label: r.label })) }, sources,
       };
     }
+    // never the latest release in place of one the question did not name
+    return fallback('I understood a question about a release but not which release: name it as MSL39, a year (2019, 1999a) or "the latest".');
   }
-  const r = p.releases.length ? rowOf(ctx, p.releases[0]!.msl)! : ctx.latest;
+  const r = rowOf(ctx, p.releases[0]!.msl)!;
   const latest = r.msl === ctx.latest.msl ? ', the latest release in the data set' : r.msl === ctx.all[0]!.msl ? ', the first release in the data set' : '';
   return {
     response: withNote(`${r.version} is the ${r.label} release${latest}: ${count(r.total_species, 'species', 'species')}, ${count(r.total_genera, 'genus', 'genera')}, ${count(r.total_families, 'family', 'families')}, ${count(r.total_orders, 'order', 'orders')} and ${count(r.total_realms, 'realm', 'realms')}.`, p),

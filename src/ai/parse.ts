@@ -256,10 +256,36 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
     out.push({ start, end, refs, ...(bad ? { bad } : {}) });
   };
 
+  // a release by its place next to another: "the release before MSL41", "the one after 2018a", "the previous
+  // release" and "the release before last" (the one before the latest)
+  const named = (t: string): ReleaseRow | undefined => {
+    const n = /^(?:msl\s*-?\s*|release\s+)(\d{1,3})$/.exec(t);
+    return n ? byMsl(Number(n[1])) : all.find((r) => r.label === t) ?? (all.filter((r) => String(r.year) === t).length === 1 ? all.find((r) => String(r.year) === t) : undefined);
+  };
+  for (const m of lower.matchAll(/\b(?:the\s+)?(?:release|version|msl|list|one)\s+(?:that\s+)?(?:(?:came|comes|was\s+(?:published|released))\s+)?(before|after|following|preceding|prior\s+to)\s+(?:the\s+)?(msl\s*-?\s*\d{1,3}|release\s+\d{1,3}|(?:19|20)\d\d[ab]?|last|latest)\b/g)) {
+    const at = /^(?:last|latest)$/.test(m[2]!) ? last : named(m[2]!);
+    if (!at) continue;
+    const r = byMsl(at.msl + (/^(?:before|preceding|prior)/.test(m[1]!) ? -1 : 1));
+    if (r) push(m, [ref(r, m[0])]);
+    else push(m, [], `there is no release ${m[1]} ${at.version} in this data set (${span})`);
+  }
+  // "the previous release": the one before the release the question names, else before the latest (below)
+  const previous: Mention[] = [];
+  for (const m of lower.matchAll(/\b(?:the\s+)?(?:previous|penultimate|second[- ]to[- ]last|second[- ]latest|last[- ]but[- ]one)\s+(?:release|version|msl|list)\b|\bthe\s+(?:one|release|version|list)\s+before\s+(?:it|that|this|this one)\b/g)) {
+    const before = out.length;
+    push(m, []);
+    if (out.length > before) previous.push(out[out.length - 1]!);
+  }
   for (const m of lower.matchAll(/\bmsl\s*-?\s*(\d{1,3})\b/g)) {
     const r = byMsl(Number(m[1]));
     if (r) push(m, [ref(r, m[0])]);
     else push(m, [], `${m[0].toUpperCase().replace(/\s|-/g, '')} is not a release in this data set (${span})`);
+  }
+  // "the 23rd MSL", "the 5th release": a release by its number
+  for (const m of lower.matchAll(/\b(\d{1,3})(?:st|nd|rd|th)\s+(?:(?:ictv|master|species|official)\s+){0,2}(?:msl|release|version|list|edition)\b/g)) {
+    const r = byMsl(Number(m[1]));
+    if (r) push(m, [ref(r, m[0])]);
+    else push(m, [], `there is no ${m[1]}th release in this data set (${span})`);
   }
   // "release 39", "version 39", "release 5"
   for (const m of lower.matchAll(/\b(?:release|version)\s+(?:number\s+|no\.?\s+|#)?(\d{1,3})\b(?!\s*(?:species|genera|famil))/g)) {
@@ -268,12 +294,13 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
     else push(m, [], `${m[0]} is not a release in this data set (${span})`);
   }
   // "the 1800s", "the 1960s": decades before the first release (or after the last)
-  for (const m of lower.matchAll(/\b(1\d|20)(\d)0s\b/g)) {
+  for (const m of lower.matchAll(/\b(1\d|20)(\d)0'?s\b/g)) {
     const from = Number(`${m[1]}${m[2]}0`);
     if (from + 9 < first.year || from > last.year) push(m, [], `no release dates from the ${m[0]}; the data set covers ${span}`);
+    else push(m, []);   // a decade of the record is read whole (understood.ts), never as its first year
   }
   // "the first 1999 release", "the second release of 2018": one of a year's two releases
-  for (const m of lower.matchAll(/\b(first|second|earlier|later|1st|2nd)\s+(?:((?:19|20)\d\d)\s+(?:release|version|list|msl)|(?:release|version|list|msl)\s+(?:of|in)\s+((?:19|20)\d\d))\b/g)) {
+  for (const m of lower.matchAll(/\b(first|second|earlier|later|last|1st|2nd)\s+(?:((?:19|20)\d\d)\s+(?:release|version|list|msl)|(?:release|version|list|msl)\s+(?:of|in)\s+((?:19|20)\d\d))\b/g)) {
     const inYear = all.filter((r) => r.year === Number(m[2] ?? m[3]));
     const r = /^(?:first|earlier|1st)$/.test(m[1]!) ? inYear[0] : inYear[1];
     if (r && inYear.length > 1) push(m, [ref(r, m[0])]);
@@ -284,8 +311,8 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
       push(m, [], `no release dates from ${m[1]}; the data set covers ${span}`);
     }
   }
-  // "2018b" names one release by its label; "2019" the release(s) of that year
-  for (const m of lower.matchAll(/\b((?:19|20)\d\d)([ab])?\b/g)) {
+  // "2018b" names one release by its label ("1999c" none); "2019" the release(s) of that year
+  for (const m of lower.matchAll(/\b((?:19|20)\d\d)([a-rt-z])?\b/g)) {
     const year = Number(m[1]);
     if (m[2]) {
       const r = all.find((x) => x.label === `${m[1]}${m[2]}`);
@@ -326,6 +353,13 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
   }
   for (const m of lower.matchAll(/\b(?:the\s+)?(?:very\s+)?(?:first|earliest|oldest)\s+(?:(?:ictv|species|master|official|taxonomy)\s+){0,3}(?:release|version|msl|list)\b/g)) {
     push(m, [ref(first, m[0])]);
+  }
+  for (const p of previous) {
+    const other = out.find((o) => !previous.includes(o) && o.refs.length === 1);
+    const r = byMsl((other?.refs[0]!.msl ?? last.msl) - 1);
+    const text = lower.slice(p.start, p.end);
+    if (r) p.refs = [ref(r, text)];
+    else p.bad = `there is no release before ${other?.refs[0]!.version ?? last.version} in this data set (${span})`;
   }
   return out.sort((a, b) => a.start - b.start);
 }
@@ -656,13 +690,13 @@ function chooseIntent(p: Parsed, latestMsl: number): Intent {
     // "how did Flaviviridae change between 2010 and 2020": its size in each
     if (p.releases.length >= 2 && (has(KW.evolution, r) || has(KW.growth, r) || has(KW.compare, r))) return 'count_taxon';
     if (has(KW.removed, r) || has(KW.merged, r) || has(KW.split, r) || has(KW.rankIntro, r)
-      || /\b(?:when|happened|fate|end(?:ed)?|gone|dissol\w*|still|exist\w*|abolition|demise)\b/.test(r)) {
+      || /\b(?:when|happened|fate|end(?:ed)?|gone|dissol\w*|still|exist\w*|abolition|demise|bec[oa]me|turned into|replaced|successor|renamed (?:to|into|as)|renamed\b.*\bto)\b|\bcalled (?:§rel|now|today|nowadays)|\b(?:current|new|present|latest) name\b|\bname (?:§rel|now|today)/.test(r)) {
       return t.rank === 'family' && has(/\b(?:evol\w*|over time|history|histor\w*)\b/, r) ? 'family_evolution' : 'taxon_history';
     }
     if (has(KW.evolution, r)) return t.rank === 'family' ? 'family_evolution' : 'taxon_history';
     return 'classification';
   }
-  if (has(KW.largest, r) && !has(/\b(?:release|version|msl|year)\b/, r)) return 'largest_taxa';
+  if (has(KW.largest, r) && !has(/\b(?:releases?|versions?|msls?|years?|editions?)\b/, r)) return 'largest_taxa';
   if (has(KW.growth, r) && (p.targetRank !== null && p.targetRank !== 'species' || has(/\b(?:fastest|most)\b/, r))) return 'fastest_growing';
   if (has(KW.stability, r)) return 'family_stability';
   // host and genome questions without a name are about the families of the latest release
@@ -673,6 +707,8 @@ function chooseIntent(p: Parsed, latestMsl: number): Intent {
   if (p.badReleases.length > 0) return 'unknown';
   if (p.releases.length >= 2 && /\b(?:more|fewer|less|than|differ\w*|grew|increase\w*)\b/.test(r) && (p.targetRank ?? 'species') === 'species') return 'compare_releases';
   if (has(KW.count, r) && p.change && p.releases.length <= 1 && (p.targetRank ?? 'species') === 'species') return 'release_changes';
+  // "how many species did MSL37 add over MSL36": the changes between the two
+  if (p.releases.length === 2 && p.change && (p.targetRank ?? 'species') === 'species') return 'compare_releases';
   if (has(KW.count, r) && /\b(?:releases|versions|msls|editions)\b/.test(r)) return 'release_info';
   if (has(KW.count, r) && (p.targetRank !== null || p.releases.length > 0)) return 'count_release';
   if (p.releases.length === 1 && (has(KW.changed, r) || p.change !== null)) return 'release_changes';

@@ -15,7 +15,7 @@ import { EXAMPLE_QUESTIONS } from './examples.js';
 import { identifierWords, isQuestionWord, parseQuestion, storeLexicon, type Lexicon, type Parsed } from './parse.js';
 import { answerRelation, releasesBetweenYears } from './relations.js';
 import { outOfScope, SCOPE_SENTENCE } from './scope.js';
-import { confidenceOf, understoodOf, unreadPart, type Understood } from './understood.js';
+import { confidenceOf, understoodOf, unreadPart, unreadWords, type Understood } from './understood.js';
 
 export type Status = 'answered' | 'not_understood' | 'declined';
 
@@ -97,6 +97,11 @@ async function corrected(store: Store, query: string, p: Parsed, lex: Lexicon): 
  */
 function sameStem(p: Parsed): void {
   if (p.taxa.length !== 2) return;
+  // "Geminiviridae in 2015 and Geminiviridae in 2020": one taxon named twice
+  if (p.taxa[0]!.name === p.taxa[1]!.name && p.taxa[0]!.rank === p.taxa[1]!.rank) {
+    p.taxa.splice(1);
+    return;
+  }
   const stem = (n: string) => n.toLowerCase().replace(/(?:viridae|virinae|virales|viria|viruses|virus)$/, '');
   const [a, b] = p.taxa as [Parsed['taxa'][0], Parsed['taxa'][0]];
   if (stem(a.text) !== stem(b.text)) return;
@@ -143,6 +148,8 @@ export async function askQuestion(store: Store, query: string): Promise<QueryRes
     const bad = parsed.badReleases[0]!;
     return refuse('declined', parsed, 'nonexistent_release', `${bad.charAt(0).toUpperCase()}${bad.slice(1)}: there is no such release, and I do not answer with another one. The releases run from ${all[0]!.version} (${all[0]!.label}) to ${all[all.length - 1]!.version} (${all[all.length - 1]!.label}). ${offered()}`);
   }
+  const words = unreadWords(parsed);
+  if (words) return refuse('not_understood', parsed, parsed.intent, `I did not understand all of this question: not understood, ${words}. I answer only when I understood every part. ${offered()}`);
   const rel = parsed.unknownNames.length === 0 ? await answerRelation(store, parsed, query) : null;
   if (rel) {
     const understood = understoodOf(parsed, rel.relation);
@@ -150,7 +157,7 @@ export async function askQuestion(store: Store, query: string): Promise<QueryRes
     return { status: 'answered', response: withYears(store, rel.response), intent: rel.relation, understood, confidence: confidenceOf(understood), entities: entitiesOf(parsed), data: rel.data, sources: rel.sources };
   }
   const a = await answer(store, parsed);
-  if (parsed.intent === 'unknown' || parsed.intent === 'help') {
+  if (parsed.intent === 'unknown' || parsed.intent === 'help' || a.unanswered) {
     return { ...refuse('not_understood', parsed, parsed.intent, a.response, a.data), data: a.data };
   }
   const unread = unreadPart(parsed);

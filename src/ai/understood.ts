@@ -56,11 +56,28 @@ export function confidenceOf(u: Understood): number {
 const SPECIES_INTENTS = new Set<Intent>(['classification', 'current_name', 'former_names', 'species_history', 'genome', 'hosts']);
 const TAXON_INTENTS = new Set<Intent>(['classification', 'genome', 'hosts', 'count_taxon', 'family_evolution', 'family_stability', 'taxon_history', 'largest_taxa', 'families_by_host', 'families_by_genome']);
 
+/**
+ * Words no answer reads, whatever is asked: a decade ("in the 1990s": not one release or two) and a word with
+ * digits that is no release, name or number ("1999c", "v2"). Checked before any answer, so none is given as if
+ * they were not there.
+ */
+export function unreadWords(p: Parsed): string | null {
+  const decade = /\b(?:1[89]|20)\d0'?s\b/.exec(p.normalised);
+  if (decade) return `the decade "${decade[0]}" (I answer about one release or two, not the releases of a decade)`;
+  const digits = p.leftovers.flatMap((w) => w.split(' ')).find((w) => /\d/.test(w) && !/^\d[\d,.]*$/.test(w));
+  if (digits) return `"${digits}"`;
+  // "MSL33 vs MSL34 vs MSL35": the answers compare two releases, so a third would be left out
+  const third = p.releases[2];
+  return third && new Set(p.releases.map((r) => r.msl)).size > 2 ? `the third release named ("${third.text}"): I compare two releases at a time` : null;
+}
+
 /** The part of a question the intent's answer would leave out, or null when it reads every part. */
 export function unreadPart(p: Parsed): string | null {
   // two names of one species ("the rabies virus species before it became Lyssavirus rabies") are one entity
   if (p.species.length > 1 && p.species.every((s) => s.lineage_ids[0] === p.species[0]!.lineage_ids[0])) p.species.splice(1);
   if (p.unknownNames.length > 0) return `the name "${p.unknownNames[0]}"`;
+  const words = unreadWords(p);
+  if (words) return words;
   if (p.species.length > 1) return `the second of two viruses named ("${p.species[1]!.text}"): this kind of question is answered for one`;
   if (p.taxa.length > 1 && p.intent !== 'largest_taxa') return `the second of two taxa named ("${p.taxa[1]!.text}"): this kind of question is answered for one`;
   if (p.species.length > 0 && p.taxa.length > 0) return `"${p.taxa[0]!.text}" next to "${p.species[0]!.text}": I read one virus or one taxon per question of this kind`;
@@ -69,6 +86,10 @@ export function unreadPart(p: Parsed): string | null {
   // "before 2023", "after MSL30": a span of releases, which these answers do not read
   const span = /\b(before|after|prior to|until|till|up to)\s+(?:the\s+)?§rel/.exec(p.residue);
   if (span && !['compare_releases', 'fastest_growing', 'count_taxon', 'family_evolution', 'milestones'].includes(p.intent)) return `"${span[1]}" a release (I answer about a release, not the releases ${span[1]} it)`;
+  // "which families did Picornavirales gain in 2019": a change in a release is not answered with a classification
+  if (p.intent === 'classification' && p.change && p.releases.length > 0) return `the ${p.change} taxa asked in ${p.releases[0]!.version}`;
+  // the comparison of two releases in answer.ts is of species: other ranks are relations.ts's, or not understood
+  if (p.intent === 'compare_releases' && p.targetRank && p.targetRank !== 'species') return `the ${p.targetRank} changes asked between two releases`;
   // the change counts of a release are of species; a question about other ranks' changes is not answered with them
   if (p.intent === 'release_changes' && p.targetRank && p.targetRank !== 'species') return `the ${p.targetRank} changes asked (release change counts are of species)`;
   const ambiguous = p.releases.find((r) => r.ambiguous);
