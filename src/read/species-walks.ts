@@ -1,0 +1,258 @@
+// The species lineages as the resolver walks them (resolve.ts view()): per lineage how it began and ended, and
+// per release it is in its name, the taxa above it, the change and proposal that brought it there and the
+// species split off it. The same facts as history_doc's documents (both are read from lineage_summary and
+// species_timeline; test/species-walks.test.ts holds the two together), held as typed arrays and one buffer of
+// strings: a walk read a lineage document, inflated and parsed whole, for the few fields it needs, which was
+// most of the cost of resolving a batch of names.
+import type { Store } from '../store.js';
+
+/** Lineages per query while loading: each query's text stays a few MB. */
+const LOAD_BATCH = 4096;
+
+/** Strings interned while loading, then held as UTF-8 bytes in one buffer. */
+class StringPool {
+  private readonly ids = new Map<string, number>();
+  private list: string[] = [];
+  private bytes = Buffer.alloc(0);
+  private offsets = new Uint32Array(1);
+
+  intern(s: string): number {
+    let id = this.ids.get(s);
+    if (id === undefined) {
+      id = this.list.length;
+      this.ids.set(s, id);
+      this.list.push(s);
+    }
+    return id;
+  }
+
+  seal(): void {
+    const parts = this.list.map((s) => Buffer.from(s, 'utf8'));
+    this.offsets = new Uint32Array(parts.length + 1);
+    parts.forEach((p, i) => { this.offsets[i + 1] = this.offsets[i]! + p.length; });
+    this.bytes = Buffer.concat(parts);
+    this.list = [];
+    this.ids.clear();
+  }
+
+  get(id: number): string {
+    return this.bytes.toString('utf8', this.offsets[id]!, this.offsets[id + 1]!);
+  }
+
+  get byteLength(): number {
+    return this.bytes.length + this.offsets.byteLength;
+  }
+}
+
+/** A growable Int32Array while loading. */
+class Ints {
+  private data = new Int32Array(1024);
+  length = 0;
+  push(x: number): void {
+    if (this.length === this.data.length) {
+      const more = new Int32Array(this.data.length * 2);
+      more.set(this.data);
+      this.data = more;
+    }
+    this.data[this.length++] = x;
+  }
+  seal(): Int32Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+/** One entry of a lineage's timeline, as the walk reads it. */
+export interface WalkEntry {
+  msl: number;
+  version: string;
+  name: string;
+  /** The taxa above it (its lineage without itself), ';'-joined. */
+  parent: string;
+  change: string;
+  proposal: string | null;
+  split_off: string[];
+}
+
+/** A species lineage as the walk reads it (resolve.ts View, kind species). */
+export interface SpeciesWalk {
+  entries: WalkEntry[];
+  first: number;
+  last: number;
+  began: string | null;
+  began_from: string[];
+  ended: 'current' | 'abolished' | 'merged' | 'split';
+  ended_in: string | null;
+  into: string[];
+}
+
+const US = '\x1f';
+const RS = '\x1e';
+const GS = '\x1d';
+
+/** Species lineages as one text per batch: lineage fields, then each timeline entry, apart by US/RS/GS. */
+const LINEAGES_SQL = `
+  WITH l AS (SELECT * FROM main.lineage_summary ORDER BY lineage_id LIMIT $1 OFFSET $2)
+  SELECT string_agg(concat_ws(chr(31), l.lineage_id, l.first_msl, l.last_msl, coalesce(l.began, ''), (l.began IS NULL)::INTEGER, l.ended,
+           CASE WHEN l.ended = 'current' THEN '' ELSE coalesce(l.abolished_in, 'MSL' || (l.last_msl + 1)) END,
+           array_to_string(CASE l.began WHEN 'split' THEN coalesce(l.split_from, []) WHEN 'merged' THEN coalesce(l.merged_from, []) ELSE [] END, chr(29)),
+           array_to_string(CASE l.ended WHEN 'merged' THEN coalesce(l.merged_into, []) WHEN 'split' THEN coalesce(l.split_into, []) ELSE [] END, chr(29)),
+           t.entries), chr(30) ORDER BY l.lineage_id) AS text
+  FROM l JOIN (
+    SELECT lineage_id, string_agg(concat_ws(chr(28), msl, name,
+             CASE WHEN contains(full_lineage, ';') THEN regexp_replace(full_lineage, ';[^;]*$', '') ELSE '' END,
+             coalesce(change, 'present'), coalesce(proposal, ''), (proposal IS NULL)::INTEGER,
+             array_to_string(coalesce(split_off, []), chr(29))), chr(27) ORDER BY msl) AS entries
+    FROM main.species_timeline WHERE lineage_id IN (SELECT lineage_id FROM l) GROUP BY lineage_id
+  ) t USING (lineage_id)`;
+
+export class SpeciesWalks {
+  private readonly strings = new StringPool();
+  private ids!: Int32Array;
+  /** Per lineage: first and last release, began (string id, -1 null), ended (string id), ended_in (string id, -1 null). */
+  private spans!: Int32Array;
+  /** Per lineage: where its began_from, into and entries start (lists, entries), +1 at the end. */
+  private listStart!: Int32Array;
+  private entryStart!: Int32Array;
+  /** began_from then into of every lineage, string ids; per lineage the count of began_from. */
+  private lists!: Int32Array;
+  private fromCount!: Int32Array;
+  /** Per entry: msl, name, parent, change, proposal (-1 null), start of its split_off in splits, and its count. */
+  private entries!: Int32Array;
+  private splits!: Int32Array;
+
+  static readonly ENTRY = 7;
+  static readonly SPAN = 5;
+
+  /** Loads every species lineage of the store's database. */
+  static async load(store: Store): Promise<SpeciesWalks> {
+    const walks = new SpeciesWalks();
+    const pool = walks.strings;
+    const ids = new Ints();
+    const spans = new Ints();
+    const listStart = new Ints();
+    const entryStart = new Ints();
+    const lists = new Ints();
+    const fromCount = new Ints();
+    const entries = new Ints();
+    const splits = new Ints();
+    const [{ n }] = await store.query<{ n: number }>('SELECT count(*)::INTEGER AS n FROM main.lineage_summary') as [{ n: number }];
+    for (let offset = 0; offset < n; offset += LOAD_BATCH) {
+      const [row] = await store.query<{ text: string | null }>(LINEAGES_SQL, [LOAD_BATCH, offset]);
+      for (const line of (row?.text ?? '').split(RS)) {
+        if (line === '') continue;
+        const f = line.split(US);
+        if (f.length !== 10) throw new Error(`species walk with ${f.length} fields, not 10: ${line.slice(0, 200)}`);
+        const [id, first, last, began, noBegan, ended, endedIn, from, into, timeline] = f as [string, string, string, string, string, string, string, string, string, string];
+        ids.push(Number(id));
+        spans.push(Number(first));
+        spans.push(Number(last));
+        spans.push(noBegan === '1' ? -1 : pool.intern(began));
+        spans.push(pool.intern(ended));
+        spans.push(endedIn === '' ? -1 : pool.intern(endedIn));
+        listStart.push(lists.length);
+        const froms = from === '' ? [] : from.split(GS);
+        fromCount.push(froms.length);
+        for (const s of froms) lists.push(pool.intern(s));
+        for (const s of into === '' ? [] : into.split(GS)) lists.push(pool.intern(s));
+        entryStart.push(entries.length / SpeciesWalks.ENTRY);
+        for (const e of timeline.split('\x1b')) {
+          const g = e.split('\x1c');
+          if (g.length !== 7) throw new Error(`species walk entry with ${g.length} fields, not 7: ${e.slice(0, 200)}`);
+          const [msl, name, parent, change, proposal, noProposal, splitOff] = g as [string, string, string, string, string, string, string];
+          entries.push(Number(msl));
+          entries.push(pool.intern(name));
+          entries.push(pool.intern(parent));
+          entries.push(pool.intern(change));
+          entries.push(noProposal === '1' ? -1 : pool.intern(proposal));
+          const offs = splitOff === '' ? [] : splitOff.split(GS);
+          entries.push(splits.length);
+          entries.push(offs.length);
+          for (const s of offs) splits.push(pool.intern(s));
+        }
+      }
+    }
+    listStart.push(lists.length);
+    entryStart.push(entries.length / SpeciesWalks.ENTRY);
+    pool.seal();
+    walks.ids = ids.seal();
+    for (let i = 1; i < walks.ids.length; i++) if (walks.ids[i]! <= walks.ids[i - 1]!) throw new Error('species walks: lineage ids out of order');
+    walks.spans = spans.seal();
+    walks.listStart = listStart.seal();
+    walks.entryStart = entryStart.seal();
+    walks.lists = lists.seal();
+    walks.fromCount = fromCount.seal();
+    walks.entries = entries.seal();
+    walks.splits = splits.seal();
+    return walks;
+  }
+
+  /** Bytes held. */
+  get byteLength(): number {
+    return this.strings.byteLength + [this.ids, this.spans, this.listStart, this.entryStart, this.lists, this.fromCount, this.entries, this.splits]
+      .reduce((n, a) => n + a.byteLength, 0);
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  private indexOf(id: number): number {
+    let lo = 0;
+    let hi = this.ids.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const x = this.ids[mid]!;
+      if (x === id) return mid;
+      if (x < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** The lineage, or undefined when there is none of that id. */
+  get(id: number): SpeciesWalk | undefined {
+    const i = this.indexOf(id);
+    if (i < 0) return undefined;
+    const s = this.strings;
+    const str = (x: number) => (x < 0 ? null : s.get(x));
+    const span = i * SpeciesWalks.SPAN;
+    const listAt = this.listStart[i]!;
+    const froms = this.fromCount[i]!;
+    const began_from: string[] = [];
+    for (let k = listAt; k < listAt + froms; k++) began_from.push(s.get(this.lists[k]!));
+    const into: string[] = [];
+    for (let k = listAt + froms; k < this.listStart[i + 1]!; k++) into.push(s.get(this.lists[k]!));
+    const entries: WalkEntry[] = [];
+    const E = SpeciesWalks.ENTRY;
+    for (let k = this.entryStart[i]!; k < this.entryStart[i + 1]!; k++) {
+      const e = this.entries;
+      const msl = e[k * E]!;
+      const split_off: string[] = [];
+      for (let j = e[k * E + 5]!; j < e[k * E + 5]! + e[k * E + 6]!; j++) split_off.push(s.get(this.splits[j]!));
+      entries.push({
+        msl, version: `MSL${msl}`, name: s.get(e[k * E + 1]!), parent: s.get(e[k * E + 2]!), change: s.get(e[k * E + 3]!),
+        proposal: str(e[k * E + 4]!), split_off,
+      });
+    }
+    return {
+      entries, first: this.spans[span]!, last: this.spans[span + 1]!, began: str(this.spans[span + 2]!), began_from,
+      ended: s.get(this.spans[span + 3]!) as SpeciesWalk['ended'], ended_in: str(this.spans[span + 4]!), into,
+    };
+  }
+}
+
+/** The walks of each open store, loaded with it (documents.ts). */
+const walksOf = new WeakMap<Store, SpeciesWalks>();
+
+/** previous: the store being replaced; of the same build, its walks are taken over. */
+export async function loadSpeciesWalks(store: Store, previous?: Store): Promise<void> {
+  const same = previous?.buildId === store.buildId ? walksOf.get(previous) : undefined;
+  walksOf.set(store, same ?? await SpeciesWalks.load(store));
+}
+
+/** The species walks of an open store. */
+export function speciesWalks(store: Store): SpeciesWalks {
+  const walks = walksOf.get(store);
+  if (!walks) throw new Error('the species walks of this store were not loaded');
+  return walks;
+}
