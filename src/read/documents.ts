@@ -6,6 +6,7 @@ import { Store, type DocSpec } from '../store.js';
 import { DIFF_LIST } from './compare.js';
 import { RELEASES_LIST } from './releases.js';
 import { loadSearch } from './search-index.js';
+import { loadSpeciesWalks } from './species-walks.js';
 import { loadSuggestions } from './suggest.js';
 import { loadTypeahead } from './typeahead.js';
 
@@ -59,6 +60,7 @@ export async function openStore(file: string, pool: number, snapshot?: string, p
   try {
     await checkTables(store);
     await loadSuggestions(store, previous);
+    await loadSpeciesWalks(store, previous);
     await loadSearch(store, previous);
     await loadTypeahead(store, previous);
   } catch (err) {
