@@ -39,6 +39,7 @@ describe('species walks (compact lineages) against history_doc', function () {
         into: d.ended === 'merged' ? d.merged_into : d.ended === 'split' ? d.split_into : [],
       };
       expect(w, `lineage ${id}`).to.deep.equal(fromDoc);
+      expect(walks.summary(id), `lineage ${id}`).to.deep.equal({ first: fromDoc.first, last: fromDoc.last, names: d.names, current_name: d.current_name });
       splits += fromDoc.entries.filter((e) => e.split_off.length > 0).length;
     }
     // the comparison covered the rarer fields too

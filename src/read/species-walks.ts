@@ -96,7 +96,7 @@ const LINEAGES_SQL = `
            CASE WHEN l.ended = 'current' THEN '' ELSE coalesce(l.abolished_in, 'MSL' || (l.last_msl + 1)) END,
            array_to_string(CASE l.began WHEN 'split' THEN coalesce(l.split_from, []) WHEN 'merged' THEN coalesce(l.merged_from, []) ELSE [] END, chr(29)),
            array_to_string(CASE l.ended WHEN 'merged' THEN coalesce(l.merged_into, []) WHEN 'split' THEN coalesce(l.split_into, []) ELSE [] END, chr(29)),
-           t.entries), chr(30) ORDER BY l.lineage_id) AS text
+           t.entries, array_to_string(l.names, chr(29)), coalesce(l.current_name, ''), (l.current_name IS NULL)::INTEGER), chr(30) ORDER BY l.lineage_id) AS text
   FROM l JOIN (
     SELECT lineage_id, string_agg(concat_ws(chr(28), msl, name,
              CASE WHEN contains(full_lineage, ';') THEN regexp_replace(full_lineage, ';[^;]*$', '') ELSE '' END,
@@ -119,6 +119,10 @@ export class SpeciesWalks {
   /** Per entry: msl, name, parent, change, proposal (-1 null), start of its split_off in splits, and its count. */
   private entries!: Int32Array;
   private splits!: Int32Array;
+  /** Per lineage: where its names start in nameList (+1 at the end), and its current name (-1: none). */
+  private nameStart!: Int32Array;
+  private nameList!: Int32Array;
+  private currentNames!: Int32Array;
 
   static readonly ENTRY = 7;
   static readonly SPAN = 5;
@@ -135,14 +139,18 @@ export class SpeciesWalks {
     const fromCount = new Ints();
     const entries = new Ints();
     const splits = new Ints();
+    const nameStart = new Ints();
+    const nameList = new Ints();
+    const currentNames = new Ints();
     const [{ n }] = await store.query<{ n: number }>('SELECT count(*)::INTEGER AS n FROM main.lineage_summary') as [{ n: number }];
     for (let offset = 0; offset < n; offset += LOAD_BATCH) {
       const [row] = await store.query<{ text: string | null }>(LINEAGES_SQL, [LOAD_BATCH, offset]);
       for (const line of (row?.text ?? '').split(RS)) {
         if (line === '') continue;
         const f = line.split(US);
-        if (f.length !== 10) throw new Error(`species walk with ${f.length} fields, not 10: ${line.slice(0, 200)}`);
-        const [id, first, last, began, noBegan, ended, endedIn, from, into, timeline] = f as [string, string, string, string, string, string, string, string, string, string];
+        if (f.length !== 13) throw new Error(`species walk with ${f.length} fields, not 13: ${line.slice(0, 200)}`);
+        const [id, first, last, began, noBegan, ended, endedIn, from, into, timeline, names, current, noCurrent] = f as
+          [string, string, string, string, string, string, string, string, string, string, string, string, string];
         ids.push(Number(id));
         spans.push(Number(first));
         spans.push(Number(last));
@@ -154,6 +162,9 @@ export class SpeciesWalks {
         fromCount.push(froms.length);
         for (const s of froms) lists.push(pool.intern(s));
         for (const s of into === '' ? [] : into.split(GS)) lists.push(pool.intern(s));
+        nameStart.push(nameList.length);
+        for (const s of names === '' ? [] : names.split(GS)) nameList.push(pool.intern(s));
+        currentNames.push(noCurrent === '1' ? -1 : pool.intern(current));
         entryStart.push(entries.length / SpeciesWalks.ENTRY);
         for (const e of timeline.split('\x1b')) {
           const g = e.split('\x1c');
@@ -172,6 +183,7 @@ export class SpeciesWalks {
       }
     }
     listStart.push(lists.length);
+    nameStart.push(nameList.length);
     entryStart.push(entries.length / SpeciesWalks.ENTRY);
     pool.seal();
     walks.ids = ids.seal();
@@ -183,12 +195,16 @@ export class SpeciesWalks {
     walks.fromCount = fromCount.seal();
     walks.entries = entries.seal();
     walks.splits = splits.seal();
+    walks.nameStart = nameStart.seal();
+    walks.nameList = nameList.seal();
+    walks.currentNames = currentNames.seal();
     return walks;
   }
 
   /** Bytes held. */
   get byteLength(): number {
-    return this.strings.byteLength + [this.ids, this.spans, this.listStart, this.entryStart, this.lists, this.fromCount, this.entries, this.splits]
+    return this.strings.byteLength + [this.ids, this.spans, this.listStart, this.entryStart, this.lists, this.fromCount, this.entries, this.splits,
+      this.nameStart, this.nameList, this.currentNames]
       .reduce((n, a) => n + a.byteLength, 0);
   }
 
@@ -207,6 +223,19 @@ export class SpeciesWalks {
       else hi = mid - 1;
     }
     return -1;
+  }
+
+  /** What a history says of the lineage beside its document (history.ts): its span, every name, its current name. */
+  summary(id: number): { first: number; last: number; names: string[]; current_name: string | null } | undefined {
+    const i = this.indexOf(id);
+    if (i < 0) return undefined;
+    const names: string[] = [];
+    for (let k = this.nameStart[i]!; k < this.nameStart[i + 1]!; k++) names.push(this.strings.get(this.nameList[k]!));
+    const current = this.currentNames[i]!;
+    return {
+      first: this.spans[i * SpeciesWalks.SPAN]!, last: this.spans[i * SpeciesWalks.SPAN + 1]!, names,
+      current_name: current < 0 ? null : this.strings.get(current),
+    };
   }
 
   /** The lineage, or undefined when there is none of that id. */
