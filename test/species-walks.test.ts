@@ -7,7 +7,7 @@ import { DB_FILE } from '../build/publish.js';
 import { defaultPaths } from '../build/paths.js';
 import { openStore } from '../src/read/documents.js';
 import { lineageDoc, mslOf } from '../src/read/lineages.js';
-import { speciesWalks } from '../src/read/species-walks.js';
+import { speciesWalksLoaded } from '../src/read/species-walks.js';
 import type { Store } from '../src/store.js';
 import { realBuild } from './support/data.js';
 
@@ -20,7 +20,8 @@ describe('species walks (compact lineages) against history_doc', function () {
   after(async () => store?.close());
 
   it('holds every lineage of history_doc, each as its document gives it', async function () {
-    const walks = speciesWalks(store);
+    const walks = (await speciesWalksLoaded(store))!;
+    expect(walks, 'the walks loaded').to.not.equal(null);
     const ids = (await store.query<{ id: number }>('SELECT lineage_id::INTEGER AS id FROM main.history_doc ORDER BY lineage_id')).map((r) => r.id);
     expect(walks.size).to.equal(ids.length);
     const above = (lineage: string) => lineage.split(';').slice(0, -1).join(';');

@@ -60,7 +60,7 @@ export async function openStore(file: string, pool: number, snapshot?: string, p
   try {
     await checkTables(store);
     await loadSuggestions(store, previous);
-    await loadSpeciesWalks(store, previous);
+    loadSpeciesWalks(store, previous);
     await loadSearch(store, previous);
     await loadTypeahead(store, previous);
   } catch (err) {

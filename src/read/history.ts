@@ -2,7 +2,7 @@
 // higher taxon of any rank), release by release, and where it lives now. The one answer of GET
 // /api/v1/history/:name and of the command line's `history`.
 import type { Store } from '../store.js';
-import { mslOf, taxonDoc, type LineageDoc, type TaxonLineageDoc } from './lineages.js';
+import { lineageDoc, mslOf, taxonDoc, type LineageDoc, type TaxonLineageDoc } from './lineages.js';
 import { latest } from './releases.js';
 import { lineagesNamed, resolveName, type MatchType, type Status } from './resolve.js';
 import { speciesWalks } from './species-walks.js';
@@ -44,8 +44,8 @@ async function historyParts(store: Store, name: string): Promise<{ head: Omit<Hi
   const walks = speciesWalks(store);
   const facts = named.map((l): LineageFacts => {
     if (l.kind === 'taxon') return taxonDoc(store, l.id);
-    const w = walks.summary(l.id);
-    if (!w) throw new Error(`history_doc has no lineage ${l.id}`);
+    const w = walks?.summary(l.id);
+    if (!w) return lineageDoc(store, l.id);  // the walks are still loading
     return { first_appearance: `MSL${w.first}`, last_appearance: `MSL${w.last}`, current_name: w.current_name, names: w.names };
   });
   const docs = named.map((l) => store.doc(l.kind === 'taxon' ? 'taxon_history_doc' : 'history_doc', l.id)!);

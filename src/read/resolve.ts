@@ -106,10 +106,20 @@ function view(store: Store, kind: LineageKind, id: number): View {
       ended: d.ended, ended_in: d.ended_in, into: d.into,
     };
   }
-  // species lineages from the compact walks (species-walks.ts): a lineage document costs more to read than the walk
-  const w = speciesWalks(store).get(id);
-  if (!w) throw new Error(`history_doc has no lineage ${id}`);
-  return { kind, id, rank: 'species', ...w, began: w.began as View['began'] };
+  // species lineages from the compact walks (species-walks.ts) once they are loaded: a lineage document costs
+  // more to read than the walk
+  const w = speciesWalks(store)?.get(id);
+  if (w) return { kind, id, rank: 'species', ...w, began: w.began as View['began'] };
+  const d = lineageDoc(store, id);
+  return {
+    kind, id, rank: 'species',
+    entries: d.timeline.map((t) => ({ msl: mslOf(t.version), version: t.version, name: t.name, parent: above(t.lineage), change: t.change, proposal: t.proposal, split_off: t.split_off ?? [] })),
+    first: mslOf(d.first_appearance), last: mslOf(d.last_appearance),
+    began: d.began as View['began'], began_from: d.began === 'split' ? d.split_from : d.began === 'merged' ? d.merged_from : [],
+    ended: d.ended,
+    ended_in: d.ended === 'current' ? null : d.abolished_in ?? `MSL${mslOf(d.last_appearance) + 1}`,
+    into: d.ended === 'merged' ? d.merged_into : d.ended === 'split' ? d.split_into : [],
+  };
 }
 
 /** The lineage of this kind that carried `name` as its official name in release msl. */

@@ -6,8 +6,11 @@
 // most of the cost of resolving a batch of names.
 import type { Store } from '../store.js';
 
-/** Lineages per query while loading: each query's text stays a few MB. */
-const LOAD_BATCH = 4096;
+/**
+ * Lineages per query while loading: each query's text is under a MB, and splitting it up is a few
+ * milliseconds of the event loop between two queries (the walks load while the server answers).
+ */
+const LOAD_BATCH = 1024;
 
 /** Strings interned while loading, then held as UTF-8 bytes in one buffer. */
 class StringPool {
@@ -91,7 +94,7 @@ const GS = '\x1d';
 
 /** Species lineages as one text per batch: lineage fields, then each timeline entry, apart by US/RS/GS. */
 const LINEAGES_SQL = `
-  WITH l AS (SELECT * FROM main.lineage_summary ORDER BY lineage_id LIMIT $1 OFFSET $2)
+  WITH l AS (SELECT * FROM main.lineage_summary WHERE lineage_id BETWEEN $1 AND $2)
   SELECT string_agg(concat_ws(chr(31), l.lineage_id, l.first_msl, l.last_msl, coalesce(l.began, ''), (l.began IS NULL)::INTEGER, l.ended,
            CASE WHEN l.ended = 'current' THEN '' ELSE coalesce(l.abolished_in, 'MSL' || (l.last_msl + 1)) END,
            array_to_string(CASE l.began WHEN 'split' THEN coalesce(l.split_from, []) WHEN 'merged' THEN coalesce(l.merged_from, []) ELSE [] END, chr(29)),
@@ -102,7 +105,7 @@ const LINEAGES_SQL = `
              CASE WHEN contains(full_lineage, ';') THEN regexp_replace(full_lineage, ';[^;]*$', '') ELSE '' END,
              coalesce(change, 'present'), coalesce(proposal, ''), (proposal IS NULL)::INTEGER,
              array_to_string(coalesce(split_off, []), chr(29))), chr(27) ORDER BY msl) AS entries
-    FROM main.species_timeline WHERE lineage_id IN (SELECT lineage_id FROM l) GROUP BY lineage_id
+    FROM main.species_timeline WHERE lineage_id BETWEEN $1 AND $2 GROUP BY lineage_id
   ) t USING (lineage_id)`;
 
 export class SpeciesWalks {
@@ -142,9 +145,9 @@ export class SpeciesWalks {
     const nameStart = new Ints();
     const nameList = new Ints();
     const currentNames = new Ints();
-    const [{ n }] = await store.query<{ n: number }>('SELECT count(*)::INTEGER AS n FROM main.lineage_summary') as [{ n: number }];
-    for (let offset = 0; offset < n; offset += LOAD_BATCH) {
-      const [row] = await store.query<{ text: string | null }>(LINEAGES_SQL, [LOAD_BATCH, offset]);
+    const all = (await store.query<{ id: number }>('SELECT lineage_id::INTEGER AS id FROM main.lineage_summary ORDER BY lineage_id')).map((r) => r.id);
+    for (let at = 0; at < all.length; at += LOAD_BATCH) {
+      const [row] = await store.query<{ text: string | null }>(LINEAGES_SQL, [all[at]!, all[Math.min(all.length, at + LOAD_BATCH) - 1]!]);
       for (const line of (row?.text ?? '').split(RS)) {
         if (line === '') continue;
         const f = line.split(US);
@@ -270,18 +273,35 @@ export class SpeciesWalks {
   }
 }
 
-/** The walks of each open store, loaded with it (documents.ts). */
+/** The walks of each open store once loaded, and the loading. */
 const walksOf = new WeakMap<Store, SpeciesWalks>();
+const loading = new WeakMap<Store, Promise<SpeciesWalks | null>>();
 
-/** previous: the store being replaced; of the same build, its walks are taken over. */
-export async function loadSpeciesWalks(store: Store, previous?: Store): Promise<void> {
+/**
+ * Starts loading the walks of a store that has just opened, without holding up its opening (the server
+ * starts answering meanwhile, from the documents: speciesWalks). previous: the store being replaced; of the
+ * same build, its walks are taken over at once. A store closed while loading, or a failure, leaves the
+ * store reading documents: the same answers, at the documents' cost.
+ */
+export function loadSpeciesWalks(store: Store, previous?: Store): void {
   const same = previous?.buildId === store.buildId ? walksOf.get(previous) : undefined;
-  walksOf.set(store, same ?? await SpeciesWalks.load(store));
+  if (same) {
+    walksOf.set(store, same);
+    loading.set(store, Promise.resolve(same));
+    return;
+  }
+  loading.set(store, SpeciesWalks.load(store).then((walks) => {
+    walksOf.set(store, walks);
+    return walks;
+  }, () => null));
 }
 
-/** The species walks of an open store. */
-export function speciesWalks(store: Store): SpeciesWalks {
-  const walks = walksOf.get(store);
-  if (!walks) throw new Error('the species walks of this store were not loaded');
-  return walks;
+/** The species walks of an open store, or undefined while they load (read the documents then). */
+export function speciesWalks(store: Store): SpeciesWalks | undefined {
+  return walksOf.get(store);
+}
+
+/** The walks once loaded (null when loading failed), for tests and benches that measure them. */
+export function speciesWalksLoaded(store: Store): Promise<SpeciesWalks | null> {
+  return loading.get(store) ?? Promise.resolve(null);
 }
