@@ -1,8 +1,8 @@
 // The species lineages as the resolver walks them (resolve.ts view()): per lineage how it began and ended, and
 // per release it is in its name, the taxa above it, the change and proposal that brought it there and the
 // species split off it. The same facts as history_doc's documents (both are read from lineage_summary and
-// species_timeline; test/species-walks.test.ts holds the two together), held as typed arrays and one buffer of
-// strings: a walk read a lineage document, inflated and parsed whole, for the few fields it needs, which was
+// species_timeline; test/species-walks.test.ts holds the two together), held as typed arrays and one string
+// of strings: a walk read a lineage document, inflated and parsed whole, for the few fields it needs, which was
 // most of the cost of resolving a batch of names.
 import type { Store } from '../store.js';
 
@@ -12,11 +12,14 @@ import type { Store } from '../store.js';
  */
 const LOAD_BATCH = 1024;
 
-/** Strings interned while loading, then held as UTF-8 bytes in one buffer. */
+/**
+ * Strings interned while loading, then held as one string and the offsets of each in it: a string is a
+ * slice of it (no copy, no decoding), and the garbage collector sees one flat string instead of ~80,000.
+ */
 class StringPool {
   private readonly ids = new Map<string, number>();
   private list: string[] = [];
-  private bytes = Buffer.alloc(0);
+  private text = '';
   private offsets = new Uint32Array(1);
 
   intern(s: string): number {
@@ -30,20 +33,21 @@ class StringPool {
   }
 
   seal(): void {
-    const parts = this.list.map((s) => Buffer.from(s, 'utf8'));
-    this.offsets = new Uint32Array(parts.length + 1);
-    parts.forEach((p, i) => { this.offsets[i + 1] = this.offsets[i]! + p.length; });
-    this.bytes = Buffer.concat(parts);
+    this.offsets = new Uint32Array(this.list.length + 1);
+    this.list.forEach((s, i) => { this.offsets[i + 1] = this.offsets[i]! + s.length; });
+    // joined and flattened into a string of its own (not a rope over the loaded text, which would keep it alive)
+    this.text = JSON.parse(JSON.stringify(this.list.join(''))) as string;
     this.list = [];
     this.ids.clear();
   }
 
   get(id: number): string {
-    return this.bytes.toString('utf8', this.offsets[id]!, this.offsets[id + 1]!);
+    return this.text.slice(this.offsets[id]!, this.offsets[id + 1]!);
   }
 
+  /** At most two bytes a character, and the offsets. */
   get byteLength(): number {
-    return this.bytes.length + this.offsets.byteLength;
+    return 2 * this.text.length + this.offsets.byteLength;
   }
 }
 
