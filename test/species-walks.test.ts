@@ -1,6 +1,7 @@
 // The species lineages the resolver walks (src/read/species-walks.ts), held compactly, against the documents
 // they stand in for (history_doc): for every lineage of the real build, the same entries, names, changes,
-// proposals, species split off, beginning and ending as the walk reads them from the document.
+// proposals, species split off, beginning and ending as the walk reads them from the document; and the history
+// documents such that an answer can splice them in as they are.
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { DB_FILE } from '../build/publish.js';
@@ -11,7 +12,7 @@ import { speciesWalksLoaded } from '../src/read/species-walks.js';
 import type { Store } from '../src/store.js';
 import { realBuild } from './support/data.js';
 
-describe('species walks (compact lineages) against history_doc', function () {
+describe('species walks (compact lineages) against history_doc, and the documents as sent', function () {
   let store: Store;
   before(async function () {
     await realBuild();
@@ -46,5 +47,19 @@ describe('species walks (compact lineages) against history_doc', function () {
     // the comparison covered the rarer fields too
     expect(splits).to.be.greaterThan(0);
     expect(walks.get(-1)).to.equal(undefined);
+  });
+
+  // GET /api/v1/history sends the lineage documents as they are held (history.ts): the same bytes res.json
+  // gave only if every document is what JSON.stringify writes for it
+  it('holds history documents that JSON.stringify writes back byte for byte', async function () {
+    for (const [table, key] of [['history_doc', 'lineage_id'], ['taxon_history_doc', 'taxon_id']] as const) {
+      const ids = (await store.query<{ id: number }>(`SELECT ${key}::INTEGER AS id FROM main.${table}`)).map((r) => r.id);
+      expect(ids.length, table).to.be.greaterThan(0);
+      const changed = ids.filter((id) => {
+        const text = store.doc(table, id)!.toString('utf8');
+        return JSON.stringify(JSON.parse(text)) !== text;
+      });
+      expect(changed, `${table} documents that JSON.stringify writes otherwise`).to.deep.equal([]);
+    }
   });
 });
