@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, wri
 import { join, relative } from 'node:path';
 import { DB_CHECKSUM_FILE, fileChecksum } from './checksum.js';
 import { fetchInputs } from './fetch.js';
-import { loadManifest } from './manifest.js';
+import { firstReleases, loadManifest } from './manifest.js';
 import { DOC_SNAPSHOT_FILE, projectRoot, type BuildPaths } from './paths.js';
 import { seconds, type Progress } from './progress.js';
 import { summary } from './summary.js';
@@ -28,6 +28,11 @@ export interface BuildOptions extends BuildPaths {
    * not depend on the server's code, and fixture builds, whose projections have no documents, skip it.
    */
   snapshot?: (dbFile: string, out: string, buildId: string) => Promise<unknown>;
+  /**
+   * Build only the first this many releases of the manifest (all when unset): a smaller record, to measure how
+   * the build and the server's cost grow with it (npm run bench). The cross-release tables are read whole.
+   */
+  releases?: number;
 }
 
 export interface BuildReport {
@@ -67,7 +72,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
   };
 
   removeStale(opts.dataDir, log);
-  const manifest = loadManifest(opts.manifest);
+  const manifest = firstReleases(loadManifest(opts.manifest), opts.releases);
   await timed('fetch', false, () => fetchInputs(manifest, {
     rawDir: opts.rawDir, mirror: opts.mirror, download: opts.download ?? true, log,
   }));

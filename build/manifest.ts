@@ -63,6 +63,15 @@ export function loadManifest(path: string): Manifest {
   return parsed.data;
 }
 
+/** The manifest with only its first `count` releases (all of them when count is undefined). */
+export function firstReleases(m: Manifest, count: number | undefined): Manifest {
+  if (count === undefined) return m;
+  if (!Number.isInteger(count) || count < 1 || count > m.releases.length) {
+    throw new Error(`releases to build: ${count} is not a number of releases from 1 to ${m.releases.length}`);
+  }
+  return { ...m, releases: m.releases.slice(0, count) };
+}
+
 /** Every input file of the manifest, in a stable order (releases first, then shared tables). */
 export function allInputs(m: Manifest): InputFile[] {
   return [

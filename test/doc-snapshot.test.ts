@@ -12,6 +12,7 @@ import { definitionsKey, readSnapshot, snapshotMismatch } from '../src/doc-snaps
 import { DOCUMENTS, IMAGE_LAYOUT, openStore, refreshDocSnapshot } from '../src/read/documents.js';
 import { releases } from '../src/read/releases.js';
 import { matchNames, releaseSearch } from '../src/read/search-index.js';
+import { speciesWalks, speciesWalksLoaded } from '../src/read/species-walks.js';
 import { suggest } from '../src/read/suggest.js';
 import { typeahead } from '../src/read/typeahead.js';
 import type { Store } from '../src/store.js';
@@ -29,6 +30,7 @@ describe('the document snapshot', function () {
     dir = mkdtempSync(join(tmpdir(), 'vtqs-snapshot-'));
     snapshot = join(dir, DOC_SNAPSHOT_FILE);
     fromDb = await openStore(dbFile(), 2);
+    await speciesWalksLoaded(fromDb);
     fromDb.writeSnapshot(snapshot);
   });
 
@@ -93,6 +95,14 @@ describe('the document snapshot', function () {
       }
       expect([...(await suggest(fromSnapshot, texts))]).to.deep.equal([...(await suggest(fromDb, texts))]).and.have.length.greaterThan(100);
       expect(releaseSearch(fromSnapshot).latest).to.deep.equal(releaseSearch(fromDb).latest);
+      // read from the snapshot as the store opens, not loaded afterwards
+      const walks = speciesWalks(fromSnapshot)!;
+      expect(walks.size).to.equal(speciesWalks(fromDb)!.size).and.be.greaterThan(10_000);
+      for (let id = 0, seen = 0; seen < 500 && id < 1e6; id += 37) {
+        if (speciesWalks(fromDb)!.get(id) === undefined) continue;
+        expect(walks.get(id), `lineage ${id}`).to.deep.equal(speciesWalks(fromDb)!.get(id));
+        seen++;
+      }
     } finally {
       db.close();
       await fromSnapshot.close();

@@ -6,6 +6,7 @@ import { Store, type DocSpec } from '../store.js';
 import { DIFF_LIST } from './compare.js';
 import { RELEASES_LIST } from './releases.js';
 import { loadSearch } from './search-index.js';
+import { loadSpeciesWalks, speciesWalksLoaded } from './species-walks.js';
 import { loadSuggestions } from './suggest.js';
 import { loadTypeahead } from './typeahead.js';
 
@@ -45,9 +46,10 @@ export const DOCUMENTS: DocSpec[] = [
 
 /**
  * The version of the fields the in-memory indexes save in the snapshot (ReleaseSearch, SubstringIndex,
- * NameMatcher, the typeahead's names): change it with them, so that a snapshot of the old fields is not read.
+ * NameMatcher, the typeahead's names, SpeciesWalks): change it with them, so that a snapshot of the old
+ * fields is not read.
  */
-export const IMAGE_LAYOUT = 'indexes/1';
+export const IMAGE_LAYOUT = 'indexes/2';
 
 /** Small tables every request may need, held as rows. */
 export const LISTS: Record<string, string> = {
@@ -67,6 +69,7 @@ export async function openStore(file: string, pool: number, snapshot?: string, p
   try {
     await checkTables(store);
     await loadSuggestions(store, previous);
+    loadSpeciesWalks(store, previous);
     await loadSearch(store, previous);
     await loadTypeahead(store, previous);
   } catch (err) {
@@ -101,6 +104,8 @@ export async function refreshDocSnapshot(file: string, snapshot: string, buildId
   if (snapshotMismatch(snapshot, buildId, definitionsKey(DOCUMENTS, IMAGE_LAYOUT)) === null) return 'current';
   const store = await openStore(file, 2);
   try {
+    // the walks load after a store opens (from the database, here): their image is made once they are in
+    await speciesWalksLoaded(store);
     store.writeSnapshot(snapshot);
     return 'written';
   } finally {

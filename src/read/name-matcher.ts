@@ -71,6 +71,8 @@ export class NameMatcher {
   private readonly counts: Uint8Array;
   /** The letters each form has, as bits (bitOf). */
   private readonly masks: Int32Array;
+  /** The letters each form has twice or more, as bits. */
+  private readonly twice: Int32Array;
   /** The first letter of each form (its char code). */
   private readonly firsts: Uint8Array;
   /** Form indexes by (first letter, length) and by (last letter, length). */
@@ -88,6 +90,7 @@ export class NameMatcher {
     this.currentNames = Array.from(columns.currentCodes, (c) => (c < 0 ? null : columns.values[c]!));
     this.counts = new Uint8Array(this.forms.length * ALPHABET);
     this.masks = new Int32Array(this.forms.length);
+    this.twice = new Int32Array(this.forms.length);
     this.firsts = new Uint8Array(this.forms.length);
     const byFirst = new Map<number, number[]>();
     const byLast = new Map<number, number[]>();
@@ -95,6 +98,7 @@ export class NameMatcher {
       for (let k = 0; k < f.length; k++) {
         const code = codeOf(f.charCodeAt(k));
         this.counts[i * ALPHABET + code]! += 1;
+        if (this.masks[i]! & bitOf(code)) this.twice[i]! |= bitOf(code);
         this.masks[i]! |= bitOf(code);
       }
       this.firsts[i] = f.charCodeAt(0);
@@ -182,16 +186,16 @@ export class NameMatcher {
     if (!/^[a-z0-9]+$/.test(q)) return [];
     const first = q.charCodeAt(0);
     const last = q.charCodeAt(len - 1);
-    const { mask, letters } = this.prepare(q);
+    const { mask, twice, letters } = this.prepare(q);
 
     const found: Array<{ form: number; score: number }> = [];
     for (let l = Math.max(1, len - 2); l <= len + 2; l++) {
       const longer = Math.max(len, l);
       // The most edits a name may be away and still score minScore.
       const most = Math.floor((1 - minScore) * longer + 1e-9);
-      this.scan(this.byFirst.get(bucket(first, l)), -1, q, mask, letters, longer, most, found);
+      this.scan(this.byFirst.get(bucket(first, l)), -1, q, mask, twice, letters, longer, most, found);
       // names sharing the last letter but not the first (those were scanned above)
-      this.scan(this.byLast.get(bucket(last, l)), first, q, mask, letters, longer, most, found);
+      this.scan(this.byLast.get(bucket(last, l)), first, q, mask, twice, letters, longer, most, found);
     }
 
     // One row per name: its strongest role.
@@ -209,18 +213,20 @@ export class NameMatcher {
       || (a.row.name < b.row.name ? -1 : a.row.name > b.row.name ? 1 : 0)).slice(0, limit);
   }
 
-  /** Counts q's letters into inputCounts (which scan() reads); its letter bit-mask and the letters it has. */
-  private prepare(q: string): { mask: number; letters: number[] } {
+  /** Counts q's letters into inputCounts (which scan() reads); its letter bit-masks (once, twice) and the letters it has. */
+  private prepare(q: string): { mask: number; twice: number; letters: number[] } {
     this.inputCounts.fill(0);
     let mask = 0;
+    let twice = 0;
     for (let k = 0; k < q.length; k++) {
       const code = codeOf(q.charCodeAt(k));
       this.inputCounts[code]! += 1;
+      if (mask & bitOf(code)) twice |= bitOf(code);
       mask |= bitOf(code);
     }
     const letters: number[] = [];
     for (let c = 0; c < ALPHABET; c++) if (this.inputCounts[c]! > 0) letters.push(c);
-    return { mask, letters };
+    return { mask, twice, letters };
   }
 
   /** The normal forms held, by index. */
@@ -250,12 +256,12 @@ export class NameMatcher {
     const found: Array<{ form: number; score: number }> = [];
     const len = q.length;
     if (!/^[a-z0-9]+$/.test(q)) return found;
-    const { mask, letters } = this.prepare(q);
+    const { mask, twice, letters } = this.prepare(q);
     for (let l = Math.max(1, len - 2); l <= len + 2; l++) {
       const longer = Math.max(len, l);
       const most = Math.floor((1 - minScore) * longer + 1e-9);
       for (let c = 0; c < ALPHABET; c++) {
-        this.scan(this.byFirst.get(bucket(c < 10 ? 48 + c : 87 + c, l)), -1, q, mask, letters, longer, most, found);
+        this.scan(this.byFirst.get(bucket(c < 10 ? 48 + c : 87 + c, l)), -1, q, mask, twice, letters, longer, most, found);
       }
     }
     return found;
@@ -265,17 +271,21 @@ export class NameMatcher {
    * Scores the forms of one bucket (of one length) against q, adding those within `most` edits to found;
    * skipFirst: a first letter whose forms were scanned already. The hot loop of a batch of misspelt names,
    * so it reads typed arrays only. Every letter one has and the other lacks costs at least one edit (a
-   * transposition moves none): first the distinct letters (two bit counts), then every occurrence.
+   * transposition moves none): first the distinct letters and those held twice (bit counts), then every occurrence.
    */
-  private scan(forms: Int32Array | undefined, skipFirst: number, q: string, mask: number, letters: readonly number[],
+  private scan(forms: Int32Array | undefined, skipFirst: number, q: string, mask: number, twice: number, letters: readonly number[],
     longer: number, most: number, found: Array<{ form: number; score: number }>): void {
     if (!forms) return;
     const { masks, counts, inputCounts, firsts } = this;
+    const twices = this.twice;
     for (let k = 0; k < forms.length; k++) {
       const form = forms[k]!;
       if (firsts[form] === skipFirst) continue;
       const other = masks[form]!;
-      if (popcount(mask & ~other) > most || popcount(other & ~mask) > most) continue;
+      // a letter one has and the other lacks, or has twice where the other has it once, is an edit at least
+      const other2 = twices[form]!;
+      if (popcount(mask & ~other) + popcount(twice & ~other2 & other) > most
+        || popcount(other & ~mask) + popcount(other2 & ~twice & mask) > most) continue;
       let common = 0;
       const base = form * ALPHABET;
       for (let c = 0; c < letters.length; c++) {

@@ -10,6 +10,7 @@ import { identifierKeys, lookupIdentifiers, type IdentifierHit, type IdentifierK
 import { lineageDoc, mslOf, speciesDoc, taxonDoc, type LineageDoc, type SpeciesDoc } from './lineages.js';
 import { findName, lookupName, normaliseName, type NameHit, type Spelling } from './names.js';
 import { latest, type ResolvedVersion } from './releases.js';
+import { speciesWalks, type WalkEntry } from './species-walks.js';
 import { suggest } from './suggest.js';
 
 export type MatchType = Spelling | 'former_name' | 'later_name' | 'virus_name' | 'abbreviation' | IdentifierKind | 'fuzzy';
@@ -83,7 +84,7 @@ interface View {
   kind: LineageKind;
   id: number;
   rank: string;
-  entries: Array<{ msl: number; version: string; name: string; lineage: string; change: string; proposal: string | null; split_off: string[] }>;
+  entries: WalkEntry[];
   first: number;
   last: number;
   began: 'new' | 'split' | 'merged' | null;
@@ -99,27 +100,27 @@ function view(store: Store, kind: LineageKind, id: number): View {
     const d = taxonDoc(store, id);
     return {
       kind, id, rank: d.rank,
-      entries: d.timeline.map((t) => ({ msl: mslOf(t.version), version: t.version, name: t.name, lineage: t.lineage, change: t.change, proposal: null, split_off: [] })),
+      entries: d.timeline.map((t) => ({ msl: mslOf(t.version), version: t.version, name: t.name, parent: above(t.lineage), change: t.change, proposal: null, split_off: [] })),
       first: mslOf(d.first_appearance), last: mslOf(d.last_appearance),
       began: d.timeline[0]!.change === 'new' ? 'new' : null, began_from: [],
       ended: d.ended, ended_in: d.ended_in, into: d.into,
     };
   }
+  // species lineages from the compact walks (species-walks.ts) once they are loaded: a lineage document costs
+  // more to read than the walk
+  const w = speciesWalks(store)?.get(id);
+  if (w) return { kind, id, rank: 'species', ...w, began: w.began as View['began'] };
   const d = lineageDoc(store, id);
-  const last = mslOf(d.last_appearance);
   return {
     kind, id, rank: 'species',
-    entries: d.timeline.map((t) => ({ msl: mslOf(t.version), version: t.version, name: t.name, lineage: t.lineage, change: t.change, proposal: t.proposal, split_off: t.split_off ?? [] })),
-    first: mslOf(d.first_appearance), last,
+    entries: d.timeline.map((t) => ({ msl: mslOf(t.version), version: t.version, name: t.name, parent: above(t.lineage), change: t.change, proposal: t.proposal, split_off: t.split_off ?? [] })),
+    first: mslOf(d.first_appearance), last: mslOf(d.last_appearance),
     began: d.began as View['began'], began_from: d.began === 'split' ? d.split_from : d.began === 'merged' ? d.merged_from : [],
     ended: d.ended,
-    ended_in: d.ended === 'current' ? null : d.abolished_in ?? `MSL${nextRelease(d)}`,
+    ended_in: d.ended === 'current' ? null : d.abolished_in ?? `MSL${mslOf(d.last_appearance) + 1}`,
     into: d.ended === 'merged' ? d.merged_into : d.ended === 'split' ? d.split_into : [],
   };
 }
-
-// A lineage's next release is the one after its last; the timeline of the lineage it went into says which.
-const nextRelease = (d: LineageDoc) => mslOf(d.last_appearance) + 1;
 
 /** The lineage of this kind that carried `name` as its official name in release msl. */
 function lineageNamed(store: Store, kind: LineageKind, name: string, msl: number): number | null {
@@ -230,7 +231,7 @@ function walk(store: Store, v: View, start: number, to: number): Walked & { stat
     const origin = v.entries.filter((e) => e.msl <= start).pop() ?? v.entries[0]!;
     const target = v.entries.find((e) => e.msl === to)!;
     const renamed = origin.name !== target.name;
-    const moved = above(origin.lineage) !== above(target.lineage);
+    const moved = origin.parent !== target.parent;
     return { ...w, status: renamed && moved ? 'renamed+moved' : renamed ? 'renamed' : moved ? 'moved' : 'unchanged' };
   }
   return { ...w, status: w.outcome === 'gap' ? 'abolished' : w.outcome };
@@ -411,7 +412,15 @@ export async function resolveMany(store: Store, names: string[], from: ResolvedV
     if (identifierKeys(n) !== null && findName(store, n) === null) idInputs.push(n);
   });
   const ids = await lookupIdentifiers(store, idInputs);
-  const results = await mapInSlices(names, (n) => resolveOne(store, n, from, to, ids.get(n)));
+  // an input given several times (a species column repeats its names) is resolved once, each row a copy
+  const once = new Map<string, Resolution>();
+  const results = await mapInSlices(names, (n) => {
+    const seen = once.get(n);
+    if (seen) return { ...seen };
+    const r = resolveOne(store, n, from, to, ids.get(n));
+    once.set(n, r);
+    return r;
+  });
   const unknown = results.filter((r) => r.status === 'unknown');
   if (unknown.length > 0) {
     const suggestions = await suggest(store, unknown.map((r) => r.name));

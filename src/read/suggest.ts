@@ -42,6 +42,29 @@ const NAME_ROWS_SQL = `
 const matchers = new WeakMap<Store, NameMatcher>();
 
 /**
+ * The suggestions last computed, per matcher (one build's names), the least recently used going past the cap:
+ * the same misspelt or unknown names come back (a table sent again after a fix, a typeahead retyped), and a
+ * name with nothing close costs the most to match. An entry is a normal form and up to three suggestions.
+ */
+const RECENT = 8192;
+const recent = new WeakMap<NameMatcher, Map<string, Suggestion[]>>();
+
+function remembered(matcher: NameMatcher, key: string, compute: () => Suggestion[]): Suggestion[] {
+  let cache = recent.get(matcher);
+  if (!cache) recent.set(matcher, (cache = new Map()));
+  const known = cache.get(key);
+  if (known) {
+    cache.delete(key);
+    cache.set(key, known);
+    return known;
+  }
+  const fresh = compute();
+  cache.set(key, fresh);
+  if (cache.size > RECENT) cache.delete(cache.keys().next().value!);
+  return fresh;
+}
+
+/**
  * previous: the store being replaced; of the same build (the same names), its matcher is taken over.
  * Otherwise it is read from the store's snapshot, or else built from name_index.
  */
@@ -75,13 +98,12 @@ export async function suggest(store: Store, inputs: string[], minScore = MIN_SCO
   });
   const out = new Map<string, Suggestion[]>();
   await eachInSlices([...distinct], (q) => {
-    const hits = matcher.match(q, minScore, MAX_SUGGESTIONS);
-    if (hits.length > 0) {
-      out.set(q, hits.map(({ row, score }) => ({
-        name: row.name, kind: row.kind, rank: row.rank, lineage_id: row.lineage_id, current_name: row.current_name,
-        score: Math.round(score * 1000) / 1000,
-      })));
-    }
+    const hits = remembered(matcher, `${minScore}|${q}`, () => matcher.match(q, minScore, MAX_SUGGESTIONS).map(({ row, score }) => ({
+      name: row.name, kind: row.kind, rank: row.rank, lineage_id: row.lineage_id, current_name: row.current_name,
+      score: Math.round(score * 1000) / 1000,
+    })));
+    // a copy of each: callers may change what they are given
+    if (hits.length > 0) out.set(q, hits.map((h) => ({ ...h })));
   });
   return out;
 }

@@ -3,7 +3,7 @@
 import { Router, type Request, type Response } from 'express';
 import { nextPage, sendJson, type Scope } from '../respond.js';
 import { assertPair, CHANGE_TYPES, changesAnswer, diffSummary } from '../read/compare.js';
-import { historyOf } from '../read/history.js';
+import { historyJson } from '../read/history.js';
 import { nameParam } from '../read/names.js';
 import { resolveVersion, type ResolvedVersion } from '../read/releases.js';
 
@@ -35,9 +35,10 @@ function compareDetails(req: Request, res: Response): void {
   sendJson(req, res, { ...head, next: nextPage(req, res, { total: head.total, limit: q.limit, offset: q.offset }), changes }, scope);
 }
 
-// GET /history/:name <- the resolver (name_lookup, identifier_index) + history_doc / taxon_history_doc (in memory)
+// GET /history/:name <- the resolver (name_lookup, identifier_index) + history_doc / taxon_history_doc (in memory),
+// the documents sent as the bytes they are held as
 async function history(req: Request, res: Response): Promise<void> {
-  sendJson(req, res, await historyOf(req.store, nameParam(req.params.species_name as string)), 'latest');
+  sendJson(req, res, await historyJson(req.store, nameParam(req.params.species_name as string)), 'latest');
 }
 
 export function historyRouter(): Router {
