@@ -90,7 +90,9 @@ async function main(): Promise<void> {
     if (!stopping) rec.event(`SERVER EXITED (${code ?? signal}); see ${logs.server}`);
   });
   const rssTimer = setInterval(() => {
-    if (server.child.exitCode === null) rec.rss.push({ t: rec.now(), mb: server.memory().rss });
+    // an exiting process's status has no VmRSS for a moment before its exit is seen: no sample then
+    const { rss } = server.child.exitCode === null ? server.memory() : { rss: NaN };
+    if (Number.isFinite(rss)) rec.rss.push({ t: rec.now(), mb: rss });
   }, 1000);
 
   const inFlight = new Set<Promise<void>>();
