@@ -1,6 +1,7 @@
 // The real server process, for tests that swap data sets under it: started on a free port over a data
 // folder, and a load of clients that count every answer's status until told to stop.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { projectRoot } from '../../build/paths.js';
 
@@ -25,13 +26,47 @@ export interface StartOptions {
   timeoutMs?: number;
 }
 
-/** Starts dist/src/server.js over `dataDir` and waits until it answers /health. */
+/**
+ * A port free now, as the system picks one. A random port could be one a server of an earlier test still
+ * held while it was being killed: /health answered by that server, the test then ran against it and saw it
+ * go away.
+ */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts dist/src/server.js over `dataDir` and waits until it answers /health; on another port again if it
+ * could not listen on the first (taken between the probe and its start).
+ */
 export async function startServer(dataDir: string, opts: StartOptions = {}): Promise<ServerProcess> {
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(dataDir, opts, await freePort());
+    } catch (err) {
+      if (attempt === 3 || !(err as Error).message.includes('EADDRINUSE')) throw err;
+    }
+  }
+}
+
+async function startOnce(dataDir: string, opts: StartOptions, port: number): Promise<ServerProcess> {
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [join(projectRoot(), 'dist', 'src', 'server.js')], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: opts.logs ? 'info' : 'warn', ...opts.env },
-    stdio: ['ignore', opts.logs ? 'pipe' : 'inherit', 'inherit'],
+    stdio: ['ignore', opts.logs ? 'pipe' : 'inherit', 'pipe'],
+  });
+  // passed through, and kept for the error if it does not start (EADDRINUSE is said there)
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    process.stderr.write(chunk);
+    stderr = (stderr + chunk).slice(-4000);
   });
   const closed = new Promise((resolve) => child.once('close', resolve));
   const logs: ServerProcess['logs'] = [];
@@ -64,7 +99,7 @@ export async function startServer(dataDir: string, opts: StartOptions = {}): Pro
   }
   server.kill();
   await closed; // its last log lines
-  throw new Error(`server did not start${child.exitCode !== null ? ` (exit status ${child.exitCode})` : ''}: ${logs.map((l) => l.msg).join(' | ')}`);
+  throw new Error(`server did not start${child.exitCode !== null ? ` (exit status ${child.exitCode})` : ''}: ${[...logs.map((l) => l.msg), stderr].join(' | ')}`);
 }
 
 /**
