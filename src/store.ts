@@ -179,7 +179,9 @@ export class Store {
 
   /** Saves this store's documents and index images as a snapshot for the next start (the build does this). */
   writeSnapshot(file: string): void {
-    writeSnapshot(file, this.buildId, this.definitions, this.docs, new Map([...this.imageMakers].map(([name, make]) => [name, make()])));
+    // by name: the indexes register as they load, in an order that depends on where each came from
+    const images = [...this.imageMakers].sort(([a], [b]) => (a < b ? -1 : 1));
+    writeSnapshot(file, this.buildId, this.definitions, this.docs, new Map(images.map(([name, make]) => [name, make()])));
   }
 
   /** The image of index `name` (index-image.ts) when the store's documents came from a snapshot holding it. */
