@@ -2,10 +2,10 @@
 // script), over the soak's data folder, its log kept in a file and read for the swaps it reports.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { freePort } from '../../test/support/server-process.js';
 
 export interface Loaded { t: number; reason: string; documents: string; takenOverMb: number; documentsMb: number }
 
@@ -28,17 +28,6 @@ export function startCommand(root: string): { env: Record<string, string>; args:
   if (!found) throw new Error(`cannot read the server's environment and Node options from the start script: ${pkg.scripts.start}`);
   const words = (s: string | undefined) => (s ?? '').trim().split(' ').filter(Boolean);
   return { env: Object.fromEntries(words(found[1]).map((w) => w.split('=', 2) as [string, string])), args: words(found[2]) };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startServer(root: string, dataDir: string, logFile: string, now: () => number): Promise<SoakServer> {

@@ -31,7 +31,7 @@ export interface StartOptions {
  * held while it was being killed: /health answered by that server, the test then ran against it and saw it
  * go away.
  */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
