@@ -29,7 +29,7 @@ export interface Opened {
 
 /**
  * Opens a data set, or throws saying why it is refused. previous: the store it is to replace, whose
- * documents it takes over where they are the same bytes. The checksum is taken while DuckDB opens the file
+ * documents it takes over when it is the same build. The checksum is taken while DuckDB opens the file
  * and the snapshot is read: both wait on the disk, on libuv's threads.
  */
 export async function openDataSet(set: DataSet, pool: number, previous?: Store): Promise<Opened> {

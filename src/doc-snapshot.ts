@@ -1,12 +1,11 @@
 // A snapshot of a build's documents as one file beside the database, so a server starts without
 // re-deriving them. Loading them from DuckDB aggregates ~180 MB of JSON in SQL on every start (about a
 // second on two cores) and fills DuckDB's cache with blocks no request reads again (the start-up peak
-// RSS went ~250 MB over the steady state); reading them back from this file costs one sequential read.
+// RSS went ~250 MB over the steady state); from this file, a server reads it once in order (for its
+// checksum and to index the keys) and then serves each document from it (snapshot-docs.ts).
 //
 // Layout: one JSON header line, then per table its compression dictionary (if any) and every batch, byte
-// for byte as PackedDocs holds them; then the images of the in-memory indexes (index-image.ts). The header gives each batch's length and hash: a server swapping in a
-// new build reads only the batches the data set it serves does not hold already (a rebuild of the same
-// data reads none).
+// for byte in PackedDocs' layout; then the images of the in-memory indexes (index-image.ts).
 // The header names the build and a fingerprint of the document definitions: a snapshot of another build,
 // or of documents defined differently (a code change), is not used, and the server loads from the
 // database instead. It also holds the body's length and CRC-32: a file cut short or with bytes changed
@@ -16,9 +15,10 @@ import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, read, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { crc32 } from 'node:zlib';
-import { PackedDocs } from './packed-docs.js';
+import type { DocTable } from './packed-docs.js';
+import { OpenFile, SnapshotDocs } from './snapshot-docs.js';
 
-const FORMAT = 'vtqs-documents/5';
+const FORMAT = 'vtqs-documents/6';
 /** The header is a few KB (a length per batch); more than this means the file is not a snapshot. */
 const MAX_HEADER = 1 << 20;
 const READ_CHUNK = 8 << 20;
@@ -30,7 +30,7 @@ interface Header {
   definitions: string;
   /** CRC-32 of the body (everything after the header line), 8 hex digits: the header's length does not vary with it. */
   crc32: string;
-  tables: Array<{ table: string; documents: number; dictionary: number; batches: number[]; hashes: string[] }>;
+  tables: Array<{ table: string; documents: number; dictionary: number; batches: number[] }>;
   images: Array<{ name: string; bytes: number }>;
 }
 
@@ -45,12 +45,18 @@ export function definitionsKey(specs: ReadonlyArray<{ table: string; key: readon
 }
 
 /** Writes the snapshot next to its final name and renames it in, so a reader never sees half a file. */
-export function writeSnapshot(file: string, buildId: string, definitions: string, docs: ReadonlyMap<string, PackedDocs>,
+export function writeSnapshot(file: string, buildId: string, definitions: string, docs: ReadonlyMap<string, DocTable>,
   images: ReadonlyMap<string, Buffer>): void {
   let body = 0;
-  for (const d of docs.values()) {
+  const batches = new Map<string, number[]>();
+  for (const [table, d] of docs) {
     if (d.dictionary) body = crc32(d.dictionary, body);
-    for (const b of d.batchBuffers) body = crc32(b, body);
+    const lengths: number[] = [];
+    for (const b of d.batches()) {
+      body = crc32(b, body);
+      lengths.push(b.length);
+    }
+    batches.set(table, lengths);
   }
   for (const b of images.values()) body = crc32(b, body);
   const header: Header = {
@@ -58,9 +64,7 @@ export function writeSnapshot(file: string, buildId: string, definitions: string
     build_id: buildId,
     definitions,
     crc32: hex(body),
-    tables: [...docs].map(([table, d]) => ({
-      table, documents: d.size, dictionary: d.dictionary?.length ?? 0, batches: d.batchBuffers.map((b) => b.length), hashes: [...d.batchHashes],
-    })),
+    tables: [...docs].map(([table, d]) => ({ table, documents: d.size, dictionary: d.dictionary?.length ?? 0, batches: batches.get(table)! })),
     images: [...images].map(([name, b]) => ({ name, bytes: b.length })),
   };
   const temp = `${file}.${process.pid}.tmp`;
@@ -69,7 +73,7 @@ export function writeSnapshot(file: string, buildId: string, definitions: string
     writeSync(fd, `${JSON.stringify(header)}\n`);
     for (const d of docs.values()) {
       if (d.dictionary) writeSync(fd, d.dictionary);
-      for (const b of d.batchBuffers) writeSync(fd, b);
+      for (const b of d.batches()) writeSync(fd, b);
     }
     for (const b of images.values()) writeSync(fd, b);
   } catch (err) {
@@ -81,7 +85,8 @@ export function writeSnapshot(file: string, buildId: string, definitions: string
   renameSync(temp, file);
 }
 
-export type SnapshotRead = { docs: Map<string, PackedDocs>; images: Map<string, Buffer>; reusedBytes: number } | { reason: string };
+/** A snapshot read: its documents (served from `file`, which the caller releases when done) and index images. */
+export type SnapshotRead = { docs: Map<string, DocTable>; images: Map<string, Buffer>; file: OpenFile } | { reason: string };
 
 /** Why the snapshot in `file` is not this build's documents, or null when it is (reads the header only). */
 export function snapshotMismatch(file: string, buildId: string, definitions: string): string | null {
@@ -93,133 +98,64 @@ export function snapshotMismatch(file: string, buildId: string, definitions: str
 
 /**
  * Reads a snapshot if it belongs to this build and these definitions; otherwise says why not. Only the
- * header is read before that is known, so a stale snapshot costs nothing. `previous`: the documents of the
- * data set being replaced. A table whose batches all have a hash found there is taken over whole (its
- * index too); any other batch found there is taken over rather than read. The index images are read whole,
- * each into a buffer of its own (its typed arrays become views of it).
+ * header is read before that is known, so a stale snapshot costs nothing. The body is then read once, in
+ * file order, on libuv's threads (the main thread meanwhile prepares the request validator at start-up,
+ * or keeps serving on a swap): its CRC-32 taken and each table's keys indexed as its batches go by (a
+ * batch is held only while it is indexed); the index images are kept, each in a buffer of its own (their
+ * typed arrays become views of it). The file stays open for the documents' reads.
  */
-export async function readSnapshot(file: string, buildId: string, definitions: string,
-  previous?: ReadonlyMap<string, PackedDocs>): Promise<SnapshotRead> {
+export async function readSnapshot(file: string, buildId: string, definitions: string): Promise<SnapshotRead> {
   const opened = openSnapshot(file, buildId, definitions);
   if ('reason' in opened) return opened;
-  const { fd, header, bodyStart, bodyBytes } = opened;
+  const { fd, header, bodyStart } = opened;
+  const open = new OpenFile(fd);
   try {
-    const plans = planTables(header, bodyStart, previous);
-    const ranges = coalesce(plans.flatMap((t) => t.parts).filter((p): p is FilePart => 'position' in p));
-    // One buffer for all bytes to keep; batches are views of it, as they would be of DuckDB's blobs. The
-    // whole body is read in file order, in chunks on libuv's threads (the first touch of each fresh page
-    // then happens off the main thread, which meanwhile prepares the request validator at start-up or keeps
-    // serving on a swap), and its CRC-32 taken as each chunk arrives: the bytes taken over from the data set
-    // being replaced are read only for the checksum, into one scratch chunk, and not kept.
-    const body = Buffer.allocUnsafeSlow(ranges.reduce((n, r) => n + r.length, 0));
-    let scratch: Buffer | null = null;
     let sum = 0;
     let position = bodyStart;
-    // keep: the buffer the bytes go to, from its start; null: read for the checksum only
-    const readSpan = async (until: number, keep: Buffer | null): Promise<boolean> => {
-      let filled = 0;
-      while (position < until) {
-        const length = Math.min(READ_CHUNK, until - position);
-        const target = keep ?? (scratch ??= Buffer.allocUnsafeSlow(READ_CHUNK));
-        const at = keep ? filled : 0;
-        const { bytesRead } = await readAt(fd, target, at, length, position);
-        if (bytesRead === 0) return false;
-        sum = crc32(target.subarray(at, at + bytesRead), sum);
-        position += bytesRead;
+    const readNext = async (length: number, into?: Buffer): Promise<Buffer> => {
+      const bytes = into?.subarray(0, length) ?? Buffer.allocUnsafeSlow(length);
+      for (let filled = 0; filled < length;) {
+        const { bytesRead } = await readAt(fd, bytes, filled, Math.min(READ_CHUNK, length - filled), position + filled);
+        if (bytesRead === 0) throw new Error('file shrank while being read');
         filled += bytesRead;
       }
-      return true;
+      sum = crc32(bytes, sum);
+      position += length;
+      return bytes;
     };
-    let kept = 0;
-    for (const r of ranges) {
-      if (!(await readSpan(r.position, null)) || !(await readSpan(r.position + r.length, body.subarray(kept, kept + r.length)))) {
-        return { reason: 'file shrank while being read' };
-      }
-      kept += r.length;
-    }
-    const imagesBytes = header.images.reduce((n, i) => n + i.bytes, 0);
-    if (!(await readSpan(bodyStart + bodyBytes - imagesBytes, null))) return { reason: 'file shrank while being read' };
-    const images = new Map<string, Buffer>();
-    for (const { name, bytes } of header.images) {
-      const image = Buffer.allocUnsafeSlow(bytes);
-      if (!(await readSpan(position + bytes, image))) return { reason: 'file shrank while being read' };
-      images.set(name, image);
-    }
-    if (hex(sum) !== header.crc32) return { reason: `damaged (body CRC-32 ${hex(sum)}, header says ${header.crc32})` };
-    let offset = 0;
-    let reusedBytes = 0;
-    const bytesOf = (p: Part): Buffer => {
-      if ('buffer' in p) {
-        reusedBytes += p.buffer.length;
-        return p.buffer;
-      }
-      offset += p.length;
-      return body.subarray(offset - p.length, offset);
-    };
-    const docs = new Map<string, PackedDocs>();
-    for (const t of plans) {
-      if (t.whole) {
-        reusedBytes += t.whole.batchBuffers.reduce((n, b) => n + b.length, 0);
-        docs.set(t.table, t.whole);
-        continue;
-      }
-      const [dictionary, ...batches] = t.dictionary ? t.parts : [null, ...t.parts];
-      const d = new PackedDocs(dictionary ? bytesOf(dictionary) : null);
+    const largest = Math.max(0, ...header.tables.flatMap((t) => t.batches));
+    const scratch = Buffer.allocUnsafeSlow(largest);
+    const docs = new Map<string, DocTable>();
+    // A fault that makes a batch unreadable is told by the checksum first, so the body is read to its end.
+    let problem: string | null = null;
+    for (const t of header.tables) {
+      const d = new SnapshotDocs(open, t.dictionary > 0 ? await readNext(t.dictionary) : null);
       let count = 0;
-      for (const [i, part] of batches.entries()) count += d.addBatch(bytesOf(part!), t.hashes[i]);
-      if (count !== t.documents) return { reason: `table ${t.table}: ${count} documents, header says ${t.documents}` };
+      for (const length of t.batches) {
+        const at = position;
+        const batch = await readNext(length, scratch);
+        try {
+          if (!problem) count += d.addBatch(batch, at);
+        } catch (err) {
+          problem = `unreadable: ${(err as Error).message}`;
+        }
+      }
+      if (!problem && count !== t.documents) problem = `table ${t.table}: ${count} documents, header says ${t.documents}`;
       docs.set(t.table, d.seal());
     }
-    return { docs, images, reusedBytes };
+    const images = new Map<string, Buffer>();
+    for (const { name, bytes } of header.images) images.set(name, await readNext(bytes));
+    if (hex(sum) !== header.crc32) return fail(open, `damaged (body CRC-32 ${hex(sum)}, header says ${header.crc32})`);
+    if (problem) return fail(open, problem);
+    return { docs, images, file: open };
   } catch (err) {
-    return { reason: `unreadable: ${(err as Error).message}` };
-  } finally {
-    closeSync(fd);
+    return fail(open, `unreadable: ${(err as Error).message}`);
   }
 }
 
-/** Bytes of the file to read, or a batch the previous data set holds (same hash: same bytes). */
-type FilePart = { position: number; length: number };
-type Part = FilePart | { buffer: Buffer };
-
-interface TablePlan {
-  table: string;
-  documents: number;
-  dictionary: boolean;
-  hashes: string[];
-  /** The previous data set's table when it holds exactly these batches, taken over whole. */
-  whole: PackedDocs | null;
-  /** The dictionary (when there is one), then each batch. */
-  parts: Part[];
-}
-
-function planTables(header: Header, bodyStart: number, previous?: ReadonlyMap<string, PackedDocs>): TablePlan[] {
-  let position = bodyStart;
-  return header.tables.map((t) => {
-    const held = previous?.get(t.table);
-    const plan: TablePlan = { table: t.table, documents: t.documents, dictionary: t.dictionary > 0, hashes: t.hashes, whole: null, parts: [] };
-    if (t.dictionary > 0) plan.parts.push({ position, length: t.dictionary });
-    position += t.dictionary;
-    for (const [i, length] of t.batches.entries()) {
-      const buffer = held?.batchByHash(t.hashes[i]!);
-      plan.parts.push(buffer?.length === length ? { buffer } : { position, length });
-      position += length;
-    }
-    if (held && held.size === t.documents && held.sameBatches(t.hashes)) plan.whole = held;
-    if (plan.whole) plan.parts = [];
-    return plan;
-  });
-}
-
-/** Adjacent file ranges merged, so that the file is read in as few calls as it can be. */
-function coalesce(ranges: readonly FilePart[]): FilePart[] {
-  const out: FilePart[] = [];
-  for (const r of ranges) {
-    const last = out[out.length - 1];
-    if (last && last.position + last.length === r.position) last.length += r.length;
-    else out.push({ ...r });
-  }
-  return out;
+function fail(file: OpenFile, reason: string): { reason: string } {
+  file.release();
+  return { reason };
 }
 
 interface Opened { fd: number; header: Header; bodyStart: number; bodyBytes: number }

@@ -1,4 +1,6 @@
-// The pre-rendered documents of one read model, held as UTF-8 bytes in large buffers.
+// The pre-rendered documents of one read model, held as UTF-8 bytes in large buffers: how a store holds the
+// documents it read from the database (when its snapshot could not be used, and while the build writes the
+// snapshot). A store opened from its snapshot reads them from that file instead (snapshot-docs.ts).
 // Why not a Map of strings: ~200 MB of JSON as JS strings lives on the V8 heap, where every major GC walks
 // it (GC was ~15% of a point lookup's CPU) and every response re-encodes the string to UTF-8. Bytes sit
 // outside the heap, and a document is sent as a zero-copy view of them.
@@ -13,13 +15,9 @@
 // deflate alone): get() then inflates. Worth it for large tables read rarely; a hot table would pay the
 // inflation on every read (README, Measured figures).
 //
-// Each batch carries a hash of its bytes: a data set swapped in takes over the batches (and whole tables) of
-// the one it replaces whose bytes are the same, instead of holding them twice (doc-snapshot.ts, store.ts).
-//
 // Documents are found by key through a hash table of typed arrays over the keys' bytes in the batches, not a
 // Map of key strings: half a million keys as strings and Map entries were ~35 MB of V8 heap that every major
 // GC walked; the table and slots are a third of that, outside the heap.
-import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 
 /** zlib reads at most the last 32 KB of a dictionary. */
@@ -35,29 +33,35 @@ export function dictionaryOf(samples: readonly Buffer[], bytes = DICTIONARY_BYTE
   return all.subarray(Math.max(0, all.length - Math.min(bytes, DICTIONARY_BYTES)));
 }
 
-/**
- * A batch's identity: 128 bits of the SHA-256 of its bytes and of the dictionary they were deflated with
- * (the same bytes mean other documents under another dictionary).
- */
-export function batchHash(batch: Buffer, dictionary: Buffer | null): string {
-  const hash = createHash('sha256');
-  if (dictionary) hash.update(dictionary);
-  return hash.update(batch).digest('hex').slice(0, 32);
-}
-
 /** Fields of a document's slot: batch number, key start and end, document start and length (bytes). */
 const SLOT = 5;
 
 /** FNV-1a over bytes: keys are short, and this spreads them well enough for linear probing. */
-function fnv1a(bytes: Uint8Array, start: number, end: number): number {
+export function fnv1a(bytes: Uint8Array, start: number, end: number): number {
   let h = 0x811c9dc5;
   for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
   return h >>> 0;
 }
 
-export class PackedDocs {
-  private readonly batches: Buffer[] = [];
-  private readonly hashes: string[] = [];
+/**
+ * A read model's documents by key, wherever they are held: PackedDocs in memory (documents read from the
+ * database), SnapshotDocs in the snapshot file (snapshot-docs.ts).
+ */
+export interface DocTable {
+  /** The deflate dictionary the documents are stored with, if they are stored deflated. */
+  readonly dictionary: Buffer | null;
+  readonly size: number;
+  /** Bytes of the batches (documents and keys, as stored). */
+  readonly bytes: number;
+  /** Of those, the bytes held in memory. */
+  readonly heldBytes: number;
+  get(key: string): Buffer | undefined;
+  /** The batches in the layout addBatch takes, in order (doc-snapshot.ts writes them to a file as they are). */
+  batches(): Iterable<Buffer>;
+}
+
+export class PackedDocs implements DocTable {
+  private readonly buffers: Buffer[] = [];
   /** Per document, while loading: SLOT numbers (see SLOT). */
   private slots: number[] = [];
   private packed: Uint32Array | null = null;
@@ -79,14 +83,10 @@ export class PackedDocs {
     return Buffer.concat(parts);
   }
 
-  /**
-   * Takes a batch (the caller must not change it afterwards), with its hash when known; returns how many
-   * documents it held.
-   */
-  addBatch(batch: Buffer, hash: string = batchHash(batch, this.dictionary)): number {
+  /** Takes a batch (the caller must not change it afterwards); returns how many documents it held. */
+  addBatch(batch: Buffer): number {
     if (this.packed) throw new Error('PackedDocs: batch added after seal');
-    const b = this.batches.push(batch) - 1;
-    this.hashes.push(hash);
+    const b = this.buffers.push(batch) - 1;
     return forEachEntry(batch, (key, start, length) => {
       this.slots.push(b, key.start, key.end, start, length);
     });
@@ -103,7 +103,7 @@ export class PackedDocs {
     const mask = size - 1;
     let count = 0;
     for (let doc = 0; doc < n; doc++) {
-      const batch = this.batches[packed[SLOT * doc]!]!;
+      const batch = this.buffers[packed[SLOT * doc]!]!;
       const start = packed[SLOT * doc + 1]!;
       const end = packed[SLOT * doc + 2]!;
       // A key given twice keeps its last document, as a Map would.
@@ -114,7 +114,7 @@ export class PackedDocs {
           count++;
           break;
         }
-        const otherBatch = this.batches[packed[SLOT * other]!]!;
+        const otherBatch = this.buffers[packed[SLOT * other]!]!;
         if (otherBatch.compare(batch, start, end, packed[SLOT * other + 1]!, packed[SLOT * other + 2]!) === 0) {
           table[i] = doc;
           break;
@@ -135,7 +135,7 @@ export class PackedDocs {
     for (let i = fnv1a(bytes, 0, bytes.length) & mask; ; i = (i + 1) & mask) {
       const doc = table[i]!;
       if (doc < 0) return undefined;
-      const batch = this.batches[packed[SLOT * doc]!]!;
+      const batch = this.buffers[packed[SLOT * doc]!]!;
       if (batch.compare(bytes, 0, bytes.length, packed[SLOT * doc + 1]!, packed[SLOT * doc + 2]!) !== 0) continue;
       const offset = packed[SLOT * doc + 3]!;
       const found = batch.subarray(offset, offset + packed[SLOT * doc + 4]!);
@@ -144,29 +144,18 @@ export class PackedDocs {
   }
 
   /** The batches as they were added, in order (doc-snapshot.ts writes them to a file as they are). */
-  get batchBuffers(): readonly Buffer[] {
-    return this.batches;
+  *batches(): Iterable<Buffer> {
+    yield* this.buffers;
   }
 
-  /** The hash of each batch, in the same order. */
-  get batchHashes(): readonly string[] {
-    return this.hashes;
+  /** Bytes of the batches (documents and keys, as stored). */
+  get bytes(): number {
+    return this.buffers.reduce((n, b) => n + b.length, 0);
   }
 
-  /** The batch with this hash, if this table has it. */
-  batchByHash(hash: string): Buffer | undefined {
-    const i = this.hashes.indexOf(hash);
-    return i < 0 ? undefined : this.batches[i];
-  }
-
-  /**
-   * Whether this table is made of exactly the batches with these hashes, in any order (the build's
-   * connections finish them in any order); the hashes cover the dictionary too.
-   */
-  sameBatches(hashes: readonly string[]): boolean {
-    if (hashes.length !== this.hashes.length) return false;
-    const mine = new Set(this.hashes);
-    return hashes.every((h) => mine.has(h));
+  /** All of them are held in memory. */
+  get heldBytes(): number {
+    return this.bytes;
   }
 
   get size(): number {
@@ -179,7 +168,7 @@ export class PackedDocs {
  * the document's; returns how many there were. The length's ASCII digits are read in place (a string per
  * document cost ~15% of loading).
  */
-function forEachEntry(batch: Buffer, fn: (key: { start: number; end: number }, start: number, length: number) => void): number {
+export function forEachEntry(batch: Buffer, fn: (key: { start: number; end: number }, start: number, length: number) => void): number {
   let count = 0;
   for (let p = 0; p < batch.length; count++) {
     const keyEnd = batch.indexOf(0, p);

@@ -1,7 +1,7 @@
 // Opens the data set (building it first when there is none), listens, and swaps in a rebuilt database
 // without downtime: on SIGHUP or when the database file is replaced, a new store is opened and swapped in
-// atomically; requests already running finish on the old one, which closes when they are done. The new
-// store takes over the old one's documents where they have not changed.
+// atomically; requests already running finish on the old one, which closes when they are done. A new
+// store of the same build takes over the old one's documents and indexes.
 // A database that fails its checks (data-set.ts) is never served: at start-up the server falls back to the
 // generation the last build kept, and while running it goes on serving what it has.
 import { spawnSync } from 'node:child_process';
@@ -47,8 +47,8 @@ async function reload(reason: string): Promise<void> {
   }
   reloading = (async () => {
     try {
-      // The new store takes over the documents of the one it replaces where they are the same (all of them
-      // for a rebuild of the same data), so the two never hold two copies of them at once.
+      // A new store of the same build (a rebuild of the same data, SIGHUP) takes over the documents and indexes
+      // of the one it replaces, so the two never hold two copies of them at once.
       const opened = await open(dataSet(config.dataDir), `still serving build ${store?.buildId}`, store ?? undefined);
       if (!opened) return;
       const next = opened.store;
@@ -59,7 +59,7 @@ async function reload(reason: string): Promise<void> {
       logger.info({
         build_id: next.buildId, same_build: replaced?.buildId === next.buildId, reason, file: config.dbFile,
         documents: next.docsSource, verified: opened.verified,
-        documents_mb: Math.round(next.docBytes() / 1e6), documents_taken_over_mb: Math.round(next.docsReused / 1e6),
+        documents_mb: Math.round(next.docBytes() / 1e6), documents_in_memory_mb: Math.round(next.docHeldBytes() / 1e6), documents_taken_over_mb: Math.round(next.docsReused / 1e6),
       }, 'data set loaded');
       if (replaced) await replaced.close();
     } catch (err) {

@@ -10,7 +10,8 @@ import {
 import { ConnPool } from './conn-pool.js';
 import { DerivedFiles, type DerivedFile } from './derived-files.js';
 import { definitionsKey, readSnapshot, writeSnapshot } from './doc-snapshot.js';
-import { batchHash, dictionaryOf, PackedDocs } from './packed-docs.js';
+import { dictionaryOf, PackedDocs, type DocTable } from './packed-docs.js';
+import type { OpenFile } from './snapshot-docs.js';
 
 export type Row = Record<string, unknown>;
 
@@ -83,7 +84,7 @@ export class Store {
     private readonly lanes: Record<Lane, ConnPool<DuckDBConnection>>,
     readonly file: string,
     readonly buildId: string,
-    private readonly docs: Map<string, PackedDocs>,
+    private readonly docs: Map<string, DocTable>,
     private readonly lists: Map<string, Row[]>,
     private readonly definitions: string,
     /** Where the documents came from: the snapshot, or the database and why not the snapshot. */
@@ -93,6 +94,8 @@ export class Store {
     private readonly files: DerivedFiles,
     /** Images of the in-memory indexes, read from the snapshot (empty when it was not used). */
     private readonly images: ReadonlyMap<string, Buffer>,
+    /** The snapshot file the documents are read from (null: they are held in memory); released on close. */
+    private readonly snapshotFile: OpenFile | null,
   ) {}
 
   /** How to make the image of each index loaded with this store, for its snapshot. */
@@ -100,41 +103,44 @@ export class Store {
 
   /**
    * docs: keyed documents; lists: small query results every request may need (the releases); snapshot: a
-   * file of this build's documents (doc-snapshot.ts), used when it matches, else they are read from DuckDB;
-   * previous: the store this one replaces, whose documents are taken over where they are the same bytes
-   * (all of them for the same build), so that a swap does not hold two copies of what did not change.
+   * file of this build's documents (doc-snapshot.ts), used when it matches (documents are then read from it
+   * as they are asked for), else they are read from DuckDB and held in memory; previous: the store this one
+   * replaces, whose documents are taken over when it is the same build, so that a swap reads nothing again.
    * imageLayout: the version of the index images' fields (savedImage), part of the snapshot's fingerprint.
    */
-  static async open(file: string, opts: {
+  static async open(dbFile: string, opts: {
     pool: number; docs: DocSpec[]; lists?: Record<string, string>; snapshot?: string; previous?: Store; imageLayout?: string;
   }): Promise<Store> {
     // threads=1: requests run side by side on the pool, so one query never takes both cores from the rest.
-    const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY', threads: '1', memory_limit: LOADING_MEMORY_LIMIT });
+    const instance = await DuckDBInstance.create(dbFile, { access_mode: 'READ_ONLY', threads: '1', memory_limit: LOADING_MEMORY_LIMIT });
     const connections: DuckDBConnection[] = [];
+    let file: OpenFile | null = null;
     try {
       for (let i = 0; i < opts.pool + BULK_LANE; i++) connections.push(await instance.connect());
       const conn = connections[0]!;
       const build = String((await conn.runAndReadAll('SELECT build_id FROM src.build_info')).getRows()[0]?.[0]);
       const definitions = definitionsKey(opts.docs, opts.imageLayout);
       const previous = opts.previous;
-      let docs: Map<string, PackedDocs>;
-      let images = new Map<string, Buffer>();
+      let docs: Map<string, DocTable>;
+      let images: ReadonlyMap<string, Buffer> = new Map();
       let source: string;
       let reused = 0;
       if (previous && previous.buildId === build && previous.definitions === definitions) {
-        // The same build (a rebuild of unchanged inputs, or SIGHUP): the same documents.
+        // The same build (a rebuild of unchanged inputs, or SIGHUP): the same documents, from the same file.
         docs = previous.docs;
+        images = previous.images;
+        file = previous.snapshotFile?.retain() ?? null;
         source = previous.docsSource;
         reused = previous.docBytes();
       } else {
-        const snapshot = opts.snapshot ? await readSnapshot(opts.snapshot, build, definitions, previous?.docs) : { reason: 'no snapshot given' };
+        const snapshot = opts.snapshot ? await readSnapshot(opts.snapshot, build, definitions) : { reason: 'no snapshot given' };
         if ('docs' in snapshot) {
           docs = snapshot.docs;
           images = snapshot.images;
+          file = snapshot.file;
           source = 'snapshot';
-          reused = snapshot.reusedBytes;
         } else {
-          ({ docs, reused } = await loadDocs(connections.slice(0, opts.pool), opts.docs, previous?.docs));
+          docs = await loadDocs(connections.slice(0, opts.pool), opts.docs);
           // Loading read every document table once; DuckDB would keep those blocks cached although no
           // request reads them again.
           await evictCache(conn);
@@ -147,18 +153,26 @@ export class Store {
         light: new ConnPool(connections.slice(0, opts.pool)),
         bulk: new ConnPool(connections.slice(opts.pool)),
       };
-      return new Store(instance, lanes, file, build, docs, lists, definitions, source, reused, new DerivedFiles(DERIVED_FILE_BYTES), images);
+      return new Store(instance, lanes, dbFile, build, docs, lists, definitions, source, reused, new DerivedFiles(DERIVED_FILE_BYTES), images, file);
     } catch (err) {
+      file?.release();
       for (const c of connections) c.closeSync();
       instance.closeSync();
       throw err;
     }
   }
 
-  /** Bytes of documents held (shared with another store or not). */
+  /** Bytes of documents served (shared with another store or not). */
   docBytes(): number {
     let n = 0;
-    for (const d of this.docs.values()) for (const b of d.batchBuffers) n += b.length;
+    for (const d of this.docs.values()) n += d.bytes;
+    return n;
+  }
+
+  /** Of those, the bytes held in memory (the rest are read from the snapshot file). */
+  docHeldBytes(): number {
+    let n = 0;
+    for (const d of this.docs.values()) n += d.heldBytes;
     return n;
   }
 
@@ -320,6 +334,7 @@ export class Store {
           c.closeSync();
         }
         this.instance.closeSync();
+        this.snapshotFile?.release();
         this.files.clear();
         resolve();
       };
@@ -336,12 +351,10 @@ const BATCH_ROWS = 2048;
  * Loads every document table, cut into batches by rowid that the pool's connections take from one queue:
  * each query runs on its own libuv thread, so DuckDB's scans overlap with the indexing done here, and the
  * large tables are spread over all connections. A batch comes back as one BLOB in PackedDocs' layout.
- * A batch (or a whole table) the previous store holds with the same bytes is taken from it instead.
  */
-async function loadDocs(connections: DuckDBConnection[], specs: DocSpec[], previous?: ReadonlyMap<string, PackedDocs>): Promise<{ docs: Map<string, PackedDocs>; reused: number }> {
+async function loadDocs(connections: DuckDBConnection[], specs: DocSpec[]): Promise<Map<string, DocTable>> {
   const tables = new Map<string, { docs: PackedDocs; rows: number; loaded: number }>();
   const queue: Array<{ spec: DocSpec; from: number }> = [];
-  let reused = 0;
   // Batches run up to max(rowid), not count(*): rowids of a table written once run 0..n-1, but a gap must
   // not lose rows. One query for all tables: each round trip waits for a turn of the busy main thread.
   const sizes = new Map((await connections[0]!.runAndReadAll(specs.map((spec) =>
@@ -368,23 +381,17 @@ async function loadDocs(connections: DuckDBConnection[], specs: DocSpec[], previ
       const bytes = ((await result.fetchChunk())?.getColumnVector(0) as DuckDBBlobVector | undefined)?.getItemBytes(0);
       const table = tables.get(spec.table)!;
       if (!bytes) continue;
-      const batch = table.docs.compressBatch(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-      const hash = batchHash(batch, table.docs.dictionary);
-      const held = previous?.get(spec.table)?.batchByHash(hash);
-      if (held) reused += held.length;
-      table.loaded += table.docs.addBatch(held ?? batch, hash);
+      table.loaded += table.docs.addBatch(table.docs.compressBatch(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
     }
   }));
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
-  const docs = new Map<string, PackedDocs>();
+  const docs = new Map<string, DocTable>();
   for (const [name, table] of tables) {
     if (table.loaded !== table.rows) throw new Error(`read model ${name}: loaded ${table.loaded} of ${table.rows} documents`);
-    const held = previous?.get(name);
-    // every batch the same: the previous table's index is taken over too
-    docs.set(name, held && held.size === table.rows && held.sameBatches(table.docs.batchHashes) ? held : table.docs.seal());
+    docs.set(name, table.docs.seal());
   }
-  return { docs, reused };
+  return docs;
 }
 
 /** A compressed table's dictionary: documents spread evenly over the table (rowid order), so always the same. */
