@@ -48,9 +48,7 @@ export function historicalRouter(): Router {
     }, from.scope === 'latest' || to.scope === 'latest' ? 'latest' : 'release');
   });
 
-  // GET /species/:name/history <- name_lookup (in memory) + species_history_doc, one keyed query. These
-  // histories (41 MB) stay in the database: /api/v1/history serves the same lineages from memory, in the
-  // shape analysts script against, and holding both would cost the memory budget.
+  // GET /species/:name/history <- name_lookup + species_history_doc (documents), one per lineage
   router.get('/species/:scientific_name/history', async (req, res) => {
     const name = nameParam(req.params.scientific_name);
     const v = latest(req.store);
@@ -60,10 +58,7 @@ export function historicalRouter(): Router {
     // histories at /api/v1/history)
     const ids = (lineagesNamed(req.store, name) ?? r.lineages).filter((l) => l.kind === 'species').map((l) => l.id);
     if (ids.length === 0) throw new HttpError(404, absence(r, v, 'species'), 'NotFound');
-    const rows = await req.store.query<{ lineage_id: string; doc: string }>(
-      'SELECT lineage_id, doc FROM main.species_history_doc WHERE list_contains($1::BIGINT[], lineage_id)', [ids]);
-    const byId = new Map(rows.map((x) => [Number(x.lineage_id), JSON.parse(x.doc) as unknown]));
-    const lineages = ids.map((id) => byId.get(id) ?? brokenBuild('species_history_doc', [id]));
+    const lineages = ids.map((id) => req.store.docJson<unknown>('species_history_doc', id) ?? brokenBuild('species_history_doc', [id]));
     sendJson(req, res, { query: name, matched_name: r.matched_name, matched_kind: r.matched_kind, match_type: r.match_type, confidence: r.confidence, lineages }, 'latest');
   });
 
