@@ -84,6 +84,18 @@ describe('what the web pages read', function () {
       expect((await suggest('caudovirales')).suggestions[0]).to.include({ name: 'Caudovirales', current_name: caudovirales!.current_name, typos: 0 });
     });
 
+    it('offers a name once for where it leads now, not also for a lineage of it that ended', async () => {
+      // names held by a current lineage and by one that ended (Zika virus: abolished in MSL14, again from MSL18)
+      const both = await real.db.all<{ name: string; current: string }>(`
+        SELECT lower(name) AS name, max(current_name) AS current FROM main.name_index GROUP BY lower(name)
+        HAVING count(*) FILTER (WHERE current_name IS NULL) > 0 AND count(DISTINCT current_name) = 1 ORDER BY name LIMIT 20`);
+      expect(both.length).to.be.greaterThan(0);
+      for (const { name, current } of both) {
+        const rows = (await suggest(name, 50)).suggestions.filter((s) => s.name.toLowerCase() === name.toLowerCase());
+        expect(rows.map((s) => s.current_name), name).to.deep.equal([current]);
+      }
+    });
+
     it('answers nothing for text that begins no name, and 400 for a single letter', async () => {
       expect((await suggest('qqqzzx xqqz')).suggestions).to.deep.equal([]);
       await request(real.app).get('/api/v1/suggest?q=t').expect(400);

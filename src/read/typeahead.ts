@@ -198,7 +198,10 @@ function match(typed: string[], names: Names, i: number): number | null {
   return typos;
 }
 
-/** Up to limit names for the text typed, fewest typos first, then official names, current ones, shorter ones. */
+/**
+ * Up to limit names for the text typed, fewest typos first, then official names, current ones, shorter ones;
+ * each name once for where it leads (now, when it still leads somewhere).
+ */
 export async function typeahead(store: Store, text: string, limit: number): Promise<TypeaheadHit[]> {
   const typed = nameWords(text);
   if (typed.length === 0) return [];
@@ -221,5 +224,17 @@ export async function typeahead(store: Store, text: string, limit: number): Prom
     || Number(a.current_name === null) - Number(b.current_name === null)
     || a.name.length - b.name.length
     || a.name.localeCompare(b.name));
-  return hits.slice(0, limit);
+  // One row per name and where it leads: a name also held by a lineage that ended long ago (Zika virus, a
+  // species abolished in MSL14 and another from MSL18 on) is offered for where it leads now, and the same
+  // name under two kinds (a species and a VMR virus name) once.
+  const leadsSomewhere = new Set(hits.filter((h) => h.current_name !== null).map((h) => h.name.toLowerCase()));
+  const offered = new Set<string>();
+  return hits.filter((h) => {
+    const name = h.name.toLowerCase();
+    if (h.current_name === null && leadsSomewhere.has(name)) return false;
+    const key = `${name}\u0000${h.current_name}`;
+    if (offered.has(key)) return false;
+    offered.add(key);
+    return true;
+  }).slice(0, limit);
 }
