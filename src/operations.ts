@@ -151,6 +151,8 @@ export function operationGate(spec: Record<string, unknown>): RequestHandler {
     // the answer. Its query string is not looked at: a browser sends the query of the request it will make.
     if (req.method === 'OPTIONS') {
       res.setHeader('Allow', entry.allow);
+      // the cors middleware names every method the service has; a preflight is told this path's
+      if (res.getHeader('Access-Control-Allow-Methods') !== undefined) res.setHeader('Access-Control-Allow-Methods', entry.allow);
       res.setHeader('Content-Length', '0');
       res.status(204).end();
       return;

@@ -75,7 +75,8 @@ describe('HTTP conventions', function () {
           .set('Access-Control-Request-Headers', 'content-type, x-request-id, if-none-match')
           .expect(204);
         expect(res.headers['access-control-allow-origin']).to.equal('*');
-        expect(res.headers['access-control-allow-methods']).to.equal('GET,HEAD,POST,OPTIONS');
+        // the path's own methods, as Allow says: a preflight for a method the path lacks is refused by the browser
+        expect(res.headers['access-control-allow-methods'], path).to.equal(res.headers.allow).and.include('OPTIONS');
         expect(res.headers['access-control-allow-headers']).to.equal('content-type, x-request-id, if-none-match');
         expect(res.headers.allow).to.include('OPTIONS');
         expect(res.text ?? '').to.equal('');
