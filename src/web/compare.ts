@@ -1,5 +1,6 @@
 // The compare page: two releases (/compare/{from}/{to}), the summary (/api/v1/compare) and the changed species
 // a page at a time (/details), filtered by kind, downloadable as CSV (built here from the same pages).
+import type { SpeciesChange as Row } from '../read/compare.js';
 import { api, fmt, h, setupSearch, status, taxonUrl } from './common.js';
 
 interface Summary {
@@ -8,19 +9,6 @@ interface Summary {
   from_total: number;
   to_total: number;
   [count: string]: number | string;
-}
-
-interface Row {
-  change_type: string | null;
-  old_name: string | null;
-  new_name: string | null;
-  old_family: string | null;
-  new_family: string | null;
-  old_genus: string | null;
-  new_genus: string | null;
-  old_lineage: string | null;
-  new_lineage: string | null;
-  proposal: string | null;
 }
 
 interface Details {
@@ -39,7 +27,7 @@ const COUNTS: Array<[string, string]> = [
   ['species_ended_by_split', 'ended by split'], ['species_formed_by_merge', 'formed by merge'], ['species_unchanged', 'unchanged'],
 ];
 const TYPES = ['added', 'removed', 'renamed', 'reclassified', 'merged', 'split'];
-const CSV_COLUMNS: Array<keyof Row> = ['change_type', 'old_name', 'new_name', 'old_family', 'new_family', 'old_genus', 'new_genus', 'old_lineage', 'new_lineage', 'proposal'];
+const CSV_COLUMNS: Array<Exclude<keyof Row, 'lineage_id'>> = ['change_type', 'old_name', 'new_name', 'old_family', 'new_family', 'old_genus', 'new_genus', 'old_lineage', 'new_lineage', 'proposal'];
 
 setupSearch(document.getElementById('search') as HTMLFormElement);
 const [from, to] = location.pathname.split('/').slice(2, 4).map(decodeURIComponent) as [string, string];
