@@ -1,4 +1,4 @@
-// The web pages: three HTML shells (home, taxon, compare) whose scripts read the public API from the browser,
+// The web pages: three HTML pages (home, taxon, compare) whose scripts read the public API from the browser,
 // and their assets (the compiled page scripts, the style sheet, the plotting library's own dist files). Pages
 // and assets get a policy of their own: scripts, styles, data and images from this origin only, nothing inline.
 import { readFileSync } from 'node:fs';
@@ -46,11 +46,22 @@ export function assetsRouter(): Router {
   return router;
 }
 
+/**
+ * A page as served: the frame every page shares (shell.html: head, site header with the search box, footer)
+ * with the page's own title and scripts at {{head}} and its content at {{main}}, which its file holds parted by
+ * a line `<!-- main -->`.
+ */
+function pageHtml(file: string): string {
+  const [head, main] = readFileSync(join(PAGES_DIR, file), 'utf8').split('\n<!-- main -->\n');
+  if (head === undefined || main === undefined) throw new Error(`${file}: no line <!-- main --> between its head and its content`);
+  return readFileSync(join(PAGES_DIR, 'shell.html'), 'utf8').replace('{{head}}', () => head).replace('{{main}}\n', () => main);
+}
+
 /** The HTML pages, operations of the contract (text/html); a page's script finds out whether its name exists. */
 export function pagesRouter(): Router {
   const router = Router();
   const page = (file: string): RequestHandler => {
-    const html = readFileSync(join(PAGES_DIR, file));
+    const html = Buffer.from(pageHtml(file));
     return (_req, res) => {
       res.setHeader('Content-Security-Policy', PAGE_POLICY);
       res.setHeader('Referrer-Policy', 'no-referrer');
