@@ -44,6 +44,34 @@ export function fnv1a(bytes: Uint8Array, start: number, end: number): number {
 }
 
 /**
+ * An open-addressing table over n documents' keys: at each key's hash and on, its document's number (-1:
+ * empty). A key given twice keeps its last document, as a Map would. sameKey is asked only of two
+ * documents whose keys' hashes land in one run of the table.
+ */
+export function hashTable(n: number, hash: (doc: number) => number, sameKey: (a: number, b: number) => boolean): { table: Int32Array; count: number } {
+  let size = 1;
+  while (size < 2 * n) size *= 2;
+  const table = new Int32Array(size).fill(-1);
+  const mask = size - 1;
+  let count = 0;
+  for (let doc = 0; doc < n; doc++) {
+    for (let i = hash(doc) & mask; ; i = (i + 1) & mask) {
+      const other = table[i]!;
+      if (other < 0) {
+        table[i] = doc;
+        count++;
+        break;
+      }
+      if (sameKey(doc, other)) {
+        table[i] = doc;
+        break;
+      }
+    }
+  }
+  return { table, count };
+}
+
+/**
  * A read model's documents by key, wherever they are held: PackedDocs in memory (documents read from the
  * database), SnapshotDocs in the snapshot file (snapshot-docs.ts).
  */
@@ -96,34 +124,13 @@ export class PackedDocs implements DocTable {
   seal(): this {
     const packed = Uint32Array.from(this.slots);
     this.slots = [];
-    const n = packed.length / SLOT;
-    let size = 1;
-    while (size < 2 * n) size *= 2;
-    const table = new Int32Array(size).fill(-1);
-    const mask = size - 1;
-    let count = 0;
-    for (let doc = 0; doc < n; doc++) {
-      const batch = this.buffers[packed[SLOT * doc]!]!;
-      const start = packed[SLOT * doc + 1]!;
-      const end = packed[SLOT * doc + 2]!;
-      // A key given twice keeps its last document, as a Map would.
-      for (let i = fnv1a(batch, start, end) & mask; ; i = (i + 1) & mask) {
-        const other = table[i]!;
-        if (other < 0) {
-          table[i] = doc;
-          count++;
-          break;
-        }
-        const otherBatch = this.buffers[packed[SLOT * other]!]!;
-        if (otherBatch.compare(batch, start, end, packed[SLOT * other + 1]!, packed[SLOT * other + 2]!) === 0) {
-          table[i] = doc;
-          break;
-        }
-      }
-    }
+    const key = (doc: number): [Buffer, number, number] => [this.buffers[packed[SLOT * doc]!]!, packed[SLOT * doc + 1]!, packed[SLOT * doc + 2]!];
+    ({ table: this.table, count: this.count } = hashTable(packed.length / SLOT, (doc) => fnv1a(...key(doc)), (a, b) => {
+      const [batch, start, end] = key(a);
+      const [other, otherStart, otherEnd] = key(b);
+      return other.compare(batch, start, end, otherStart, otherEnd) === 0;
+    }));
     this.packed = packed;
-    this.table = table;
-    this.count = count;
     return this;
   }
 

@@ -9,7 +9,7 @@
 // long as it is open: the store that serves from it keeps it open until it closes.
 import { closeSync, readSync } from 'node:fs';
 import { inflateRawSync } from 'node:zlib';
-import { fnv1a, forEachEntry, type DocTable } from './packed-docs.js';
+import { fnv1a, forEachEntry, hashTable, type DocTable } from './packed-docs.js';
 
 /** A snapshot file held open for the stores serving from it; closed when the last one lets it go. */
 export class OpenFile {
@@ -54,7 +54,7 @@ export class SnapshotDocs implements DocTable {
   private hashes = new Uint32Array(0);
   private slots = new Uint32Array(0);
   /** Open addressing over the keys' hashes: document numbers (-1: empty), at their hash and on. */
-  private table = new Int32Array(0);
+  private table: Int32Array = new Int32Array(0);
   private count = 0;
   /** Each batch's place in the file: position and length. */
   private readonly spans: Array<[number, number]> = [];
@@ -85,29 +85,7 @@ export class SnapshotDocs implements DocTable {
     this.hashes = Uint32Array.from(loading.hashes);
     this.slots = Uint32Array.from(loading.slots);
     this.loading = null;
-    const n = this.hashes.length;
-    let size = 1;
-    while (size < 2 * n) size *= 2;
-    const table = new Int32Array(size).fill(-1);
-    const mask = size - 1;
-    let count = 0;
-    for (let doc = 0; doc < n; doc++) {
-      // A key given twice keeps its last document, as a Map would.
-      for (let i = this.hashes[doc]! & mask; ; i = (i + 1) & mask) {
-        const other = table[i]!;
-        if (other < 0) {
-          table[i] = doc;
-          count++;
-          break;
-        }
-        if (this.sameKey(doc, other)) {
-          table[i] = doc;
-          break;
-        }
-      }
-    }
-    this.table = table;
-    this.count = count;
+    ({ table: this.table, count: this.count } = hashTable(this.hashes.length, (doc) => this.hashes[doc]!, (a, b) => this.sameKey(a, b)));
     return this;
   }
 
