@@ -1,6 +1,7 @@
 // POST /ai/query and the other read operations of /ai, on the real data set with response validation on. The
-// question set (ai-questions.ts) is scored against expectations computed from the raw source tables: at least 90%
-// of the questions must be answered with every expected fact.
+// question set (ai-questions.ts) is scored against expectations computed from the raw source tables (questions about
+// today against the latest release, whichever it is): at least 95% of the questions must be answered with every
+// expected fact.
 import { expect } from 'chai';
 import request from 'supertest';
 import { AnswerCache } from '../src/ai/cache.js';
@@ -8,7 +9,7 @@ import { QUESTIONS, type QuestionCase } from './ai-questions.js';
 import { realDb, type Db } from './support/data.js';
 import { onRealApp, testApp } from './support/http.js';
 
-const PASS_RATE = 0.9;
+const PASS_RATE = 0.95;
 
 /** A fact appears in a response: numbers with or without thousands separators, names in any letter case. */
 export function mentions(response: string, value: unknown): boolean {

@@ -15,40 +15,45 @@ export interface QuestionCase {
 
 const lit = (s: string) => `'${s.replaceAll("'", "''")}'`;
 
-/** The MSL40 species a VMR virus name or abbreviation belongs to (exemplar or additional isolate). */
+/** The latest release, for the questions that ask about today ("now", "currently", "the latest release"). */
+const LATEST = '(SELECT max(msl) FROM src.releases)';
+/** A release in an expectation: a number, or LATEST. */
+type Msl = number | typeof LATEST;
+
+/** The latest release's species a VMR virus name or abbreviation belongs to (exemplar or additional isolate). */
 const VIRUS_ROW = (name: string) => `
   FROM src.isolates i JOIN src.species s ON s.msl = i.msl AND s.species = i.species
-  WHERE i.msl = 40 AND (list_contains(list_transform(string_split(i.virus_names, ';'), x -> lower(trim(x))), lower(${lit(name)}))
+  WHERE i.msl = ${LATEST} AND (list_contains(list_transform(string_split(i.virus_names, ';'), x -> lower(trim(x))), lower(${lit(name)}))
      OR list_contains(list_transform(string_split_regex(coalesce(i.abbreviations, ''), '[;,]'), x -> lower(trim(x))), lower(${lit(name)})))`;
 
 const SQL = {
-  species: (msl: number) => `SELECT count(*) AS n FROM src.species WHERE msl = ${msl}`,
-  rank: (msl: number, rank: string) => `SELECT count(DISTINCT name) AS n FROM src.taxa WHERE msl = ${msl} AND rank = '${rank}'`,
-  inTaxon: (msl: number, rank: string, name: string) => `SELECT count(*) AS n FROM src.species WHERE msl = ${msl} AND "${rank}" = ${lit(name)}`,
-  generaIn: (msl: number, rank: string, name: string) =>
+  species: (msl: Msl) => `SELECT count(*) AS n FROM src.species WHERE msl = ${msl}`,
+  rank: (msl: Msl, rank: string) => `SELECT count(DISTINCT name) AS n FROM src.taxa WHERE msl = ${msl} AND rank = '${rank}'`,
+  inTaxon: (msl: Msl, rank: string, name: string) => `SELECT count(*) AS n FROM src.species WHERE msl = ${msl} AND "${rank}" = ${lit(name)}`,
+  generaIn: (msl: Msl, rank: string, name: string) =>
     `SELECT count(DISTINCT name) AS n FROM src.taxa WHERE msl = ${msl} AND rank = 'genus' AND "${rank}" = ${lit(name)}`,
   // the exemplar's row first: an abbreviation such as SARS-CoV-2 may be on an additional isolate's row only
   virus: (name: string, column: string) => `SELECT s."${column}" AS v ${VIRUS_ROW(name)} ORDER BY i.exemplar = 'E' DESC NULLS LAST LIMIT 1`,
   // the host source is on the exemplar row of the species the name belongs to
   virusHosts: (name: string) => `SELECT DISTINCT trim(replace(h, '(S)', '')) AS host FROM (
     SELECT unnest(string_split(e.host_source, ',')) AS h FROM src.isolates e
-    WHERE e.msl = 40 AND e.exemplar = 'E' AND e.species = (SELECT s.species ${VIRUS_ROW(name)} LIMIT 1))`,
-  // an old species name's species in MSL40, by ICTV's stable id (MSL39's file carries no ids, so it is skipped)
-  currentName: (old: string) => `SELECT n.species FROM src.species o JOIN src.species n ON n.ictv_id = o.ictv_id AND n.msl = 40
+    WHERE e.msl = ${LATEST} AND e.exemplar = 'E' AND e.species = (SELECT s.species ${VIRUS_ROW(name)} LIMIT 1))`,
+  // an old species name's species in the latest release, by ICTV's stable id (MSL39's file carries no ids, so it is skipped)
+  currentName: (old: string) => `SELECT n.species FROM src.species o JOIN src.species n ON n.ictv_id = o.ictv_id AND n.msl = ${LATEST}
     WHERE o.species = ${lit(old)} AND o.ictv_id IS NOT NULL ORDER BY o.msl DESC LIMIT 1`,
   renamedIn: (old: string) => `SELECT 'MSL' || (max(msl) + 1) AS v FROM src.species WHERE species = ${lit(old)}`,
   formerNames: (current: string) => `SELECT DISTINCT o.species FROM src.species n JOIN src.species o ON o.ictv_id = n.ictv_id AND o.species <> n.species
-    WHERE n.msl = 40 AND n.species = ${lit(current)}`,
+    WHERE n.msl = ${LATEST} AND n.species = ${lit(current)}`,
   nameSpan: (name: string) => `SELECT 'MSL' || min(msl) AS first, 'MSL' || max(msl) AS last FROM src.species WHERE species = ${lit(name)}`,
   // ICTV's own change log: species flagged New in the release they are listed in
-  added: (msl: number) => `SELECT count(*) AS n FROM src.species WHERE msl = ${msl} AND msl_of_last_change = msl
+  added: (msl: Msl) => `SELECT count(*) AS n FROM src.species WHERE msl = ${msl} AND msl_of_last_change = msl
     AND regexp_matches(last_change, '(^|,)\\s*New\\s*(,|$)')`,
-  totals: (a: number, b: number) => `SELECT (SELECT count(*) FROM src.species WHERE msl = ${a}) AS a, (SELECT count(*) FROM src.species WHERE msl = ${b}) AS b`,
-  largest: (msl: number, rank: string) => `SELECT "${rank}" AS name, count(*) AS n FROM src.species WHERE msl = ${msl} AND "${rank}" IS NOT NULL
+  totals: (a: Msl, b: Msl) => `SELECT (SELECT count(*) FROM src.species WHERE msl = ${a}) AS a, (SELECT count(*) FROM src.species WHERE msl = ${b}) AS b`,
+  largest: (msl: Msl, rank: string) => `SELECT "${rank}" AS name, count(*) AS n FROM src.species WHERE msl = ${msl} AND "${rank}" IS NOT NULL
     GROUP BY ALL ORDER BY n DESC, name LIMIT 1`,
-  largestIn: (msl: number, rank: string, parentRank: string, parent: string) => `SELECT "${rank}" AS name, count(*) AS n FROM src.species
+  largestIn: (msl: Msl, rank: string, parentRank: string, parent: string) => `SELECT "${rank}" AS name, count(*) AS n FROM src.species
     WHERE msl = ${msl} AND "${parentRank}" = ${lit(parent)} AND "${rank}" IS NOT NULL GROUP BY ALL ORDER BY n DESC, name LIMIT 1`,
-  fastest: (a: number, b: number, rank: string) => `SELECT name FROM (
+  fastest: (a: Msl, b: Msl, rank: string) => `SELECT name FROM (
       SELECT "${rank}" AS name, count(*) FILTER (msl = ${b}) - count(*) FILTER (msl = ${a}) AS gain
       FROM src.species WHERE msl IN (${a}, ${b}) AND "${rank}" IS NOT NULL GROUP BY ALL)
     ORDER BY gain DESC, name LIMIT 1`,
@@ -65,12 +70,12 @@ const SQL = {
            (SELECT count(*) FROM src.species s WHERE s.msl = f.b AND s.family = ${lit(name)}) AS last_species
     FROM f`,
   hostFamilies: (host: string) => `SELECT count(DISTINCT s.family) AS n FROM src.isolates i JOIN src.species s ON s.msl = i.msl AND s.species = i.species
-    WHERE i.msl = 40 AND i.exemplar = 'E' AND s.family IS NOT NULL
+    WHERE i.msl = ${LATEST} AND i.exemplar = 'E' AND s.family IS NOT NULL
       AND list_contains(list_transform(string_split(i.host_source, ','), h -> trim(replace(h, '(S)', ''))), ${lit(host)})`,
   genomeFamilies: (types: string[]) => `SELECT count(DISTINCT family) AS n FROM src.species
-    WHERE msl = 40 AND family IS NOT NULL AND genome_composition IN (${types.map(lit).join(', ')})`,
-  year: (msl: number) => `SELECT year FROM src.releases WHERE msl = ${msl}`,
-  parent: (name: string, rank: string) => `SELECT "${rank}" AS v FROM src.taxa WHERE msl = 40 AND name = ${lit(name)} AND rank <> 'species'`,
+    WHERE msl = ${LATEST} AND family IS NOT NULL AND genome_composition IN (${types.map(lit).join(', ')})`,
+  year: (msl: Msl) => `SELECT year FROM src.releases WHERE msl = ${msl}`,
+  parent: (name: string, rank: string) => `SELECT "${rank}" AS v FROM src.taxa WHERE msl = ${LATEST} AND name = ${lit(name)} AND rank <> 'species'`,
 };
 
 const EXAMPLES_OFFERED = ['I can answer questions such as'];
@@ -94,9 +99,9 @@ export const QUESTIONS: QuestionCase[] = [
   { kind: 'count_release', question: 'Count the species in MSL-37', sql: SQL.species(37) },
   { kind: 'count_release', question: 'How many species does MSL38 have?', sql: SQL.species(38) },
   { kind: 'count_release', question: 'How many species were in MSL39?', sql: SQL.species(39) },
-  { kind: 'count_release', question: 'How many species are there in the latest release?', sql: SQL.species(40) },
-  { kind: 'count_release', question: 'How many species exist currently?', sql: SQL.species(40) },
-  { kind: 'count_release', question: 'how many species are recognized today??', sql: SQL.species(40) },
+  { kind: 'count_release', question: 'How many species are there in the latest release?', sql: SQL.species(LATEST) },
+  { kind: 'count_release', question: 'How many species exist currently?', sql: SQL.species(LATEST) },
+  { kind: 'count_release', question: 'how many species are recognized today??', sql: SQL.species(LATEST) },
 
   // --- other ranks of a release -----------------------------------------------------------------------------
   { kind: 'count_release', question: 'How many families were there in 2019?', sql: SQL.rank(35, 'family') },
@@ -104,10 +109,10 @@ export const QUESTIONS: QuestionCase[] = [
   { kind: 'count_release', question: 'Number of genera in MSL23', sql: SQL.rank(23, 'genus') },
   { kind: 'count_release', question: 'how many families in msl 30', sql: SQL.rank(30, 'family') },
   { kind: 'count_release', question: 'How many orders did MSL36 have?', sql: SQL.rank(36, 'order') },
-  { kind: 'count_release', question: 'How many realms are there now?', sql: SQL.rank(40, 'realm') },
+  { kind: 'count_release', question: 'How many realms are there now?', sql: SQL.rank(LATEST, 'realm') },
   { kind: 'count_release', question: 'How many realms were in MSL35?', sql: SQL.rank(35, 'realm') },
   { kind: 'count_release', question: 'How many classes are in MSL40?', sql: SQL.rank(40, 'class') },
-  { kind: 'count_release', question: 'How many phyla exist in the current taxonomy?', sql: SQL.rank(40, 'phylum') },
+  { kind: 'count_release', question: 'How many phyla exist in the current taxonomy?', sql: SQL.rank(LATEST, 'phylum') },
   { kind: 'count_release', question: 'How many kingdoms were there in 2020?', sql: SQL.rank(36, 'kingdom') },
   { kind: 'count_release', question: 'How many subfamilies does MSL38 have?', sql: SQL.rank(38, 'subfamily') },
   { kind: 'count_release', question: 'Number of orders in 2005', sql: SQL.rank(23, 'order') },
@@ -184,7 +189,7 @@ export const QUESTIONS: QuestionCase[] = [
   { kind: 'species_history', question: 'Is Hepatitis B virus still a species?', sql: SQL.nameSpan('Hepatitis B virus') },
   { kind: 'species_history', question: 'When was Tobacco mosaic virus first listed?', sql: SQL.nameSpan('Tobacco mosaic virus') },
   { kind: 'species_history', question: 'Since when has Orthoflavivirus zikaense existed?', sql: `SELECT 'MSL' || min(o.msl) AS first FROM src.species n
-      JOIN src.species o ON o.ictv_id = n.ictv_id WHERE n.msl = 40 AND n.species = 'Orthoflavivirus zikaense'` },
+      JOIN src.species o ON o.ictv_id = n.ictv_id WHERE n.msl = ${LATEST} AND n.species = 'Orthoflavivirus zikaense'` },
   { kind: 'species_history', question: 'When did Enterobacteria phage T4 appear and disappear?', sql: SQL.nameSpan('Enterobacteria phage T4') },
   { kind: 'species_history', question: 'first and last release of Measles virus', sql: SQL.nameSpan('Measles virus') },
   { kind: 'species_history', question: 'When was Escherichia virus T4 in the list?', sql: SQL.nameSpan('Escherichia virus T4') },
@@ -208,26 +213,26 @@ export const QUESTIONS: QuestionCase[] = [
   { kind: 'hosts', question: 'What organisms does rabies virus infect?', sql: SQL.virusHosts('rabies virus') },
 
   // --- counts within a taxon ----------------------------------------------------------------------------------
-  { kind: 'count_taxon', question: 'How many species does Coronaviridae have?', sql: SQL.inTaxon(40, 'family', 'Coronaviridae') },
+  { kind: 'count_taxon', question: 'How many species does Coronaviridae have?', sql: SQL.inTaxon(LATEST, 'family', 'Coronaviridae') },
   { kind: 'count_taxon', question: 'How many species were in Coronaviridae in MSL30?', sql: SQL.inTaxon(30, 'family', 'Coronaviridae') },
-  { kind: 'count_taxon', question: 'how many species in flaviviridae', sql: SQL.inTaxon(40, 'family', 'Flaviviridae') },
+  { kind: 'count_taxon', question: 'how many species in flaviviridae', sql: SQL.inTaxon(LATEST, 'family', 'Flaviviridae') },
   { kind: 'count_taxon', question: 'Number of species in the family Geminiviridae in 2019', sql: SQL.inTaxon(35, 'family', 'Geminiviridae') },
-  { kind: 'count_taxon', question: 'How many species are in the realm Riboviria?', sql: SQL.inTaxon(40, 'realm', 'Riboviria') },
+  { kind: 'count_taxon', question: 'How many species are in the realm Riboviria?', sql: SQL.inTaxon(LATEST, 'realm', 'Riboviria') },
   { kind: 'count_taxon', question: 'How many species did Riboviria have in MSL34?', sql: SQL.inTaxon(34, 'realm', 'Riboviria') },
-  { kind: 'count_taxon', question: 'How many species are in Duplodnaviria?', sql: SQL.inTaxon(40, 'realm', 'Duplodnaviria') },
-  { kind: 'count_taxon', question: 'How many species are in the genus Begomovirus?', sql: SQL.inTaxon(40, 'genus', 'Begomovirus') },
+  { kind: 'count_taxon', question: 'How many species are in Duplodnaviria?', sql: SQL.inTaxon(LATEST, 'realm', 'Duplodnaviria') },
+  { kind: 'count_taxon', question: 'How many species are in the genus Begomovirus?', sql: SQL.inTaxon(LATEST, 'genus', 'Begomovirus') },
   { kind: 'count_taxon', question: 'how many species does the order Mononegavirales have in msl 38', sql: SQL.inTaxon(38, 'order', 'Mononegavirales') },
   { kind: 'count_taxon', question: 'How many species were in Siphoviridae in MSL36?', sql: SQL.inTaxon(36, 'family', 'Siphoviridae') },
   { kind: 'count_taxon', question: 'How many species did Caudovirales have in 2020?', sql: SQL.inTaxon(36, 'order', 'Caudovirales') },
-  { kind: 'count_taxon', question: 'How many species are in Potyviridae?', sql: SQL.inTaxon(40, 'family', 'Potyviridae') },
+  { kind: 'count_taxon', question: 'How many species are in Potyviridae?', sql: SQL.inTaxon(LATEST, 'family', 'Potyviridae') },
   { kind: 'count_taxon', question: 'Species count of Picornaviridae in MSL25', sql: SQL.inTaxon(25, 'family', 'Picornaviridae') },
-  { kind: 'count_taxon', question: 'How many species are in the genus Orthoflavivirus?', sql: SQL.inTaxon(40, 'genus', 'Orthoflavivirus') },
-  { kind: 'count_taxon', question: 'How many genera does Coronaviridae have?', sql: SQL.generaIn(40, 'family', 'Coronaviridae') },
+  { kind: 'count_taxon', question: 'How many species are in the genus Orthoflavivirus?', sql: SQL.inTaxon(LATEST, 'genus', 'Orthoflavivirus') },
+  { kind: 'count_taxon', question: 'How many genera does Coronaviridae have?', sql: SQL.generaIn(LATEST, 'family', 'Coronaviridae') },
   { kind: 'count_taxon', question: 'How many genera were in Flaviviridae in 2015?', sql: SQL.generaIn(30, 'family', 'Flaviviridae') },
-  { kind: 'count_taxon', question: 'how many genera are in geminiviridae', sql: SQL.generaIn(40, 'family', 'Geminiviridae') },
-  { kind: 'count_taxon', question: 'How many genera are in the order Picornavirales?', sql: SQL.generaIn(40, 'order', 'Picornavirales') },
+  { kind: 'count_taxon', question: 'how many genera are in geminiviridae', sql: SQL.generaIn(LATEST, 'family', 'Geminiviridae') },
+  { kind: 'count_taxon', question: 'How many genera are in the order Picornavirales?', sql: SQL.generaIn(LATEST, 'order', 'Picornavirales') },
   { kind: 'count_taxon', question: 'How many genera does Riboviria have in MSL40?', sql: SQL.generaIn(40, 'realm', 'Riboviria') },
-  { kind: 'count_taxon', question: 'How many species do coronaviruses have?', sql: SQL.inTaxon(40, 'family', 'Coronaviridae') },
+  { kind: 'count_taxon', question: 'How many species do coronaviruses have?', sql: SQL.inTaxon(LATEST, 'family', 'Coronaviridae') },
 
   // --- what a release changed ---------------------------------------------------------------------------------
   { kind: 'release_changes', question: 'How many species were added in MSL36?', sql: SQL.added(36) },
@@ -252,20 +257,20 @@ export const QUESTIONS: QuestionCase[] = [
   { kind: 'compare_releases', question: 'MSL30 vs MSL35', sql: SQL.totals(30, 35) },
   { kind: 'compare_releases', question: 'What are the differences between release 37 and release 38?', sql: SQL.totals(37, 38) },
   { kind: 'compare_releases', question: 'Compare 2018a and 2018b.', sql: SQL.totals(33, 34) },
-  { kind: 'compare_releases', question: 'what changed from msl36 to the latest release', sql: SQL.totals(36, 40) },
+  { kind: 'compare_releases', question: 'what changed from msl36 to the latest release', sql: SQL.totals(36, LATEST) },
   { kind: 'compare_releases', question: 'COMPARE MSL24 AND MSL28', sql: SQL.totals(24, 28) },
 
   // --- largest and fastest-growing ---------------------------------------------------------------------------
-  { kind: 'largest_taxa', question: 'What is the largest family?', sql: SQL.largest(40, 'family') },
+  { kind: 'largest_taxa', question: 'What is the largest family?', sql: SQL.largest(LATEST, 'family') },
   { kind: 'largest_taxa', question: 'What was the largest family in MSL23?', sql: SQL.largest(23, 'family') },
   { kind: 'largest_taxa', question: 'Which family had the most species in 2019?', sql: SQL.largest(35, 'family') },
   { kind: 'largest_taxa', question: 'biggest genus in msl40', sql: SQL.largest(40, 'genus') },
-  { kind: 'largest_taxa', question: 'Which genus has the most species?', sql: SQL.largest(40, 'genus') },
+  { kind: 'largest_taxa', question: 'Which genus has the most species?', sql: SQL.largest(LATEST, 'genus') },
   { kind: 'largest_taxa', question: 'Top 5 families in MSL36', sql: SQL.largest(36, 'family') },
   { kind: 'largest_taxa', question: 'What is the largest order in MSL38?', sql: SQL.largest(38, 'order') },
-  { kind: 'largest_taxa', question: 'Which realm has the most species?', sql: SQL.largest(40, 'realm') },
-  { kind: 'largest_taxa', question: 'Largest genus of Flaviviridae', sql: SQL.largestIn(40, 'genus', 'family', 'Flaviviridae') },
-  { kind: 'largest_taxa', question: 'What is the biggest family in the order Picornavirales?', sql: SQL.largestIn(40, 'family', 'order', 'Picornavirales') },
+  { kind: 'largest_taxa', question: 'Which realm has the most species?', sql: SQL.largest(LATEST, 'realm') },
+  { kind: 'largest_taxa', question: 'Largest genus of Flaviviridae', sql: SQL.largestIn(LATEST, 'genus', 'family', 'Flaviviridae') },
+  { kind: 'largest_taxa', question: 'What is the biggest family in the order Picornavirales?', sql: SQL.largestIn(LATEST, 'family', 'order', 'Picornavirales') },
   { kind: 'fastest_growing', question: 'Which families grew fastest?', sql: SQL.fastest(23, 40, 'family') },
   { kind: 'fastest_growing', question: 'Which family grew the most between MSL35 and MSL40?', sql: SQL.fastest(35, 40, 'family') },
   { kind: 'fastest_growing', question: 'fastest-growing genera since 2019', sql: SQL.fastest(35, 40, 'genus') },
@@ -340,9 +345,10 @@ export const QUESTIONS: QuestionCase[] = [
   { kind: 'genome', question: 'Is rotavirus A a dsRNA virus?', sql: SQL.virus('rotavirus A', 'genome_composition') },
   { kind: 'hosts', question: 'What host does bluetongue virus infect?', sql: SQL.virusHosts('bluetongue virus') },
   { kind: 'count_taxon', question: 'How many species are in the family Rhabdoviridae in MSL37?', sql: SQL.inTaxon(37, 'family', 'Rhabdoviridae') },
-  { kind: 'count_taxon', question: 'How many genera does Paramyxoviridae contain?', sql: SQL.generaIn(40, 'family', 'Paramyxoviridae') },
+  { kind: 'count_taxon', question: 'How many genera does Paramyxoviridae contain?', sql: SQL.generaIn(LATEST, 'family', 'Paramyxoviridae') },
   { kind: 'count_taxon', question: 'How many species did the genus Potyvirus have in 2011?', sql: SQL.inTaxon(26, 'genus', 'Potyvirus') },
-  { kind: 'count_taxon', question: 'Number of species in Monodnaviria', sql: SQL.inTaxon(40, 'realm', 'Monodnaviria') },
+  // a realm of the latest release (Monodnaviria, asked here before, is none since MSL41: the answer says when it was last used)
+  { kind: 'count_taxon', question: 'Number of species in Varidnaviria', sql: SQL.inTaxon(LATEST, 'realm', 'Varidnaviria') },
   { kind: 'release_changes', question: 'How many species were added in MSL37?', sql: SQL.added(37) },
   { kind: 'release_changes', question: 'how many species were new in msl 38', sql: SQL.added(38) },
   { kind: 'compare_releases', question: 'Compare releases 2016 and 2017', sql: SQL.totals(31, 32) },
@@ -356,7 +362,7 @@ export const QUESTIONS: QuestionCase[] = [
   { kind: 'families_by_genome', question: 'Which families have dsDNA-RT genomes?', sql: SQL.genomeFamilies(['dsDNA-RT']) },
   { kind: 'count_release', question: 'How many species did MSL33 have?', sql: SQL.species(33) },
   { kind: 'count_release', question: 'How many families were in the 2012 release?', sql: SQL.rank(27, 'family') },
-  { kind: 'count_release', question: 'How many orders are there today?', sql: SQL.rank(40, 'order') },
+  { kind: 'count_release', question: 'How many orders are there today?', sql: SQL.rank(LATEST, 'order') },
 
   // --- honest answers ---------------------------------------------------------------------------------------------
   { kind: 'unknown', question: 'What family does Foobar virus belong to?', text: ['Foobar virus', 'do not know', ...EXAMPLES_OFFERED] },
