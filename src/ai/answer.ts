@@ -9,7 +9,7 @@ import { normaliseName } from '../read/names.js';
 import { releases as releaseRows, type ReleaseRow, type ResolvedVersion } from '../read/releases.js';
 import { placeIn, resolveOne } from '../read/resolve.js';
 import { suggestNames } from '../read/suggest.js';
-import { fateOf, renamesTo } from '../read/taxonomy-facts.js';
+import { fateOf, renamesTo, timeline, type TimelineEvent } from '../read/taxonomy-facts.js';
 import { modelOf, type FamilyProfile, type Member } from './classify.js';
 import { and, count, dec, num, or, RANK_PLURAL, release, signed } from './format.js';
 import type { ChangeKind, Intent, Parsed, SpeciesRef, TaxonEntry, TaxonRef } from './parse.js';
@@ -358,8 +358,7 @@ async function taxonHistory(ctx: Ctx, _p: Parsed, t: TaxonRef): Promise<Answer> 
   }
   const next = ctx.all.find((r) => r.msl > e.last_msl)!;
   // what ended it: the timeline tells the big abolitions, family_stability the renames and ends of families
-  const [event] = await ctx.store.query<{ description: string }>(
-    "SELECT description FROM main.timeline WHERE subject = $1 AND kind = 'taxon_abolished' ORDER BY msl LIMIT 1", [e.name]);
+  const event = (await timeline(ctx.store)).find((x) => x.subject === e.name && x.kind === 'taxon_abolished');
   sources.push({ model: 'timeline', version: span(ctx) });
   let status = event ? 'abolished' : 'ended';
   let fate = event?.description ?? `no release from ${release(next)} on lists it`;
@@ -720,13 +719,11 @@ async function fastestGrowing(ctx: Ctx, p: Parsed): Promise<Answer> {
   };
 }
 
-interface TimelineRow { version: string; year: number; kind: string; subject: string | null; description: string; figures: string }
-
 async function milestones(ctx: Ctx, p: Parsed): Promise<Answer> {
-  const rows = await ctx.store.query<TimelineRow>('SELECT version, year, kind, subject, description, figures::VARCHAR AS figures FROM main.timeline ORDER BY msl, kind, subject');
+  const rows = await timeline(ctx.store);
   const sources = [{ model: 'timeline', version: span(ctx) }];
   const r = p.residue;
-  const pick = (rowsOf: TimelineRow[]): Answer => ({
+  const pick = (rowsOf: TimelineEvent[]): Answer => ({
     response: `${rowsOf.map((x) => x.description).join('. ')}.`,
     data: { milestones: rowsOf.map((x) => ({ ...x, figures: JSON.parse(x.figures) as unknown })) },
     sources,
@@ -760,7 +757,7 @@ async function milestones(ctx: Ctx, p: Parsed): Promise<Answer> {
   }
   // the overview: the first release, the first realm, abolitions above family rank, the growth record and the
   // species thresholds, each told in a few words (the full descriptions are in data)
-  const at = (x: TimelineRow) => release(rowOf(ctx, mslOf(x.version))!);
+  const at = (x: TimelineEvent) => release(rowOf(ctx, mslOf(x.version))!);
   const parts: string[] = [];
   for (const x of rows) {
     const f = JSON.parse(x.figures) as Record<string, unknown>;

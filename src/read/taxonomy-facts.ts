@@ -1,8 +1,8 @@
 // Facts the documents do not hold, for /ai/query's relations (src/ai/relations.ts): the type species and the
 // merges and splits the lists mark (species_marks), the names of the taxa of one rank in one release
 // (taxon_counts), the higher-taxon renames and abolitions of the change lists (taxon_change_list), and the
-// species changes of one release (release_diff_detail). Each is one small query of a read model, kept per
-// opened build once asked.
+// species changes of one release (release_diff_detail), and the timeline's events. Each is one small query of a
+// read model, kept per opened build once asked.
 import type { Store } from '../store.js';
 
 const cache = new WeakMap<Store, Map<string, Promise<unknown>>>();
@@ -102,4 +102,20 @@ export function speciesChanges(store: Store, from: number, to: number, kind: str
 export function renamesTo(store: Store, name: string): Promise<Array<RenameRow & { msl: number }>> {
   return once(store, `from|${name.toLowerCase()}`, () => store.query<RenameRow & { msl: number }>(
     "SELECT msl, rank, change, old_name, new_name FROM taxon_change_list WHERE lower(new_name) = lower($1) AND (change = 'Renamed' OR change LIKE 'Renamed,%') ORDER BY msl", [name]));
+}
+
+export interface TimelineEvent {
+  version: string;
+  year: number;
+  kind: string;
+  subject: string | null;
+  description: string;
+  /** The event's figures as JSON text. */
+  figures: string;
+}
+
+/** Every event of the timeline (a few hundred rows), by release, kind and subject. */
+export function timeline(store: Store): Promise<TimelineEvent[]> {
+  return once(store, 'timeline', () => store.query<TimelineEvent>(
+    'SELECT version, year::INTEGER AS year, kind, subject, description, figures::VARCHAR AS figures FROM main.timeline ORDER BY msl, kind, subject'));
 }
