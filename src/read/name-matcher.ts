@@ -309,6 +309,9 @@ export class NameMatcher {
     const { gramStart, grams, inputGrams, takenGrams, takenStamp } = this;
     const inputGramCount = q.length - 1;
     let allowed = top ? Math.min(most, top.edits(longer)) : most;
+    // a length's difference is as many edits at least
+    const length = key % 1024;
+    if (Math.abs(length - q.length) > allowed) return;
     const end = range + buckets.sizes.get(key)!;
     for (let k = range; k < end; k++) {
       if (firsts[k] === skipFirst) continue;
@@ -318,8 +321,12 @@ export class NameMatcher {
       const f1 = levels[at + 1]!;
       const f2 = levels[at + 2]!;
       const f3 = levels[at + 3]!;
-      const lettersLost = popcount(q0 & ~f0) + popcount(q1 & ~f1) + popcount(q2 & ~f2) + popcount(q3 & ~f3);
-      const lettersAdded = popcount(f0 & ~q0) + popcount(f1 & ~q1) + popcount(f2 & ~q2) + popcount(f3 & ~q3);
+      // (the distinct letters first: most forms are ruled out by them alone)
+      let lettersLost = popcount(q0 & ~f0);
+      let lettersAdded = popcount(f0 & ~q0);
+      if (lettersLost > allowed || lettersAdded > allowed) continue;
+      lettersLost += popcount(q1 & ~f1) + popcount(q2 & ~f2) + popcount(q3 & ~f3);
+      lettersAdded += popcount(f1 & ~q1) + popcount(f2 & ~q2) + popcount(f3 & ~q3);
       if (lettersLost > allowed || lettersAdded > allowed) continue;
       const form = forms[k]!;
       // the bigrams the two share (as multisets): takenGrams counts those of this form matched so far
