@@ -37,10 +37,22 @@ function levelsOf(f: string, out: Int32Array, at: number): void {
 const GRAMS = ALPHABET * ALPHABET;
 const gramOf = (a: number, b: number) => codeOf(a) * ALPHABET + codeOf(b);
 
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+/** The bits set in four words together (the level masks one has and the other lacks), counted in parallel. */
+function popcount4(a: number, b: number, c: number, d: number): number {
+  a -= (a >>> 1) & 0x55555555;
+  b -= (b >>> 1) & 0x55555555;
+  c -= (c >>> 1) & 0x55555555;
+  d -= (d >>> 1) & 0x55555555;
+  a = (a & 0x33333333) + ((a >>> 2) & 0x33333333);
+  b = (b & 0x33333333) + ((b >>> 2) & 0x33333333);
+  c = (c & 0x33333333) + ((c >>> 2) & 0x33333333);
+  d = (d & 0x33333333) + ((d >>> 2) & 0x33333333);
+  // four bits a count hold two words' (up to 8), a byte four words' (up to 32)
+  let x = a + b;
+  let y = c + d;
+  x = (x & 0x0f0f0f0f) + ((x >>> 4) & 0x0f0f0f0f);
+  y = (y & 0x0f0f0f0f) + ((y >>> 4) & 0x0f0f0f0f);
+  return Math.imul(x + y, 0x01010101) >>> 24;
 }
 
 /** One row of name_index: a name of a lineage, with what its suggestion shows and is ordered by. */
@@ -321,13 +333,10 @@ export class NameMatcher {
       const f1 = levels[at + 1]!;
       const f2 = levels[at + 2]!;
       const f3 = levels[at + 3]!;
-      // (the distinct letters first: most forms are ruled out by them alone)
-      let lettersLost = popcount(q0 & ~f0);
-      let lettersAdded = popcount(f0 & ~q0);
-      if (lettersLost > allowed || lettersAdded > allowed) continue;
-      lettersLost += popcount(q1 & ~f1) + popcount(q2 & ~f2) + popcount(q3 & ~f3);
-      lettersAdded += popcount(f1 & ~q1) + popcount(f2 & ~q2) + popcount(f3 & ~q3);
-      if (lettersLost > allowed || lettersAdded > allowed) continue;
+      const lettersLost = popcount4(q0 & ~f0, q1 & ~f1, q2 & ~f2, q3 & ~f3);
+      if (lettersLost > allowed) continue;
+      const lettersAdded = popcount4(f0 & ~q0, f1 & ~q1, f2 & ~q2, f3 & ~q3);
+      if (lettersAdded > allowed) continue;
       const form = forms[k]!;
       // the bigrams the two share (as multisets): takenGrams counts those of this form matched so far
       if (++this.stamp === 0x40000000) { this.stamp = 1; takenStamp.fill(0); }
