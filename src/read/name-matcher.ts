@@ -466,7 +466,7 @@ class Buckets {
       this.sizes.set(key, list.length);
       for (const form of list) {
         this.forms[at] = form;
-        this.levels.set(levels.subarray(form * LEVELS, (form + 1) * LEVELS), at * LEVELS);
+        for (let level = 0; level < LEVELS; level++) this.levels[at * LEVELS + level] = levels[form * LEVELS + level]!;
         this.firsts[at] = formList[form]!.charCodeAt(0);
         at++;
       }
