@@ -1,12 +1,14 @@
 // The names closest to a misspelt one, from memory: every normal form of name_index held once, bucketed by
 // first and by last letter and length. A name is a candidate as suggest.ts defines it (within 2 characters
-// of the input's length, sharing its first letter, or else its last); most candidates are ruled out by two
-// bounds no string distance can beat (the distinct letters one has and the other lacks, from a bit mask per
-// name; then the letters the two do not have in common, counted), and the Damerau-Levenshtein distance, the
-// costly part, is computed only for the few left, on what remains once the prefix and suffix they share are
-// set aside, and only as far as it can still be within the edits the least score allows. DuckDB computed the same over every candidate pair, costlier by an order of
-// magnitude (README, Soak); test/name-matcher.test.ts checks that both give the same suggestions. The rows
-// are held as columns (a few bytes each, repeated strings once), not as an object each.
+// of the input's length, sharing its first letter, or else its last); most candidates are ruled out by
+// bounds no string distance can beat (the letters one has and the other lacks, from four bit masks per name;
+// then the bigrams they do not share), and the Damerau-Levenshtein distance, the costly part, is computed
+// only for the few left, on what remains once the prefix and suffix they share are set aside, and only as far
+// as it can still be within the edits the least score allows: the threshold, or once three names are found
+// the third's score (no name below it can be suggested). DuckDB computed the same over every candidate pair,
+// costlier by an order of magnitude (README, Soak); test/name-matcher.test.ts checks that both give the same
+// suggestions. The rows are held as columns (a few bytes each, repeated strings once), not as an object each;
+// the bounds' masks and bigrams are made from the forms as the matcher is made (the image holds the forms).
 
 import type { Field, Image } from '../index-image.js';
 
@@ -307,7 +309,7 @@ export class NameMatcher {
    * below the least of which a form cannot rank (null: every form within `most` is wanted). The hot loop of a
    * batch of misspelt names, so it reads typed arrays only. Three bounds no distance can beat come before the
    * distance itself. Every letter one has and the other lacks costs at least one edit (a transposition moves
-   * none): first the distinct letters and those held twice (bit counts), then every occurrence. And every edit
+   * none), counted up to four times a letter from the level masks (bit counts), each way. And every edit
    * changes at most three bigrams of either string (a transposition three, a substitution two, an insertion
    * or deletion one of the one and two of the other), so the bigrams one has and the other lacks are at most
    * three times the edits: a name whose letters are shuffled has all its letters and few of its bigrams.
@@ -322,12 +324,12 @@ export class NameMatcher {
     const inputGramCount = q.length - 1;
     let allowed = top ? Math.min(most, top.edits(longer)) : most;
     // a length's difference is as many edits at least
-    const length = key % 1024;
-    if (Math.abs(length - q.length) > allowed) return;
+    if (Math.abs(bucketLength(key) - q.length) > allowed) return;
     const end = range + buckets.sizes.get(key)!;
     for (let k = range; k < end; k++) {
       if (firsts[k] === skipFirst) continue;
       // a letter one has and the other lacks, or has twice where the other has it once, ..., is an edit at least
+      // (the letters q has the form lacks first: most forms are ruled out by them)
       const at = k * LEVELS;
       const f0 = levels[at]!;
       const f1 = levels[at + 1]!;
@@ -439,11 +441,11 @@ export class NameMatcher {
 }
 
 const bucket = (ch: number, len: number) => ch * 1024 + len;
+const bucketLength = (key: number) => key % 1024;
 
 /**
  * Forms grouped in buckets (a bucket's forms one after another), with what scan() reads of each form laid out
- * in the same order: a scan reads memory in order, where reading each form's letters by its index missed the
- * cache on most forms.
+ * in the same order, so that a scan reads memory in order rather than each form's letters by its index.
  */
 class Buckets {
   /** Where each bucket starts, and how many forms it has. */
