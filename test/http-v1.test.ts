@@ -1,8 +1,11 @@
 // /api/v1 on the real data set, every response checked against the contract. Expected values are read
 // from the source tables (src.*) or the raw files, not from the read model an endpoint answers from.
 import { expect } from 'chai';
+import { pino } from 'pino';
 import request from 'supertest';
-import { resolveMany } from '../src/read/resolve.js';
+import { createApp } from '../src/app.js';
+import { batchHead, csvAnswer, namesTable } from '../src/read/resolve-batch.js';
+import { resolveMany, shownResolution } from '../src/read/resolve.js';
 import { resolveVersion } from '../src/read/releases.js';
 import { onRealApp, testApp } from './support/http.js';
 
@@ -480,6 +483,48 @@ describe('/api/v1', function () {
       expect(lines[0]).to.equal('id,name,status,rank,matched_name,match_type,confidence,to_version,result,changes,note,suggestions');
       expect(lines[1]).to.match(/^1,Tobacco mosaic virus,renamed,species,Tobacco mosaic virus,former_name,1,MSL40,Tobamovirus tabaci,/);
       expect(lines[2]).to.match(/^2,Zika virus,/);
+    });
+
+    describe('a batch of several slices (resolved and written 500 names at a time)', () => {
+      // names of three slices, with repeats far apart (in other slices), misspellings and a name of nothing late
+      let names: string[];
+      before(async () => {
+        const species = (await real.db.all<{ species: string }>('SELECT DISTINCT species FROM src.species ORDER BY species LIMIT 1200')).map((r) => r.species);
+        names = [...species, species[3]!, `${species[7]!}x`, species[7]!.slice(0, -1), 'qqzzqq virus', species[3]!, species[1100]!];
+      });
+      let store: Awaited<ReturnType<typeof testApp>>['store'];
+      before(async () => { ({ store } = await testApp()); });
+      // the app as served, which sends the bytes it builds (the shared one sends them through res.json, for the validator)
+      const served = async () => createApp({ stores: { current: () => store }, logger: pino({ level: 'silent' }) });
+
+      it('answers JSON as the whole batch resolved at once would be written, the summary of every result first', async () => {
+        const to = resolveVersion(store, 'MSL40');
+        const results = await resolveMany(store, names, null, to);
+        const res = await request(await served()).post('/api/v1/resolve').send({ names, to_version: 'MSL40' }).expect(200).expect('Content-Type', /json/);
+        expect(res.text).to.equal(JSON.stringify({ ...batchHead(null, to, results), results: results.map(shownResolution) }));
+        expect(res.body.count).to.equal(names.length);
+        expect(Object.values(res.body.summary as Record<string, number>).reduce((a, b) => a + b, 0)).to.equal(names.length);
+        expect(res.body.results.map((r: { name: string }) => r.name)).to.deep.equal(names);
+        // a repeat in another slice is answered as the first
+        expect(res.body.results[names.length - 2]).to.deep.equal(res.body.results[3]);
+        // a misspelling in the last slice has its suggestions
+        expect(res.body.results[names.length - 5]).to.include({ status: 'unknown', match_type: 'fuzzy' });
+        expect(res.body.results[names.length - 5].suggestions.length).to.be.greaterThan(0);
+        // and the contract holds for it (the shared app validates every response)
+        await request(real.app).post('/api/v1/resolve').send({ names, to_version: 'MSL40' }).expect(200);
+      });
+
+      it('answers CSV with the rows in order, as the whole batch resolved at once would be written', async () => {
+        const to = resolveVersion(store, 'MSL40');
+        const csv = `name,row\r\n${names.map((n, i) => `"${n.replaceAll('"', '""')}",${i}`).join('\r\n')}\r\n`;
+        const res = await request(await served()).post('/api/v1/resolve?to_version=MSL40').set('Content-Type', 'text/csv').send(csv).expect(200);
+        const table = namesTable(names);
+        table.records.forEach((r, i) => { r.row = String(i); });
+        let expected = '';
+        for await (const piece of csvAnswer(table, [await resolveMany(store, names, null, to)])) expected += piece;
+        expect(res.text).to.equal(expected);
+        expect(res.text.trim().split('\r\n')).to.have.length(names.length + 1);
+      });
     });
 
     it('rejects a body without names with 422', async () => {

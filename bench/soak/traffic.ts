@@ -7,7 +7,7 @@ import type { Keys } from './keys.js';
 export type TrafficClass = 'lookup' | 'compare' | 'search' | 'ai' | 'resolve' | 'resolve-10k' | 'bulk';
 export const CLASSES: readonly TrafficClass[] = ['lookup', 'compare', 'search', 'ai', 'resolve', 'resolve-10k', 'bulk'];
 
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(Math.random() * xs.length)]!;
+const pick = <T>(xs: readonly T[], rnd = Math.random): T => xs[Math.floor(rnd() * xs.length)]!;
 const enc = encodeURIComponent;
 
 /** A lookup: a species in a release, a history by name, or a current species on /taxonomy. */
@@ -49,10 +49,10 @@ export function ai(k: Keys): Req {
 }
 
 /** A misspelling: one letter changed, dropped, doubled or swapped with the next. */
-function misspell(name: string): string {
-  const i = 1 + Math.floor(Math.random() * Math.max(1, name.length - 2));
-  const letter = String.fromCharCode(97 + Math.floor(Math.random() * 26));
-  switch (Math.floor(Math.random() * 4)) {
+function misspell(name: string, rnd: () => number): string {
+  const i = 1 + Math.floor(rnd() * Math.max(1, name.length - 2));
+  const letter = String.fromCharCode(97 + Math.floor(rnd() * 26));
+  switch (Math.floor(rnd() * 4)) {
     case 0: return name.slice(0, i) + letter + name.slice(i + 1);
     case 1: return name.slice(0, i) + name.slice(i + 1);
     case 2: return name.slice(0, i) + name[i] + name.slice(i);
@@ -61,10 +61,10 @@ function misspell(name: string): string {
 }
 
 /** A name no taxon ever had: a real name's letters shuffled. */
-function unknownName(name: string): string {
+function unknownName(name: string, rnd: () => number): string {
   const letters = [...name.replace(/\s+/g, '')];
   for (let i = letters.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
+    const j = Math.floor(rnd() * (i + 1));
     [letters[i], letters[j]] = [letters[j]!, letters[i]!];
   }
   return `${letters.join('').slice(0, 6)} ${letters.join('').slice(6)}`.trim();
@@ -74,14 +74,14 @@ function unknownName(name: string): string {
  * `n` names as a user's list might hold them: species names of any release, accessions and virus names of
  * the VMR, and a share `unknown` of misspelt and unknown names (half each), shuffled together.
  */
-export function names(k: Keys, n: number, unknown: number): string[] {
+export function names(k: Keys, n: number, unknown: number, rnd = Math.random): string[] {
   return Array.from({ length: n }, () => {
-    const r = Math.random();
-    if (r < unknown / 2) return misspell(pick(k.species).name);
-    if (r < unknown) return unknownName(pick(k.species).name);
-    if (r < unknown + 0.1) return pick(k.accessions);
-    if (r < unknown + 0.2) return pick(k.virusNames);
-    return pick(k.species).name;
+    const r = rnd();
+    if (r < unknown / 2) return misspell(pick(k.species, rnd).name, rnd);
+    if (r < unknown) return unknownName(pick(k.species, rnd).name, rnd);
+    if (r < unknown + 0.1) return pick(k.accessions, rnd);
+    if (r < unknown + 0.2) return pick(k.virusNames, rnd);
+    return pick(k.species, rnd).name;
   });
 }
 

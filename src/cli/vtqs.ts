@@ -65,7 +65,7 @@ Exit status 0 when every name was found, 1 when at least one is unknown.`,
       const to = resolveVersion(store, values.to as string | undefined);
       const results = await resolveMany(store, table.names, from, to);
       if (format === 'csv') {
-        for await (const piece of csvAnswer(table, results)) await write(piece);
+        for await (const piece of csvAnswer(table, [results])) await write(piece);
       } else {
         await writeJson({ ...batchHead(from, to, results), results: results.map(shownResolution) });
       }

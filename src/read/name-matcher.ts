@@ -1,25 +1,60 @@
 // The names closest to a misspelt one, from memory: every normal form of name_index held once, bucketed by
 // first and by last letter and length. A name is a candidate as suggest.ts defines it (within 2 characters
-// of the input's length, sharing its first letter, or else its last); most candidates are ruled out by two
-// bounds no string distance can beat (the distinct letters one has and the other lacks, from a bit mask per
-// name; then the letters the two do not have in common, counted), and the Damerau-Levenshtein distance, the
-// costly part, is computed only for the few left, on what remains once the prefix and suffix they share are
-// set aside, and only as far as it can still be within the edits the least score allows. DuckDB computed the same over every candidate pair, costlier by an order of
-// magnitude (README, Soak); test/name-matcher.test.ts checks that both give the same suggestions. The rows
-// are held as columns (a few bytes each, repeated strings once), not as an object each.
+// of the input's length, sharing its first letter, or else its last); most candidates are ruled out by
+// bounds no string distance can beat (the letters one has and the other lacks, from four bit masks per name;
+// then the bigrams they do not share), and the Damerau-Levenshtein distance, the costly part, is computed
+// only for the few left, on what remains once the prefix and suffix they share are set aside, and only as far
+// as it can still be within the edits the least score allows: the threshold, or once three names are found
+// the third's score (no name below it can be suggested). DuckDB computed the same over every candidate pair,
+// costlier by an order of magnitude (README, Soak); test/name-matcher.test.ts checks that both give the same
+// suggestions. The rows are held as columns (a few bytes each, repeated strings once), not as an object each;
+// the bounds' masks and bigrams are made from the forms as the matcher is made (the image holds the forms).
 
 import type { Field, Image } from '../index-image.js';
 
 /** Normal forms are [a-z0-9] (names.ts normaliseName): each letter or digit is one of 36 codes. */
 const ALPHABET = 36;
 const codeOf = (ch: number) => (ch <= 57 ? ch - 48 : ch - 87);
-/** A letter's bit in a name's mask: the 26 letters a bit each, the digits folded onto 6 (a weaker bound, never a wrong one). */
+/** A letter's bit in a name's masks: the 26 letters a bit each, the digits folded onto 6 (a weaker bound, never a wrong one). */
 const bitOf = (code: number) => 1 << (code < 10 ? code % 6 : code - 4);
+/**
+ * A name's letters as LEVELS bit masks: mask k has the letters (bitOf) it holds more than k times. The masks
+ * one has and the other lacks, counted, are its letters the other lacks (each letter counted up to LEVELS times).
+ */
+const LEVELS = 4;
 
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+/** The level masks of a form (char codes), written at out[at] .. out[at + LEVELS - 1]. */
+function levelsOf(f: string, out: Int32Array, at: number): void {
+  for (let k = 0; k < f.length; k++) {
+    const bit = bitOf(codeOf(f.charCodeAt(k)));
+    for (let level = 0; level < LEVELS; level++) {
+      if (!(out[at + level]! & bit)) {
+        out[at + level]! |= bit;
+        break;
+      }
+    }
+  }
+}
+/** Two adjacent letters or digits (char codes) as one of GRAMS codes. */
+const GRAMS = ALPHABET * ALPHABET;
+const gramOf = (a: number, b: number) => codeOf(a) * ALPHABET + codeOf(b);
+
+/** The bits set in four words together (the level masks one has and the other lacks), counted in parallel. */
+function popcount4(a: number, b: number, c: number, d: number): number {
+  a -= (a >>> 1) & 0x55555555;
+  b -= (b >>> 1) & 0x55555555;
+  c -= (c >>> 1) & 0x55555555;
+  d -= (d >>> 1) & 0x55555555;
+  a = (a & 0x33333333) + ((a >>> 2) & 0x33333333);
+  b = (b & 0x33333333) + ((b >>> 2) & 0x33333333);
+  c = (c & 0x33333333) + ((c >>> 2) & 0x33333333);
+  d = (d & 0x33333333) + ((d >>> 2) & 0x33333333);
+  // four bits a count hold two words' (up to 8), a byte four words' (up to 32)
+  let x = a + b;
+  let y = c + d;
+  x = (x & 0x0f0f0f0f) + ((x >>> 4) & 0x0f0f0f0f);
+  y = (y & 0x0f0f0f0f) + ((y >>> 4) & 0x0f0f0f0f);
+  return Math.imul(x + y, 0x01010101) >>> 24;
 }
 
 /** One row of name_index: a name of a lineage, with what its suggestion shows and is ordered by. */
@@ -67,46 +102,48 @@ export class NameMatcher {
   private readonly lineages: Int32Array;
   private readonly currentNames: Array<string | null>;
   private readonly lastMsls: Int16Array;
-  /** Letter counts of every form, ALPHABET per form. */
-  private readonly counts: Uint8Array;
-  /** The letters each form has, as bits (bitOf). */
-  private readonly masks: Int32Array;
-  /** The letters each form has twice or more, as bits. */
-  private readonly twice: Int32Array;
-  /** The first letter of each form (its char code). */
-  private readonly firsts: Uint8Array;
-  /** Form indexes by (first letter, length) and by (last letter, length). */
-  private readonly byFirst = new Map<number, Int32Array>();
-  private readonly byLast = new Map<number, Int32Array>();
+  /** The bigrams of every form (codeOf pairs, GRAMS of them), those of form i at grams[gramStart[i]] .. grams[gramStart[i + 1] - 1]. */
+  private readonly gramStart: Int32Array;
+  private readonly grams: Uint16Array;
+  /** The forms by (first letter, length) and by (last letter, length). */
+  private readonly byFirst: Buckets;
+  private readonly byLast: Buckets;
   // Work arrays of the distance, grown to the longest pair seen.
   private matrix = new Int32Array(0);
   private readonly lastRowOf = new Int32Array(ALPHABET);
-  private readonly inputCounts = new Int32Array(ALPHABET);
+  private readonly lastColOf = new Int32Array(ALPHABET);
+  private bCodes = new Uint8Array(64);
+  private readonly inputLevels = new Int32Array(LEVELS);
+  /** The input's bigram counts (prepare), and the bigrams of a candidate matched against them so far (scan). */
+  private readonly inputGrams = new Int16Array(GRAMS);
+  private readonly takenGrams = new Int16Array(GRAMS);
+  private readonly takenStamp = new Int32Array(GRAMS);
+  private stamp = 0;
+  private prepared = '';
 
   private constructor(private readonly columns: Columns) {
     ({ forms: this.forms, rowStart: this.rowStart, rowList: this.rowList, names: this.names, lineages: this.lineages, lastMsls: this.lastMsls } = columns);
     this.kinds = Array.from(columns.kindCodes, (k) => columns.values[k]! as NameRow['kind']);
     this.ranks = Array.from(columns.rankCodes, (r) => columns.values[r]!);
     this.currentNames = Array.from(columns.currentCodes, (c) => (c < 0 ? null : columns.values[c]!));
-    this.counts = new Uint8Array(this.forms.length * ALPHABET);
-    this.masks = new Int32Array(this.forms.length);
-    this.twice = new Int32Array(this.forms.length);
-    this.firsts = new Uint8Array(this.forms.length);
+    const levels = new Int32Array(this.forms.length * LEVELS);
     const byFirst = new Map<number, number[]>();
     const byLast = new Map<number, number[]>();
+    this.gramStart = new Int32Array(this.forms.length + 1);
+    let gramCount = 0;
+    for (const f of this.forms) gramCount += Math.max(0, f.length - 1);
+    this.grams = new Uint16Array(gramCount);
+    let at = 0;
     this.forms.forEach((f, i) => {
-      for (let k = 0; k < f.length; k++) {
-        const code = codeOf(f.charCodeAt(k));
-        this.counts[i * ALPHABET + code]! += 1;
-        if (this.masks[i]! & bitOf(code)) this.twice[i]! |= bitOf(code);
-        this.masks[i]! |= bitOf(code);
-      }
-      this.firsts[i] = f.charCodeAt(0);
+      this.gramStart[i] = at;
+      for (let k = 1; k < f.length; k++) this.grams[at++] = gramOf(f.charCodeAt(k - 1), f.charCodeAt(k));
+      levelsOf(f, levels, i * LEVELS);
       push(byFirst, bucket(f.charCodeAt(0), f.length), i);
       push(byLast, bucket(f.charCodeAt(f.length - 1), f.length), i);
     });
-    for (const [key, list] of byFirst) this.byFirst.set(key, Int32Array.from(list));
-    for (const [key, list] of byLast) this.byLast.set(key, Int32Array.from(list));
+    this.gramStart[this.forms.length] = at;
+    this.byFirst = new Buckets(byFirst, this.forms, levels);
+    this.byLast = new Buckets(byLast, this.forms, levels);
   }
   /** text: every row of name_index as suggest.ts reads it, fields apart by US (0x1f), rows by RS (0x1e). */
   static of(text: string): NameMatcher {
@@ -186,16 +223,21 @@ export class NameMatcher {
     if (!/^[a-z0-9]+$/.test(q)) return [];
     const first = q.charCodeAt(0);
     const last = q.charCodeAt(len - 1);
-    const { mask, twice, letters } = this.prepare(q);
+    this.prepare(q);
 
     const found: Array<{ form: number; score: number }> = [];
-    for (let l = Math.max(1, len - 2); l <= len + 2; l++) {
+    // A name that cannot be among the first `limit` is not worth its distance: once `limit` names are found,
+    // the least of their scores is the bar. The names of the input's own length are scanned first, then
+    // those a character longer or shorter: the closest names are likeliest there, and raise the bar soonest.
+    const top = new Top(limit);
+    for (const l of [len, len - 1, len + 1, len - 2, len + 2]) {
+      if (l < 1) continue;
       const longer = Math.max(len, l);
       // The most edits a name may be away and still score minScore.
       const most = Math.floor((1 - minScore) * longer + 1e-9);
-      this.scan(this.byFirst.get(bucket(first, l)), -1, q, mask, twice, letters, longer, most, found);
+      this.scan(this.byFirst, bucket(first, l), -1, q, longer, most, found, top);
       // names sharing the last letter but not the first (those were scanned above)
-      this.scan(this.byLast.get(bucket(last, l)), first, q, mask, twice, letters, longer, most, found);
+      this.scan(this.byLast, bucket(last, l), first, q, longer, most, found, top);
     }
 
     // One row per name: its strongest role.
@@ -213,20 +255,14 @@ export class NameMatcher {
       || (a.row.name < b.row.name ? -1 : a.row.name > b.row.name ? 1 : 0)).slice(0, limit);
   }
 
-  /** Counts q's letters into inputCounts (which scan() reads); its letter bit-masks (once, twice) and the letters it has. */
-  private prepare(q: string): { mask: number; twice: number; letters: number[] } {
-    this.inputCounts.fill(0);
-    let mask = 0;
-    let twice = 0;
-    for (let k = 0; k < q.length; k++) {
-      const code = codeOf(q.charCodeAt(k));
-      this.inputCounts[code]! += 1;
-      if (mask & bitOf(code)) twice |= bitOf(code);
-      mask |= bitOf(code);
-    }
-    const letters: number[] = [];
-    for (let c = 0; c < ALPHABET; c++) if (this.inputCounts[c]! > 0) letters.push(c);
-    return { mask, twice, letters };
+  /** Reads q's letters and bigrams into inputLevels and inputGrams, which scan() compares each form with. */
+  private prepare(q: string): void {
+    const old = this.prepared;
+    for (let k = 1; k < old.length; k++) this.inputGrams[gramOf(old.charCodeAt(k - 1), old.charCodeAt(k))] = 0;
+    for (let k = 1; k < q.length; k++) this.inputGrams[gramOf(q.charCodeAt(k - 1), q.charCodeAt(k))]! += 1;
+    this.prepared = q;
+    this.inputLevels.fill(0);
+    levelsOf(q, this.inputLevels, 0);
   }
 
   /** The normal forms held, by index. */
@@ -256,12 +292,12 @@ export class NameMatcher {
     const found: Array<{ form: number; score: number }> = [];
     const len = q.length;
     if (!/^[a-z0-9]+$/.test(q)) return found;
-    const { mask, twice, letters } = this.prepare(q);
+    this.prepare(q);
     for (let l = Math.max(1, len - 2); l <= len + 2; l++) {
       const longer = Math.max(len, l);
       const most = Math.floor((1 - minScore) * longer + 1e-9);
       for (let c = 0; c < ALPHABET; c++) {
-        this.scan(this.byFirst.get(bucket(c < 10 ? 48 + c : 87 + c, l)), -1, q, mask, twice, letters, longer, most, found);
+        this.scan(this.byFirst, bucket(c < 10 ? 48 + c : 87 + c, l), -1, q, longer, most, found, null);
       }
     }
     return found;
@@ -269,34 +305,65 @@ export class NameMatcher {
 
   /**
    * Scores the forms of one bucket (of one length) against q, adding those within `most` edits to found;
-   * skipFirst: a first letter whose forms were scanned already. The hot loop of a batch of misspelt names,
-   * so it reads typed arrays only. Every letter one has and the other lacks costs at least one edit (a
-   * transposition moves none): first the distinct letters and those held twice (bit counts), then every occurrence.
+   * skipFirst: a first letter whose forms were scanned already; top: the best scores found for a suggestion,
+   * below the least of which a form cannot rank (null: every form within `most` is wanted). The hot loop of a
+   * batch of misspelt names, so it reads typed arrays only. Three bounds no distance can beat come before the
+   * distance itself. Every letter one has and the other lacks costs at least one edit (a transposition moves
+   * none), counted up to four times a letter from the level masks (bit counts), each way. And every edit
+   * changes at most three bigrams of either string (a transposition three, a substitution two, an insertion
+   * or deletion one of the one and two of the other), so the bigrams one has and the other lacks are at most
+   * three times the edits: a name whose letters are shuffled has all its letters and few of its bigrams.
    */
-  private scan(forms: Int32Array | undefined, skipFirst: number, q: string, mask: number, twice: number, letters: readonly number[],
-    longer: number, most: number, found: Array<{ form: number; score: number }>): void {
-    if (!forms) return;
-    const { masks, counts, inputCounts, firsts } = this;
-    const twices = this.twice;
-    for (let k = 0; k < forms.length; k++) {
+  private scan(buckets: Buckets, key: number, skipFirst: number, q: string,
+    longer: number, most: number, found: Array<{ form: number; score: number }>, top: Top | null): void {
+    const range = buckets.ranges.get(key);
+    if (range === undefined) return;
+    const { forms, levels, firsts } = buckets;
+    const [q0, q1, q2, q3] = this.inputLevels as unknown as [number, number, number, number];
+    const { gramStart, grams, inputGrams, takenGrams, takenStamp } = this;
+    const inputGramCount = q.length - 1;
+    let allowed = top ? Math.min(most, top.edits(longer)) : most;
+    // a length's difference is as many edits at least
+    if (Math.abs(bucketLength(key) - q.length) > allowed) return;
+    const end = range + buckets.sizes.get(key)!;
+    for (let k = range; k < end; k++) {
+      if (firsts[k] === skipFirst) continue;
+      // a letter one has and the other lacks, or has twice where the other has it once, ..., is an edit at least
+      // (the letters q has the form lacks first: most forms are ruled out by them)
+      const at = k * LEVELS;
+      const f0 = levels[at]!;
+      const f1 = levels[at + 1]!;
+      const f2 = levels[at + 2]!;
+      const f3 = levels[at + 3]!;
+      const lettersLost = popcount4(q0 & ~f0, q1 & ~f1, q2 & ~f2, q3 & ~f3);
+      if (lettersLost > allowed) continue;
+      const lettersAdded = popcount4(f0 & ~q0, f1 & ~q1, f2 & ~q2, f3 & ~q3);
+      if (lettersAdded > allowed) continue;
       const form = forms[k]!;
-      if (firsts[form] === skipFirst) continue;
-      const other = masks[form]!;
-      // a letter one has and the other lacks, or has twice where the other has it once, is an edit at least
-      const other2 = twices[form]!;
-      if (popcount(mask & ~other) + popcount(twice & ~other2 & other) > most
-        || popcount(other & ~mask) + popcount(other2 & ~twice & mask) > most) continue;
-      let common = 0;
-      const base = form * ALPHABET;
-      for (let c = 0; c < letters.length; c++) {
-        const code = letters[c]!;
-        const x = counts[base + code]!;
-        const y = inputCounts[code]!;
-        common += x < y ? x : y;
+      // the bigrams the two share (as multisets): takenGrams counts those of this form matched so far
+      if (++this.stamp === 0x40000000) { this.stamp = 1; takenStamp.fill(0); }
+      const stamp = this.stamp;
+      const g0 = gramStart[form]!;
+      const g1 = gramStart[form + 1]!;
+      let shared = 0;
+      for (let g = g0; g < g1; g++) {
+        const code = grams[g]!;
+        const want = inputGrams[code]!;
+        if (want === 0) continue;
+        if (takenStamp[code] !== stamp) { takenStamp[code] = stamp; takenGrams[code] = 0; }
+        if (takenGrams[code]! < want) { takenGrams[code]! += 1; shared++; }
       }
-      if (longer - common > most) continue;
-      const edits = this.distance(this.forms[form]!, q, most);
-      if (edits <= most) found.push({ form, score: 1 - edits / longer });
+      // q's bigrams the form lacks, plus q's letters it lacks, plus twice the letters it has more, are three
+      // times the edits at most (and so the other way round)
+      const grown = g1 - g0 - inputGramCount;
+      if (inputGramCount - shared + lettersLost + (grown > 0 ? 2 * grown : 0) > 3 * allowed
+        || g1 - g0 - shared + lettersAdded + (grown < 0 ? -2 * grown : 0) > 3 * allowed) continue;
+      const edits = this.distance(this.forms[form]!, q, allowed);
+      if (edits <= allowed) {
+        const score = 1 - edits / longer;
+        found.push({ form, score });
+        if (top?.add(score)) allowed = Math.min(most, top.edits(longer));
+      }
     }
   }
 
@@ -332,6 +399,12 @@ export class NameMatcher {
     const inf = n + m;
     const over = most + 1;
     this.lastRowOf.fill(0);
+    // the last column before the band where each letter appears in b, kept as the band moves right
+    const lastColOf = this.lastColOf;
+    lastColOf.fill(0);
+    let passed = 0;
+    const bCodes = this.bCodes.length >= m ? this.bCodes : (this.bCodes = new Uint8Array(m * 2));
+    for (let j = 0; j < m; j++) bCodes[j] = codeOf(b.charCodeAt(start + j));
     d[0] = inf;
     for (let i = 0; i <= n; i++) { d[(i + 1) * width] = inf; d[(i + 1) * width + 1] = i; }
     for (let j = 0; j <= m; j++) { d[j + 1] = inf; d[width + j + 1] = j; }
@@ -342,12 +415,12 @@ export class NameMatcher {
       // the cells just outside the band count as more than `most`, for the row after this one
       if (from > 1) d[(i + 1) * width + from] = over;
       if (to < m) d[(i + 1) * width + to + 2] = over;
-      let lastColOfA = 0;
       // the last column (before the band) where a's letter appears in b, as the full computation tracks it
-      for (let j = 1; j < from; j++) if (codeOf(b.charCodeAt(start + j - 1)) === ca) lastColOfA = j;
+      for (; passed < from - 1; passed++) lastColOf[bCodes[passed]!] = passed + 1;
+      let lastColOfA = lastColOf[ca]!;
       let rowMin = over;
       for (let j = from; j <= to; j++) {
-        const cb = codeOf(b.charCodeAt(start + j - 1));
+        const cb = bCodes[j - 1]!;
         const i1 = this.lastRowOf[cb]!;
         const j1 = lastColOfA;
         let cost = 1;
@@ -368,6 +441,71 @@ export class NameMatcher {
 }
 
 const bucket = (ch: number, len: number) => ch * 1024 + len;
+const bucketLength = (key: number) => key % 1024;
+
+/**
+ * Forms grouped in buckets (a bucket's forms one after another), with what scan() reads of each form laid out
+ * in the same order, so that a scan reads memory in order rather than each form's letters by its index.
+ */
+class Buckets {
+  /** Where each bucket starts, and how many forms it has. */
+  readonly ranges = new Map<number, number>();
+  readonly sizes = new Map<number, number>();
+  readonly forms: Int32Array;
+  /** The level masks of each form (LEVELS per form: levelsOf), and its first letter (char code). */
+  readonly levels: Int32Array;
+  readonly firsts: Uint8Array;
+
+  constructor(lists: Map<number, number[]>, formList: readonly string[], levels: Int32Array) {
+    let n = 0;
+    for (const list of lists.values()) n += list.length;
+    this.forms = new Int32Array(n);
+    this.levels = new Int32Array(n * LEVELS);
+    this.firsts = new Uint8Array(n);
+    let at = 0;
+    for (const [key, list] of lists) {
+      this.ranges.set(key, at);
+      this.sizes.set(key, list.length);
+      for (const form of list) {
+        this.forms[at] = form;
+        for (let level = 0; level < LEVELS; level++) this.levels[at * LEVELS + level] = levels[form * LEVELS + level]!;
+        this.firsts[at] = formList[form]!.charCodeAt(0);
+        at++;
+      }
+    }
+  }
+}
+
+/**
+ * The best `limit` scores found so far for one input, as forms: each form is a name of its own (a name has
+ * one normal form), so a form scoring less than the last of them cannot be among the first `limit` names.
+ */
+class Top {
+  private readonly scores: number[] = [];
+  constructor(private readonly limit: number) {}
+
+  /** Adds a form's score; true when the bar (the least score that can still rank) has been set or raised. */
+  add(score: number): boolean {
+    const { scores, limit } = this;
+    if (limit <= 0 || (scores.length === limit && score <= scores[limit - 1]!)) return false;
+    let i = scores.length;
+    while (i > 0 && scores[i - 1]! < score) i--;
+    scores.splice(i, 0, score);
+    if (scores.length > limit) scores.pop();
+    return scores.length === limit;
+  }
+
+  /** The most edits a form with `longer` characters (the longer of the pair) may be away and still rank. */
+  edits(longer: number): number {
+    if (this.limit <= 0 || this.scores.length < this.limit) return Number.MAX_SAFE_INTEGER;
+    const bar = this.scores[this.limit - 1]!;
+    // the same arithmetic as the scores found (1 - edits / longer), so a tie with the bar is kept
+    let e = Math.max(0, Math.floor((1 - bar) * longer + 1e-9));
+    while (e > 0 && 1 - e / longer < bar) e--;
+    while (1 - (e + 1) / longer >= bar) e++;
+    return e;
+  }
+}
 
 function push(map: Map<number, number[]>, key: number, value: number): void {
   const list = map.get(key);

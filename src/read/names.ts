@@ -6,8 +6,13 @@ import type { Store } from '../store.js';
 
 /** The normal form names are matched on: case, accents, punctuation and spaces ignored (as name_norm). */
 export function normaliseName(name: string): string {
-  return name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '');
+  // ASCII has no accents to take apart (NFD leaves it as it is, and none of it is a mark): a batch's names
+  // mostly are, and the Unicode steps were most of the cost
+  const base = NOT_ASCII.test(name) ? name.normalize('NFD').replace(/\p{M}/gu, '') : name;
+  return base.toLowerCase().replace(/[^a-z0-9]+/g, '');
 }
+
+const NOT_ASCII = /[\u0080-\uffff]/;
 
 /**
  * A name taken from a URL path: '+' stands for a space there as in a query string, and runs of whitespace
@@ -46,10 +51,11 @@ export type Spelling = 'exact' | 'case_diacritics' | 'normalised';
 
 const folded = (s: string) => asWritten(s).normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
-function spellingOf(input: string, hit: NameHit): Spelling {
-  const written = asWritten(input);
-  if (hit.variants.some((v) => asWritten(v) === written)) return 'exact';
-  const f = folded(input);
+/** How the input (as written, and folded once it is needed) matched a hit. */
+function spellingOf(input: { written: string; folded?: string; raw: string }, hit: NameHit): Spelling {
+  if (hit.variants.some((v) => asWritten(v) === input.written)) return 'exact';
+  input.folded ??= folded(input.raw);
+  const f = input.folded;
   return hit.variants.some((v) => folded(v) === f) ? 'case_diacritics' : 'normalised';
 }
 
@@ -66,7 +72,8 @@ export function findName(store: Store, name: string): { hits: NameHit[]; spellin
   const hits = lookupName(store, name);
   if (hits.length === 0) return null;
   const order: Spelling[] = ['exact', 'case_diacritics', 'normalised'];
-  const tiers = hits.map((h) => spellingOf(name, h));
+  const input = { raw: name, written: asWritten(name) };
+  const tiers = hits.map((h) => spellingOf(input, h));
   const best = order.find((s) => tiers.includes(s))!;
   return { hits: hits.filter((_, i) => tiers[i] === best), spelling: best };
 }

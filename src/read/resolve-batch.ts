@@ -1,12 +1,14 @@
 // A batch of names resolved as a table, as POST /api/v1/resolve and the command line's `resolve` answer it:
 // JSON (a summary of the statuses, then every resolution), or CSV in and CSV out (the user's own rows with the
-// answer's columns added). The resolution itself is resolve.ts's.
+// answer's columns added). The resolution itself is resolve.ts's; both answers are written a slice of
+// resolutions at a time as resolveInSlices hands them over, so the resolutions of a whole batch (objects
+// several times the size of their text) are never all alive at once.
 import { parse as csvParser, type Options as CsvOptions } from 'csv-parse';
 import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import { HttpError } from '../errors.js';
-import { mapInSlices, nextTurn } from '../slices.js';
+import { eachInSlices, mapInSlices, nextTurn } from '../slices.js';
 import type { ResolvedVersion } from './releases.js';
-import type { Resolution } from './resolve.js';
+import { shownResolution, type Resolution } from './resolve.js';
 
 /** CSV rows written between two turns of the event loop (a few milliseconds). */
 const CSV_SLICE_ROWS = 200;
@@ -22,9 +24,37 @@ export interface BatchHead {
 }
 
 export function batchHead(from: ResolvedVersion | null, to: ResolvedVersion, results: readonly Resolution[]): BatchHead {
-  const summary: Record<string, number> = {};
-  for (const r of results) summary[r.status] = (summary[r.status] ?? 0) + 1;
-  return { from_version: from?.version ?? null, to_version: to.version, count: results.length, summary };
+  const head = emptyHead(from, to);
+  for (const r of results) counted(head, r);
+  return head;
+}
+
+/** The head of an answer with no results yet (jsonResults counts them in). */
+export function emptyHead(from: ResolvedVersion | null, to: ResolvedVersion): BatchHead {
+  return { from_version: from?.version ?? null, to_version: to.version, count: 0, summary: {} };
+}
+
+function counted(head: BatchHead, r: Resolution): void {
+  head.count++;
+  head.summary[r.status] = (head.summary[r.status] ?? 0) + 1;
+}
+
+/**
+ * The JSON answer's results as text, a slice of resolutions at a time (a comma before every result but the
+ * first), each counted into head as it goes: head is complete once the last piece is out, and is written
+ * before them (respond.ts sendJsonPieces).
+ */
+export async function* jsonResults(slices: AsyncIterable<readonly Resolution[]>, head: BatchHead): AsyncGenerator<string> {
+  let first = true;
+  for await (const slice of slices) {
+    const texts: string[] = [];
+    await eachInSlices(slice, (r) => {
+      counted(head, r);
+      texts.push(first ? JSON.stringify(shownResolution(r)) : `,${JSON.stringify(shownResolution(r))}`);
+      first = false;
+    });
+    yield texts.join('');
+  }
 }
 
 /** A CSV table of names: its records as sent, and the name of each (trimmed for resolving). */
@@ -55,27 +85,33 @@ export function namesTable(names: readonly string[]): NamesTable {
 
 /**
  * The CSV answer, a piece of a few hundred rows at a time: each record as sent with the answer's columns
- * after it. The answer's columns never overwrite one of the user's: a clash is written as resolve_<column>.
+ * after it, from the resolutions of the records in order, a slice at a time. The answer's columns never
+ * overwrite one of the user's: a clash is written as resolve_<column>.
  */
-export async function* csvAnswer(table: NamesTable, results: readonly Resolution[]): AsyncGenerator<string> {
+export async function* csvAnswer(table: NamesTable, slices: AsyncIterable<readonly Resolution[]> | Iterable<readonly Resolution[]>): AsyncGenerator<string> {
   const { records } = table;
   const own = new Set(Object.keys(records[0] ?? {}));
   const column = (name: string) => (own.has(name) ? `resolve_${name}` : name);
-  const rows = await mapInSlices(records, (r, i) => {
-    const x = results[i]!;
-    const answer: Record<string, unknown> = {
-      status: x.status, rank: x.rank ?? '', matched_name: x.matched_name ?? '', match_type: x.match_type ?? '',
-      confidence: x.confidence, to_version: x.to_version, result: x.results.join('; '),
-      changes: x.chain.map((c) => `${c.version} ${c.change}${c.to_name ? ` -> ${c.to_name}` : ''}`).join('; '),
-      note: x.note ?? '', suggestions: x.suggestions.join('; '),
-    };
-    return { ...r, ...Object.fromEntries(Object.entries(answer).map(([k, v]) => [column(k), v])) };
-  });
-  // In slices of rows, each written with the columns the first row gives (as one call would take them).
-  const columns = Object.keys(rows[0]!);
-  for (let i = 0; i < rows.length; i += CSV_SLICE_ROWS) {
-    if (i > 0) await nextTurn();
-    yield stringifyCsv(rows.slice(i, i + CSV_SLICE_ROWS), { header: i === 0, columns, record_delimiter: 'windows', escape_formulas: true });
+  let at = 0;
+  let columns: string[] | undefined;
+  for await (const results of slices) {
+    const rows = await mapInSlices(results, (x, i) => {
+      const answer: Record<string, unknown> = {
+        status: x.status, rank: x.rank ?? '', matched_name: x.matched_name ?? '', match_type: x.match_type ?? '',
+        confidence: x.confidence, to_version: x.to_version, result: x.results.join('; '),
+        changes: x.chain.map((c) => `${c.version} ${c.change}${c.to_name ? ` -> ${c.to_name}` : ''}`).join('; '),
+        note: x.note ?? '', suggestions: x.suggestions.join('; '),
+      };
+      return { ...records[at + i]!, ...Object.fromEntries(Object.entries(answer).map(([k, v]) => [column(k), v])) };
+    });
+    // In pieces of rows, each written with the columns the first row gives (as one call would take them).
+    for (let i = 0; i < rows.length; i += CSV_SLICE_ROWS) {
+      if (columns) await nextTurn();
+      const header = columns === undefined;
+      columns ??= Object.keys(rows[0]!);
+      yield stringifyCsv(rows.slice(i, i + CSV_SLICE_ROWS), { header, columns, record_delimiter: 'windows', escape_formulas: true });
+    }
+    at += results.length;
   }
 }
 

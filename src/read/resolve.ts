@@ -367,27 +367,46 @@ export function lineagesNamed(store: Store, input: string): Array<{ kind: Lineag
 
 const EMPTY = { destinations: [] as Successor[], members: [] as Successor[] };
 
+/** What a match says, before the walk. */
+type Matched = Pick<Resolution, 'rank' | 'matched_name' | 'matched_kind' | 'confidence' | 'note' | 'lineages'>;
+
+// A resolution is made by one of two object literals, each with its keys in the order the API has always
+// shown them (the JSON answers are the same bytes): one shape each, where spreading objects together made a
+// slow object of every resolution, for resolving and for serialising alike.
+function unknownResolution(name: string, from: ResolvedVersion | null, to: ResolvedVersion): Resolution {
+  return {
+    name, from_version: from?.version ?? null, to_version: to.version, suggestions: [], destinations: EMPTY.destinations, members: EMPTY.members,
+    status: 'unknown', rank: null, matched_name: null, matched_kind: null, match_type: null, confidence: 0, results: [], chain: [], note: null, lineages: [],
+  };
+}
+
+function matchedResolution(name: string, from: ResolvedVersion | null, to: ResolvedVersion, m: Matched, match_type: MatchType, status: Status,
+  results: string[], chain: ChainStep[], dispersed = EMPTY): Resolution {
+  return {
+    name, from_version: from?.version ?? null, to_version: to.version, suggestions: [], destinations: dispersed.destinations, members: dispersed.members,
+    rank: m.rank, matched_name: m.matched_name, matched_kind: m.matched_kind, confidence: m.confidence, note: m.note, lineages: m.lineages,
+    match_type, status, results, chain,
+  };
+}
+
 export function resolveOne(store: Store, name: string, from: ResolvedVersion | null, to: ResolvedVersion, ids?: IdentifierHit[]): Resolution {
-  const base = { name, from_version: from?.version ?? null, to_version: to.version, suggestions: [] as string[], ...EMPTY };
   const found = identify(store, name, from, ids);
-  if (!found) {
-    return { ...base, status: 'unknown', rank: null, matched_name: null, matched_kind: null, match_type: null, confidence: 0, results: [], chain: [], note: null, lineages: [] };
-  }
+  if (!found) return unknownResolution(name, from, to);
   const { candidates, start } = found;
   const lineages = candidates.map((c) => ({ kind: c.kind, id: c.id }));
   const first = candidates[0]!;
-  const matched = {
+  const matched: Matched = {
     rank: candidates.every((c) => c.rank === first.rank) ? first.rank : null,
     matched_name: first.matched_name, matched_kind: first.matched_kind, confidence: found.confidence, note: found.note, lineages,
   };
   if (candidates.length > 1) {
     const results = unique(candidates.flatMap((c, i) => walk(store, view(store, c.kind, c.id), start[i]!, to.msl).names));
-    return { ...base, ...matched, match_type: found.match_type, status: 'ambiguous', results, chain: [] };
+    return matchedResolution(name, from, to, matched, found.match_type, 'ambiguous', results, []);
   }
   // A name of the latest release asked for in the latest release: nothing to walk (the commonest question,
   // and a lineage document costs more to read than the rest of the resolution)
   if (start[0] === to.msl && first.current_name !== null && first.official?.[1] === to.msl && to.msl === latest(store).msl) {
-    return { ...base, ...matched, match_type: found.match_type, status: 'unchanged', results: [first.current_name], chain: [] };
+    return matchedResolution(name, from, to, matched, found.match_type, 'unchanged', [first.current_name], []);
   }
   const v = view(store, first.kind, first.id);
   const w = walk(store, v, start[0]!, to.msl);
@@ -397,39 +416,55 @@ export function resolveOne(store: Store, name: string, from: ResolvedVersion | n
   const match_type: MatchType = found.match_type !== 'exact' || !renamedThere ? found.match_type
     : to.msl > start[0]! ? 'former_name' : 'later_name';
   const dispersed = w.ended && w.ended.ended !== 'renamed' ? dispersal(store, w.ended, to.msl) : EMPTY;
-  return { ...base, ...matched, match_type, status: w.status, results: w.names, chain: w.chain, ...dispersed };
+  return matchedResolution(name, from, to, matched, match_type, w.status, w.names, w.chain, dispersed);
 }
 
+/** Names resolved in one slice of a batch (resolveInSlices): the most resolutions a batch's caller holds at once. */
+const SLICE_NAMES = 500;
+
 /**
- * Resolves a batch: identifiers looked up in one query, names in memory, suggestions for every input that
- * matched nothing in one more query (in slices for a large batch: suggest.ts).
+ * Resolves a batch a slice of names at a time, each slice with its suggestions, handed over before the next is
+ * resolved: a caller that turns each into text (resolve-batch.ts) never holds the resolutions of the whole
+ * batch. Identifiers are looked up in one query for the batch, names in memory, suggestions for the inputs of
+ * a slice that matched nothing (suggest.ts). Resolving is synchronous work on in-memory documents: 10,000 names
+ * in one go would hold every other request for a second, so it is done in slices of time (slices.ts), and
+ * lookups keep being answered between them.
  */
-export async function resolveMany(store: Store, names: string[], from: ResolvedVersion | null, to: ResolvedVersion): Promise<Resolution[]> {
-  // Resolving is synchronous work on in-memory documents, ~0.1 ms a name: 10,000 names in one go would
-  // hold every other request for a second. In slices, lookups keep being answered between them.
+export async function* resolveInSlices(store: Store, names: readonly string[], from: ResolvedVersion | null, to: ResolvedVersion): AsyncGenerator<Resolution[]> {
   const idInputs: string[] = [];
+  const times = new Map<string, number>();
   await eachInSlices(names, (n) => {
+    times.set(n, (times.get(n) ?? 0) + 1);
     if (identifierKeys(n) !== null && findName(store, n) === null) idInputs.push(n);
   });
   const ids = await lookupIdentifiers(store, idInputs);
   // an input given several times (a species column repeats its names) is resolved once, each row a copy
   const once = new Map<string, Resolution>();
-  const results = await mapInSlices(names, (n) => {
-    const seen = once.get(n);
-    if (seen) return { ...seen };
-    const r = resolveOne(store, n, from, to, ids.get(n));
-    once.set(n, r);
-    return r;
-  });
-  const unknown = results.filter((r) => r.status === 'unknown');
-  if (unknown.length > 0) {
-    const suggestions = await suggest(store, unknown.map((r) => r.name));
-    await eachInSlices(unknown, (r) => {
-      r.suggestions = (suggestions.get(normaliseName(r.name)) ?? []).map((s) => s.name);
-      if (r.suggestions.length > 0) r.match_type = 'fuzzy';
+  for (let at = 0; at < names.length; at += SLICE_NAMES) {
+    const results = await mapInSlices(names.slice(at, at + SLICE_NAMES), (n) => {
+      const seen = once.get(n);
+      if (seen) return { ...seen };
+      const r = resolveOne(store, n, from, to, ids.get(n));
+      if (times.get(n)! > 1) once.set(n, r);
+      return r;
     });
+    const unknown = results.filter((r) => r.status === 'unknown');
+    if (unknown.length > 0) {
+      const suggestions = await suggest(store, unknown.map((r) => r.name));
+      await eachInSlices(unknown, (r) => {
+        r.suggestions = (suggestions.get(normaliseName(r.name)) ?? []).map((s) => s.name);
+        if (r.suggestions.length > 0) r.match_type = 'fuzzy';
+      });
+    }
+    yield results;
   }
-  return results;
+}
+
+/** Resolves a batch (resolveInSlices, every slice kept). */
+export async function resolveMany(store: Store, names: readonly string[], from: ResolvedVersion | null, to: ResolvedVersion): Promise<Resolution[]> {
+  const out: Resolution[] = [];
+  for await (const slice of resolveInSlices(store, names, from, to)) for (const r of slice) out.push(r);
+  return out;
 }
 
 /** One input resolved (resolveMany of one). */
@@ -461,7 +496,10 @@ export function placeIn(store: Store, lineageId: number, name: string, target: R
 
 /** A resolution as the API shows it: everything but the lineage ids the read layer works with. */
 export function shownResolution(r: Resolution): Omit<Resolution, 'lineages'> {
-  return Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'lineages')) as Omit<Resolution, 'lineages'>;
+  // key by key, in the resolution's order: the copies share one shape (Object.entries made a slow object of each)
+  const shown: Record<string, unknown> = {};
+  for (const key in r) if (key !== 'lineages') shown[key] = r[key as keyof Resolution];
+  return shown as Omit<Resolution, 'lineages'>;
 }
 
 /**

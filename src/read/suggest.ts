@@ -42,25 +42,46 @@ const NAME_ROWS_SQL = `
 const matchers = new WeakMap<Store, NameMatcher>();
 
 /**
- * The suggestions last computed, per matcher (one build's names), the least recently used going past the cap:
- * the same misspelt or unknown names come back (a table sent again after a fix, a typeahead retyped), and a
- * name with nothing close costs the most to match. An entry is a normal form and up to three suggestions.
+ * The suggestions last computed, per matcher (one build's names): the same misspelt or unknown names come back
+ * (a table sent again after a fix, a typeahead retyped), and a name with nothing close costs the most to match.
+ * An entry is a normal form and up to three suggestions. Two generations of RECENT / 2 entries each: when the
+ * young one is full it becomes the old one and the old one goes, and an entry used from the old one moves to
+ * the young one, so the last RECENT / 2 to RECENT names used are kept. (One map with its least recently used
+ * entry deleted past the cap found that entry by iterating from the map's start, over every slot deleted
+ * before it: in a batch of unknown names, as much time as the resolution of the rest.)
  */
 const RECENT = 8192;
-const recent = new WeakMap<NameMatcher, Map<string, Suggestion[]>>();
+
+class Recent {
+  private young = new Map<string, Suggestion[]>();
+  private old = new Map<string, Suggestion[]>();
+
+  get(key: string): Suggestion[] | undefined {
+    const known = this.young.get(key);
+    if (known) return known;
+    const older = this.old.get(key);
+    if (older) this.set(key, older);
+    return older;
+  }
+
+  set(key: string, value: Suggestion[]): void {
+    if (this.young.size >= RECENT / 2) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+    this.young.set(key, value);
+  }
+}
+
+const recent = new WeakMap<NameMatcher, Recent>();
 
 function remembered(matcher: NameMatcher, key: string, compute: () => Suggestion[]): Suggestion[] {
   let cache = recent.get(matcher);
-  if (!cache) recent.set(matcher, (cache = new Map()));
+  if (!cache) recent.set(matcher, (cache = new Recent()));
   const known = cache.get(key);
-  if (known) {
-    cache.delete(key);
-    cache.set(key, known);
-    return known;
-  }
+  if (known) return known;
   const fresh = compute();
   cache.set(key, fresh);
-  if (cache.size > RECENT) cache.delete(cache.keys().next().value!);
   return fresh;
 }
 

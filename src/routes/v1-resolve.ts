@@ -4,9 +4,9 @@
 import { Router, type Request, type Response } from 'express';
 import { HttpError } from '../errors.js';
 import { resolveVersion } from '../read/releases.js';
-import { resolveMany, shownResolution } from '../read/resolve.js';
-import { batchHead, csvAnswer, readNamesCsv } from '../read/resolve-batch.js';
-import { sendCsvPieces, sendJsonList } from '../respond.js';
+import { resolveInSlices, resolveMany, shownResolution } from '../read/resolve.js';
+import { csvAnswer, emptyHead, jsonResults, readNamesCsv } from '../read/resolve-batch.js';
+import { sendCsvPieces, sendJsonPieces } from '../respond.js';
 
 const MAX_NAMES = 10_000;
 
@@ -37,9 +37,10 @@ async function resolvePost(req: Request, res: Response): Promise<void> {
   const body = req.body as PostBody;
   const from = body.from_version ? resolveVersion(req.store, body.from_version) : null;
   const to = resolveVersion(req.store, body.to_version);
-  const results = await resolveMany(req.store, body.names, from, to);
   res.set('Cache-Control', 'no-store');
-  await sendJsonList(req, res, { ...batchHead(from, to, results) }, 'results', results, shownResolution);
+  // resolved and written a slice at a time; the summary is counted as they go, and written first
+  const head = emptyHead(from, to);
+  await sendJsonPieces(req, res, 'results', jsonResults(resolveInSlices(req.store, body.names, from, to), head), () => ({ ...head }));
 }
 
 async function resolveCsv(req: Request, res: Response): Promise<void> {
@@ -47,9 +48,8 @@ async function resolveCsv(req: Request, res: Response): Promise<void> {
   if (table.names.length > MAX_NAMES) throw new HttpError(413, `at most ${MAX_NAMES} names per request, got ${table.names.length}`);
   const from = typeof req.query.from_version === 'string' ? resolveVersion(req.store, req.query.from_version) : null;
   const to = resolveVersion(req.store, typeof req.query.to_version === 'string' ? req.query.to_version : undefined);
-  const results = await resolveMany(req.store, table.names, from, to);
   res.set('Cache-Control', 'no-store');
-  await sendCsvPieces(res, csvAnswer(table, results));
+  await sendCsvPieces(res, csvAnswer(table, resolveInSlices(req.store, table.names, from, to)));
 }
 
 export function resolveRouter(): Router {
