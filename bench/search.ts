@@ -110,8 +110,8 @@ async function main(): Promise<void> {
   await timed(queries, speciesDuck);
   const sd = await timed(queries, speciesDuck);
   const speciesMem = (q: Query) => {
-    const all = speciesSearch(store, normaliseName(q.text) || '\u0000', false, MIN_SCORE, null, null);
-    return { total: all.length, top: all.slice(0, 10).map((r) => r.scientific_name) };
+    const found = speciesSearch(store, normaliseName(q.text) || '\u0000', false, MIN_SCORE, null, null, 10);
+    return { total: found.total, top: found.results.map((r) => r.scientific_name) };
   };
   await timed(queries, speciesMem);
   const sm = await timed(queries, speciesMem);

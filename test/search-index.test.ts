@@ -75,10 +75,10 @@ describe('search index: searches from memory', function () {
     for (const q of queries) {
       const key = normaliseName(q.text) || '\u0000';
       const rows = await store.query<{ total: number; species: string }>(DUCKDB_SPECIES, [key, latestMsl]);
-      const ours = speciesSearch(store, key, false, MIN_SCORE, null, null);
-      expect(top(ours.slice(0, 10).map((r) => r.scientific_name), ours.length), `'${q.text}'`)
+      const ours = speciesSearch(store, key, false, MIN_SCORE, null, null, 10);
+      expect(top(ours.results.map((r) => r.scientific_name), ours.total), `'${q.text}'`)
         .to.deep.equal(top(rows.map((r) => r.species), rows[0]?.total ?? 0));
-      if (ours.some((r) => r.match.type === 'typo')) typos += 1;
+      if (ours.results.some((r) => r.match.type === 'typo')) typos += 1;
     }
     expect(typos, 'queries with a misspelling matched').to.be.greaterThan(20);
   });

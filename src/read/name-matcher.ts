@@ -281,7 +281,11 @@ export class NameMatcher {
   similarity(form: number, q: string): number {
     const f = this.forms[form]!;
     const longer = Math.max(f.length, q.length);
-    return longer === 0 ? 1 : 1 - this.distance(f, q, longer) / longer;
+    if (longer === 0) return 1;
+    // A form holding q (a search's substring matches, tens of thousands for a short query) is q with letters
+    // added: as many edits as it has letters more, no fewer (the lengths differ by that), no table needed.
+    const edits = f.length >= q.length && f.includes(q) ? f.length - q.length : this.distance(f, q, longer);
+    return 1 - edits / longer;
   }
 
   /**

@@ -432,10 +432,11 @@ export function matchJson(h: NameHit, current: string | null): { name: string; k
 
 /**
  * The species of the latest release any of whose names match the normal form q (matchNames), each once by its
- * best-matching name, best first (tier, similarity, species name); family and genus: lower-cased filters.
+ * best-matching name, best first (tier, similarity, species name); family and genus: lower-cased filters. How many
+ * there are, and the first `limit`.
  */
-export function speciesSearch(store: Store, q: string, exactOnly: boolean, minScore: number, family: string | null, genus: string | null):
-  Array<{ scientific_name: string; family: string | null; genus: string | null; realm: string | null; match: ReturnType<typeof matchJson> }> {
+export function speciesSearch(store: Store, q: string, exactOnly: boolean, minScore: number, family: string | null, genus: string | null, limit: number):
+  { total: number; results: Array<{ scientific_name: string; family: string | null; genus: string | null; realm: string | null; match: ReturnType<typeof matchJson> }> } {
   const { latest } = releaseSearch(store);
   const best = new Map<string, NameHit>();
   for (const h of matchNames(store, q, exactOnly, minScore)) {
@@ -444,7 +445,11 @@ export function speciesSearch(store: Store, q: string, exactOnly: boolean, minSc
     const seen = best.get(h.current_name!);
     if (!seen || betterHit(h, seen) < 0) best.set(h.current_name!, h);
   }
-  return [...best.entries()].map(([species, h]) => ({ s: latest.get(species)!, species, h }))
-    .sort((a, b) => a.h.tier - b.h.tier || b.h.similarity - a.h.similarity || a.s.row - b.s.row)
-    .map(({ s, species, h }) => ({ scientific_name: species, family: s.family, genus: s.genus, realm: s.realm, match: matchJson(h, species) }));
+  // every match counts in the total; only the first `limit` are shown (a short query matches thousands)
+  const ranked = [...best.entries()].map(([species, h]) => ({ s: latest.get(species)!, species, h }))
+    .sort((a, b) => a.h.tier - b.h.tier || b.h.similarity - a.h.similarity || a.s.row - b.s.row);
+  return {
+    total: ranked.length,
+    results: ranked.slice(0, limit).map(({ s, species, h }) => ({ scientific_name: species, family: s.family, genus: s.genus, realm: s.realm, match: matchJson(h, species) })),
+  };
 }

@@ -63,11 +63,10 @@ interface SpeciesBody {
 function searchSpecies(req: Request, res: Response): void {
   const body = req.body as SpeciesBody;
   const v = latest(req.store);
-  const ranked = speciesSearch(req.store, queryKey(body.query), body.exact_match, MIN_SCORE, lower(body.family_filter), lower(body.genus_filter));
+  const { total, results } = speciesSearch(req.store, queryKey(body.query), body.exact_match, MIN_SCORE, lower(body.family_filter), lower(body.genus_filter), body.limit);
   res.set('Cache-Control', 'no-store').json({
     query: body.query, exact_match: body.exact_match, family_filter: body.family_filter ?? null, genus_filter: body.genus_filter ?? null,
-    msl_version: v.version, total_matches: ranked.length, limit: body.limit,
-    results: ranked.slice(0, body.limit),
+    msl_version: v.version, total_matches: total, limit: body.limit, results,
   });
 }
 
