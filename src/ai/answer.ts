@@ -500,15 +500,35 @@ function diversity(ctx: Ctx): DiversityDoc | null {
   return ctx.store.docJson<DiversityDoc>('diversity_stats', ctx.latest.msl) ?? null;
 }
 
+/** Members of a family alike in what familiesBy tests (composition and hosts), and how many species each. */
+type Kind = Pick<Member, 'composition' | 'hosts'> & { species: number };
+const kinds = new WeakMap<FamilyProfile, Kind[]>();
+
+/** A family's members as kinds: a few per family where members are thousands, tested once each. */
+function kindsOf(f: FamilyProfile): Kind[] {
+  let list = kinds.get(f);
+  if (!list) {
+    const byKey = new Map<string, Kind>();
+    for (const m of f.members) {
+      const key = `${m.composition}\u0000${m.hosts.join('\u0000')}`;
+      const k = byKey.get(key);
+      if (k) k.species++;
+      else byKey.set(key, { composition: m.composition, hosts: m.hosts, species: 1 });
+    }
+    kinds.set(f, (list = [...byKey.values()]));
+  }
+  return list;
+}
+
 async function familiesBy(ctx: Ctx, p: Parsed, what: 'host' | 'genome'): Promise<Answer> {
   const list = await profiles(ctx);
   const wanted = what === 'host' ? p.hosts : p.genomeTypes;
   // "dsDNA viruses that infect archaea": both filters, the species counted must pass each
-  const hostOk = (m: Member) => p.hosts.length === 0 || m.hosts.some((h) => p.hosts.includes(h));
-  const genomeOk = (m: Member) => p.genomeTypes.length === 0 || (m.composition !== null && p.genomeTypes.includes(m.composition));
-  const test = (m: Member) => hostOk(m) && genomeOk(m);
+  const hostOk = (m: Kind) => p.hosts.length === 0 || m.hosts.some((h) => p.hosts.includes(h));
+  const genomeOk = (m: Kind) => p.genomeTypes.length === 0 || (m.composition !== null && p.genomeTypes.includes(m.composition));
+  const test = (m: Kind) => hostOk(m) && genomeOk(m);
   const both = p.hosts.length > 0 && p.genomeTypes.length > 0;
-  const hits = list.map((f) => ({ family: f.family, species: f.members.filter(test).length, of: f.species }))
+  const hits = list.map((f) => ({ family: f.family, species: kindsOf(f).reduce((n, k) => (test(k) ? n + k.species : n), 0), of: f.species }))
     .filter((x) => x.species > 0)
     .sort((a, b) => b.species - a.species || a.family.localeCompare(b.family));
   const limit = Math.min(p.limit ?? 5, 20);
