@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import compression from 'compression';
 import cors from 'cors';
-import express, { type Request } from 'express';
+import express, { type Request, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
@@ -37,6 +37,9 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
  * for If-None-Match, the request id to quote in a report, the next page's link, a download's file name,
  * the methods a path has.
  */
+/** What is served outside the contract: the contract itself, its explorer and the pages' files. */
+const OUTSIDE_CONTRACT = /^\/(docs|assets|openapi\.json)(\/|$)/;
+
 export const EXPOSED_HEADERS = ['ETag', 'X-Request-Id', 'Link', 'Content-Disposition', 'Allow'];
 
 /** Holds the store currently served; server.ts swaps it when a rebuild lands. */
@@ -59,13 +62,45 @@ export interface AppOptions {
   validateResponses?: boolean;
 }
 
+/**
+ * Middlewares run one after another as one: Express's router does its matching and bookkeeping for every
+ * layer it walks, and every request walks all of these. As in a router, a handler's throw or rejected
+ * promise goes on as the error.
+ */
+function inOrder(handlers: RequestHandler[]): RequestHandler {
+  return (req, res, done) => {
+    let i = 0;
+    const next = (err?: unknown): void => {
+      const handler = handlers[i++];
+      if (err !== undefined || !handler) {
+        done(err);
+        return;
+      }
+      try {
+        const result: unknown = handler(req, res, next);
+        if (result instanceof Promise) result.catch((e: unknown) => next(e ?? new Error('rejected promise')));
+      } catch (e) {
+        next(e);
+      }
+    };
+    next();
+  };
+}
+
 export function createApp(opts: AppOptions): express.Express {
   const app = express();
   const spec = openApiDocument();
   app.disable('x-powered-by');
+  // Express' weak ETag hashes every body; ours are derived from the build id and the resource (respond.ts).
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.locals.validateResponses = opts.validateResponses ?? false;
+
+  // What every request meets, /docs and the pages' files included.
+  const front: RequestHandler[] = [];
   // Every answer: no MIME sniffing, and (for anything a browser might render) no scripts, no framing.
   // The HTML pages (routes/web.ts) and /docs replace the policy with ones that let them run.
-  app.use((req, res, next) => {
+  front.push((req, res, next) => {
     const given = req.headers['x-request-id'];
     const id = typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
     res.locals.requestId = id;
@@ -87,18 +122,14 @@ export function createApp(opts: AppOptions): express.Express {
   // A public, read-only API with no credentials: any origin may read every answer. A preflight gets its
   // headers here and its 204 from operationGate, which knows the paths (an unknown path is a 404, a
   // preflight included). Max-age: browsers cap it lower anyway (Chromium at two hours).
-  app.use(cors({ origin: '*', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], exposedHeaders: EXPOSED_HEADERS, maxAge: 86400, preflightContinue: true }));
-  // Express' weak ETag hashes every body; ours are derived from the build id and the resource (respond.ts).
-  app.set('etag', false);
-  app.set('query parser', 'simple');
-  app.locals.validateResponses = opts.validateResponses ?? false;
+  front.push(cors({ origin: '*', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], exposedHeaders: EXPOSED_HEADERS, maxAge: 86400, preflightContinue: true }));
 
   // One log line per request, written when the response has gone. A hand-rolled middleware over pino
   // rather than pino-http: pino-http builds a child logger and serialisers per request whatever the level,
   // which cost ~35% of a point lookup's throughput here (bench/); LOG_SAMPLE thins the lines further.
   const sample = opts.logSample ?? 1;
   if (opts.logger.isLevelEnabled('info') && sample > 0) {
-    app.use((req, res, next) => {
+    front.push((req, res, next) => {
       if (sample < 1 && Math.random() >= sample) return next();
       const t0 = performance.now();
       // on, not once: a response finishes once, and once() wraps the listener on every request.
@@ -113,7 +144,7 @@ export function createApp(opts: AppOptions): express.Express {
   // are never compressed.
   // Bulk downloads are files sent with an encoding of their own (routes/v1-bulk.ts): they skip it too.
   const compress = compression({ threshold: 1024 });
-  app.use((req, res, next) => {
+  front.push((req, res, next) => {
     if (!/\b(gzip|deflate|br)\b/.test(req.headers['accept-encoding'] ?? '') || req.path.startsWith('/api/v1/bulk/')) {
       // Nothing earlier sets Vary, so this is what res.vary() would do, without parsing the header first.
       res.setHeader('Vary', 'Accept-Encoding');
@@ -121,6 +152,51 @@ export function createApp(opts: AppOptions): express.Express {
     }
     return compress(req, res, next);
   });
+  app.use(inOrder(front));
+
+  // The contract: what every operation's request must be, checked before any handler runs.
+  const contract: RequestHandler[] = [operationGate(spec)];
+  // Only requests with a body meet the parsers.
+  const json = express.json({ limit: BODY_LIMIT });
+  const text = express.text({ type: ['text/csv', 'text/plain'], limit: BODY_LIMIT });
+  contract.push((req, res, next) => {
+    const bodyTypes = res.locals.bodyTypes as string[] | undefined;
+    const sent = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    // The validator lets an operation whose body the contract requires run without one; this does not. A
+    // body of a type the operation does not take goes on to the validator, which answers 415.
+    if (bodyTypes && !sent) throw new HttpError(400, `${req.method} ${req.path} needs a body of type ${bodyTypes.join(' or ')}`);
+    if (!sent) return next();
+    json(req, res, (err?: unknown) => (err ? next(err) : text(req, res, next)));
+  });
+  contract.push(...OpenApiValidator.middleware({
+    apiSpec: spec as never,
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
+    validateResponses: opts.validateResponses ?? false,
+    validateApiSpec: opts.validateResponses ?? false,
+    // No security schemes and no uploads: leaving their middlewares out saves two promise hops a request.
+    validateSecurity: false,
+    fileUploader: false,
+    ignoreUndocumented: false,
+    ignorePaths: OUTSIDE_CONTRACT,
+  }));
+  const checked = inOrder(contract);
+  app.use((req, res, next) => (OUTSIDE_CONTRACT.test(req.path) ? next() : checked(req, res, next)));
+
+  // Every request holds on to the store it started with, so a rebuild swapped in meanwhile never pulls
+  // the data out from under it; the old store closes when its last request has finished.
+  const withStore: RequestHandler = (req: Request, res, next) => {
+    const store = opts.stores.current();
+    if (!store) throw new HttpError(503, 'the data set is still loading; retry in a few seconds');
+    req.store = store;
+    store.retain();
+    res.on('close', () => store.release());
+    next();
+  };
+  app.use('/api/v1', withStore, v1Router(), historyRouter(), resolveRouter(), citationRouter(), bulkRouter());
+  app.use('/taxonomy', withStore, taxonomyRouter());
+  app.use('/historical', withStore, historicalRouter());
+  app.use('/search', withStore, searchRouter());
+  app.use('/ai', withStore, aiRouter());
 
   app.get('/openapi.json', (_req, res) => { res.json(spec); });
   // Swagger UI is the one HTML page: helmet's defaults (a self-only CSP, framing refused) fit it, except
@@ -131,55 +207,13 @@ export function createApp(opts: AppOptions): express.Express {
   // The pages' scripts, styles and plotting library: files, left out of the contract like /docs.
   app.use('/assets', assetsRouter());
 
-  app.use(operationGate(spec));
-  // Only requests with a body meet the parsers: two router layers less on every lookup.
-  const json = express.json({ limit: BODY_LIMIT });
-  const text = express.text({ type: ['text/csv', 'text/plain'], limit: BODY_LIMIT });
-  app.use((req, res, next) => {
-    const bodyTypes = res.locals.bodyTypes as string[] | undefined;
-    const sent = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-    // The validator lets an operation whose body the contract requires run without one; this does not. A
-    // body of a type the operation does not take goes on to the validator, which answers 415.
-    if (bodyTypes && !sent) throw new HttpError(400, `${req.method} ${req.path} needs a body of type ${bodyTypes.join(' or ')}`);
-    if (!sent) return next();
-    json(req, res, (err?: unknown) => (err ? next(err) : text(req, res, next)));
-  });
-  app.use(OpenApiValidator.middleware({
-    apiSpec: spec as never,
-    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
-    validateResponses: opts.validateResponses ?? false,
-    validateApiSpec: opts.validateResponses ?? false,
-    // No security schemes and no uploads: leaving their middlewares out saves two promise hops a request.
-    validateSecurity: false,
-    fileUploader: false,
-    ignoreUndocumented: false,
-    ignorePaths: /^\/(docs|assets|openapi\.json)(\/|$)/,
-  }));
-
+  // /health and the pages need no data set (the pages' scripts ask the API). All of these come after the
+  // API, which most requests are for, so those never walk past them.
   app.get('/health', (_req, res) => {
     const store = opts.stores.current();
     res.set('Cache-Control', 'no-store').json({ status: store ? 'ok' : 'starting', build_id: store?.buildId ?? null, documents: store?.docsSource ?? null });
   });
-
-  // The pages need no data set: their scripts ask the API.
   app.use(pagesRouter());
-
-  // Every request holds on to the store it started with, so a rebuild swapped in meanwhile never pulls
-  // the data out from under it; the old store closes when its last request has finished.
-  app.use((req: Request, res, next) => {
-    const store = opts.stores.current();
-    if (!store) throw new HttpError(503, 'the data set is still loading; retry in a few seconds');
-    req.store = store;
-    store.retain();
-    res.on('close', () => store.release());
-    next();
-  });
-
-  app.use('/api/v1', v1Router(), historyRouter(), resolveRouter(), citationRouter(), bulkRouter());
-  app.use('/taxonomy', taxonomyRouter());
-  app.use('/historical', historicalRouter());
-  app.use('/search', searchRouter());
-  app.use('/ai', aiRouter());
   app.use(notFound);
   app.use(errorHandler(contractTerms(spec), (err) => opts.logger.error({ err }, 'request failed')));
   return app;
