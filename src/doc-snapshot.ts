@@ -38,9 +38,9 @@ interface Header {
  * Fingerprint of what the documents and index images are: any change to a table's key or document SQL, or
  * to imageLayout (the version of the images' fields), changes it.
  */
-export function definitionsKey(specs: ReadonlyArray<{ table: string; key: readonly string[]; doc: string; compressed?: boolean; dictionaryBytes?: number }>,
+export function definitionsKey(specs: ReadonlyArray<{ table: string; key: readonly string[]; doc: string; compressed?: boolean }>,
   imageLayout = ''): string {
-  return createHash('sha256').update(JSON.stringify(specs.map((s) => [s.table, s.key, s.doc, s.compressed ?? false, ...(s.dictionaryBytes ? [s.dictionaryBytes] : [])])))
+  return createHash('sha256').update(JSON.stringify(specs.map((s) => [s.table, s.key, s.doc, s.compressed ?? false])))
     .update(imageLayout).digest('hex').slice(0, 16);
 }
 

@@ -23,14 +23,10 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 /** zlib reads at most the last 32 KB of a dictionary. */
 const DICTIONARY_BYTES = 32 * 1024;
 
-/**
- * A dictionary for a table: samples of its documents, the most typical last, cut to `bytes` (at most what
- * zlib reads). A smaller dictionary compresses a little less and inflates faster: zlib takes the whole
- * dictionary in on every inflate.
- */
-export function dictionaryOf(samples: readonly Buffer[], bytes = DICTIONARY_BYTES): Buffer {
+/** A dictionary for a table: samples of its documents, the most typical last, cut to what zlib reads. */
+export function dictionaryOf(samples: readonly Buffer[]): Buffer {
   const all = Buffer.concat(samples);
-  return all.subarray(Math.max(0, all.length - Math.min(bytes, DICTIONARY_BYTES)));
+  return all.subarray(Math.max(0, all.length - DICTIONARY_BYTES));
 }
 
 /** Fields of a document's slot: batch number, key start and end, document start and length (bytes). */

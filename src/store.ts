@@ -23,8 +23,6 @@ export interface DocSpec {
   doc: string;
   /** Hold the documents deflated (PackedDocs): for large tables that few requests read. */
   compressed?: boolean;
-  /** The deflate dictionary's size when compressed (default and most: 32 KB). */
-  dictionaryBytes?: number;
 }
 
 /**
@@ -398,5 +396,5 @@ async function loadDocs(connections: DuckDBConnection[], specs: DocSpec[]): Prom
 async function dictionarySample(conn: DuckDBConnection, spec: DocSpec, end: number): Promise<Buffer> {
   const step = Math.max(1, Math.floor(end / 64));
   const rows = (await conn.runAndReadAll(`SELECT CAST(${spec.doc} AS VARCHAR) FROM main."${spec.table}" AS t WHERE rowid % ${step} = 0 ORDER BY rowid LIMIT 64`)).getRows();
-  return dictionaryOf(rows.map(([doc]) => Buffer.from(String(doc))), spec.dictionaryBytes);
+  return dictionaryOf(rows.map(([doc]) => Buffer.from(String(doc))));
 }
