@@ -14,9 +14,10 @@ export const DOCUMENTS: DocSpec[] = [
   // the largest table, and the hottest: stored as it is sent. Deflated it took a fifth of the space, but
   // inflating a document cost more CPU than the rest of its handler (zlib sets up a stream for each).
   { table: 'species_doc', key: ['msl', 'name_key'], doc: 't.doc' },
-  // the largest tables after species_doc, and read by few requests: stored deflated
-  { table: 'history_doc', key: ['lineage_id'], doc: 't.doc', compressed: true },
-  { table: 'taxon_history_doc', key: ['taxon_id'], doc: 't.doc', compressed: true },
+  // the lineages' histories, read by every history by name (as species_doc, inflating cost more than the rest)
+  { table: 'history_doc', key: ['lineage_id'], doc: 't.doc' },
+  { table: 'taxon_history_doc', key: ['taxon_id'], doc: 't.doc' },
+  // the largest table after these, read only by /historical/species/:name/history: stored deflated
   { table: 'species_history_doc', key: ['lineage_id'], doc: 't.doc', compressed: true },
   { table: 'name_lookup', key: ['name_norm'], doc: 't.doc' },
   { table: 'diversity_stats', key: ['msl'], doc: 'to_json(t)' },
