@@ -5,6 +5,7 @@
 // finds that before the file is served (a disk or copy fault, not tampering: nothing here is secret).
 import { closeSync, openSync, read, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
 
 /** Beside the database: `{ build_id, bytes, crc32 }` of the file as its build wrote it. */
@@ -22,8 +23,21 @@ export interface RecordedChecksum extends FileChecksum {
 const CHUNK = 8 << 20;
 const readAt = promisify(read);
 
-/** Reads the file in chunks on libuv's threads, the main thread only adding each chunk to the sum. */
-export async function fileChecksum(path: string): Promise<FileChecksum> {
+/**
+ * The file's size and CRC-32, summed on a thread of its own: the server sums its database (hundreds of MB)
+ * while its main thread opens the store and reads the document snapshot, on the machine's other core.
+ */
+export function fileChecksum(path: string): Promise<FileChecksum> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL(import.meta.url), { workerData: { checksumOf: path } });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the checksum thread of ${path} exited with code ${code} before it answered`)));
+  });
+}
+
+/** Reads the file in chunks, adding each to the sum. */
+async function sumFile(path: string): Promise<FileChecksum> {
   const fd = openSync(path, 'r');
   try {
     const chunk = Buffer.allocUnsafe(CHUNK);
@@ -40,6 +54,9 @@ export async function fileChecksum(path: string): Promise<FileChecksum> {
     closeSync(fd);
   }
 }
+
+const job = workerData as { checksumOf?: string } | null;
+if (!isMainThread && typeof job?.checksumOf === 'string') parentPort!.postMessage(await sumFile(job.checksumOf));
 
 /** The recorded checksum, or null when there is none or it is not readable as one. */
 export function readRecordedChecksum(path: string): RecordedChecksum | null {
