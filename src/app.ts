@@ -32,14 +32,14 @@ const BODY_LIMIT = '2mb';
  */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 
+/** What is served outside the contract: the contract itself, its explorer and the pages' files. */
+const OUTSIDE_CONTRACT = /^\/(docs|assets|openapi\.json)(\/|$)/;
+
 /**
  * Response headers a script on another origin may read (CORS safelists only a few others): the validator
  * for If-None-Match, the request id to quote in a report, the next page's link, a download's file name,
  * the methods a path has.
  */
-/** What is served outside the contract: the contract itself, its explorer and the pages' files. */
-const OUTSIDE_CONTRACT = /^\/(docs|assets|openapi\.json)(\/|$)/;
-
 export const EXPOSED_HEADERS = ['ETag', 'X-Request-Id', 'Link', 'Content-Disposition', 'Allow'];
 
 /** Holds the store currently served; server.ts swaps it when a rebuild lands. */
@@ -71,14 +71,19 @@ function inOrder(handlers: RequestHandler[]): RequestHandler {
   return (req, res, done) => {
     let i = 0;
     const next = (err?: unknown): void => {
-      const handler = handlers[i++];
-      if (err !== undefined || !handler) {
+      // as Express reads it: anything falsy is no error
+      if (err) {
         done(err);
+        return;
+      }
+      const handler = handlers[i++];
+      if (!handler) {
+        done();
         return;
       }
       try {
         const result: unknown = handler(req, res, next);
-        if (result instanceof Promise) result.catch((e: unknown) => next(e ?? new Error('rejected promise')));
+        if (result instanceof Promise) result.catch((e: unknown) => next(e || new Error('rejected promise')));
       } catch (e) {
         next(e);
       }
