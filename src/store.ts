@@ -211,14 +211,28 @@ export class Store {
   }
 
   /** Runs a read query with bound values; rows come back JSON-ready (BIGINT as string, dates as ISO). */
-  async query<T = Row>(sql: string, values: readonly Param[] = [], lane: Lane = 'light'): Promise<T[]> {
-    const conn = await this.lanes[lane].acquire();
-    try {
+  query<T = Row>(sql: string, values: readonly Param[] = [], lane: Lane = 'light'): Promise<T[]> {
+    return this.withConnection(lane, async (conn) => {
       const statement = await this.statement(conn, sql);
       statement.bind(bind(values));
       return (await statement.runAndReadAll()).getRowObjectsJson() as T[];
+    });
+  }
+
+  /**
+   * Work on a connection of a lane, counted as a use of the store as a request is: a query can outlive the
+   * request that asked for it (its client gone, its response closed), and a connection closed while its
+   * query runs leaves DuckDB's thread waiting on a lock it holds itself, for ever (a libuv thread lost, and
+   * process.exit() never returns: it joins that thread).
+   */
+  private async withConnection<T>(lane: Lane, work: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    this.retain();
+    const conn = await this.lanes[lane].acquire();
+    try {
+      return await work(conn);
     } finally {
       this.lanes[lane].release(conn);
+      this.release();
     }
   }
 
@@ -227,9 +241,8 @@ export class Store {
    * large text read without making it a JS string first. The result's native memory goes only when V8
    * collects it: keep each such result to a few MB.
    */
-  async bytes(sql: string, values: readonly Param[] = []): Promise<Buffer[]> {
-    const conn = await this.lanes.light.acquire();
-    try {
+  bytes(sql: string, values: readonly Param[] = []): Promise<Buffer[]> {
+    return this.withConnection('light', async (conn) => {
       const chunk = await (await conn.run(sql, bind(values))).fetchChunk();
       const out: Buffer[] = [];
       for (let c = 0; c < (chunk?.columnCount ?? 0); c++) {
@@ -237,9 +250,7 @@ export class Store {
         out.push(bytes ? Buffer.from(bytes) : Buffer.alloc(0));  // copies
       }
       return out;
-    } finally {
-      this.lanes.light.release(conn);
-    }
+    });
   }
 
   /**
@@ -247,9 +258,8 @@ export class Store {
    * limit from now on. Results of those reads not yet collected by V8 are still DuckDB's: when they hold
    * more than a limit, that limit is not set (and nothing is dropped).
    */
-  async loaded(): Promise<void> {
-    const conn = await this.lanes.light.acquire();
-    try {
+  loaded(): Promise<void> {
+    return this.withConnection('light', async (conn) => {
       for (const limit of ['64MB', MEMORY_LIMIT]) {
         try {
           await conn.run(`SET memory_limit = '${limit}'`);
@@ -257,9 +267,7 @@ export class Store {
           await conn.run(`SET memory_limit = '${LOADING_MEMORY_LIMIT}'`);
         }
       }
-    } finally {
-      this.lanes.light.release(conn);
-    }
+    });
   }
 
 
@@ -289,21 +297,16 @@ export class Store {
    * to JS, which both saves the conversion and keeps the rows' native memory out of V8's reach.
    */
   exported(key: string, sql: string, values: readonly Param[], options: string): Promise<DerivedFile> {
-    return this.files.get(key, async (path) => {
-      const conn = await this.lanes.bulk.acquire();
+    return this.files.get(key, (path) => this.withConnection('bulk', async (conn) => {
+      // Not kept with the prepared statements: the text names a file written once.
+      const statement = await conn.prepare(`COPY (${sql}) TO '${path.replaceAll("'", "''")}' (${options})`);
       try {
-        // Not kept with the prepared statements: the text names a file written once.
-        const statement = await conn.prepare(`COPY (${sql}) TO '${path.replaceAll("'", "''")}' (${options})`);
-        try {
-          statement.bind(bind(values));
-          await statement.run();
-        } finally {
-          statement.destroySync();
-        }
+        statement.bind(bind(values));
+        await statement.run();
       } finally {
-        this.lanes.bulk.release(conn);
+        statement.destroySync();
       }
-    });
+    }));
   }
 
   /** A file derived from this build, written by `write` on first use (DerivedFiles.get). */
