@@ -314,7 +314,7 @@ export class Store {
     return this.files.get(key, write);
   }
 
-  /** Marks a request as using this store; a store being replaced closes only after all have finished. */
+  /** Marks a use of this store (a request, or a query: withConnection); a store being replaced closes only after all have finished. */
   retain(): void {
     this.inFlight += 1;
   }
@@ -324,7 +324,7 @@ export class Store {
     if (this.inFlight === 0 && this.closing) this.closing();
   }
 
-  /** Closes once no request uses the store any more. */
+  /** Closes once nothing uses the store any more. */
   close(): Promise<void> {
     return new Promise((resolve) => {
       const finish = () => {

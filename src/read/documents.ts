@@ -17,7 +17,7 @@ export const DOCUMENTS: DocSpec[] = [
   // the lineages' histories, read by every history by name (as species_doc, inflating cost more than the rest)
   { table: 'history_doc', key: ['lineage_id'], doc: 't.doc' },
   { table: 'taxon_history_doc', key: ['taxon_id'], doc: 't.doc' },
-  // the largest table after these, read only by /historical/species/:name/history: stored deflated
+  // the largest after species_doc, read only by /historical/species/:name/history: stored deflated
   { table: 'species_history_doc', key: ['lineage_id'], doc: 't.doc', compressed: true },
   { table: 'name_lookup', key: ['name_norm'], doc: 't.doc' },
   { table: 'diversity_stats', key: ['msl'], doc: 'to_json(t)' },
