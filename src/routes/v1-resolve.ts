@@ -4,7 +4,7 @@
 import { Router, type Request, type Response } from 'express';
 import { HttpError } from '../errors.js';
 import { resolveVersion } from '../read/releases.js';
-import { resolveInSlices, resolveMany, shownResolution } from '../read/resolve.js';
+import { resolveInSlices, resolveName, shownResolution } from '../read/resolve.js';
 import { csvAnswer, emptyHead, jsonResults, readNamesCsv } from '../read/resolve-batch.js';
 import { sendCsvPieces, sendJsonPieces } from '../respond.js';
 
@@ -27,8 +27,8 @@ async function resolveGet(req: Request, res: Response): Promise<void> {
   const q = req.query as unknown as GetQuery;
   const from = q.from_version ? resolveVersion(req.store, q.from_version) : null;
   const to = resolveVersion(req.store, q.to_version);
-  const [result] = await resolveMany(req.store, [q.name], from, to);
-  res.set('Cache-Control', 'public, max-age=300').json(shownResolution(result!));
+  const result = await resolveName(req.store, q.name, from, to);
+  res.set('Cache-Control', 'public, max-age=300').json(shownResolution(result));
 }
 
 // POST /resolve: JSON {names, from_version, to_version}, or CSV with a name column (CSV in, CSV out)
