@@ -82,4 +82,21 @@ describe('search index: searches from memory', function () {
     }
     expect(typos, 'queries with a misspelling matched').to.be.greaterThan(20);
   });
+
+  it('answers a species search asked again from its kept ranking: the same answer, a shorter page its first rows, a filter its own', () => {
+    let filtered = 0;
+    for (const q of queries.slice(0, 80)) {
+      const key = normaliseName(q.text) || '\u0000';
+      const all = speciesSearch(store, key, false, MIN_SCORE, null, null, 500);
+      expect(speciesSearch(store, key, false, MIN_SCORE, null, null, 500), `'${q.text}' again`).to.deep.equal(all);
+      expect(speciesSearch(store, key, false, MIN_SCORE, null, null, 3), `'${q.text}', 3`).to.deep.equal({ total: all.total, results: all.results.slice(0, 3) });
+      const family = all.results[0]?.family;
+      if (!family || all.total > 500) continue;
+      // the same text with a family: that family's species of the unfiltered ranking, in its order
+      const only = all.results.filter((r) => r.family === family);
+      expect(speciesSearch(store, key, false, MIN_SCORE, family.toLowerCase(), null, 500), `'${q.text}' in ${family}`).to.deep.equal({ total: only.length, results: only });
+      filtered += 1;
+    }
+    expect(filtered, 'queries checked with a family filter').to.be.greaterThan(20);
+  });
 });

@@ -277,6 +277,40 @@ export class NameMatcher {
     return out;
   }
 
+  // Form i's rows one at a time, without an object each (a search's short text matches tens of thousands):
+  // rows rowAt(firstRow(i)) .. rowAt(endRow(i) - 1), each read by nameOf, kindOf, currentNameOf.
+  firstRow(form: number): number {
+    return this.rowStart[form]!;
+  }
+
+  endRow(form: number): number {
+    return this.rowStart[form + 1]!;
+  }
+
+  rowAt(k: number): number {
+    return this.rowList[k]!;
+  }
+
+  get rowCount(): number {
+    return this.names.length;
+  }
+
+  nameOf(row: number): string {
+    return this.names[row]!;
+  }
+
+  kindOf(row: number): NameRow['kind'] {
+    return this.kinds[row]!;
+  }
+
+  lineageOf(row: number): number {
+    return this.lineages[row]!;
+  }
+
+  currentNameOf(row: number): string | null {
+    return this.currentNames[row]!;
+  }
+
   /** 1 - Damerau-Levenshtein distance / the longer length of form i and the normal form q. */
   similarity(form: number, q: string): number {
     const f = this.forms[form]!;

@@ -15,6 +15,8 @@ import { Image, writeImage, type Field } from '../index-image.js';
 import type { Store } from '../store.js';
 import { releases } from './releases.js';
 import { nameMatcher } from './suggest.js';
+import { Recent } from './recent.js';
+import { similarityOf, SpeciesRanker, tierOf, type LatestSpecies, type MatchingForms } from './species-ranking.js';
 import { SubstringIndex } from './substring-index.js';
 
 export type SearchField = 'name' | 'family' | 'host' | 'all';
@@ -33,8 +35,8 @@ const RELEASE_SQL = `
   FROM main.api_search WHERE msl = $1`;
 
 /**
- * Ranked rows of recent searches are kept (the least recently used go first) up to this many rows in all:
- * a page after the first, or the same text typed again, costs a slice of a kept list.
+ * Ranked rows of recent searches are kept up to about this many rows in all (recent.ts): a page after the
+ * first, or the same text typed again, costs a slice of a kept list.
  */
 const CACHED_ROWS = 1 << 20;
 
@@ -110,10 +112,9 @@ export class ReleaseSearch {
   private readonly flagged: Uint8Array;
   private readonly seen: Uint8Array;
   private readonly state: Uint8Array;
-  private readonly cache = new Map<string, Int32Array>();
-  private cached = 0;
-  /** The latest release's species, by name: row and filter keys (POST /search/species joins its names to them). */
-  readonly latest: Map<string, { row: number; family: string | null; genus: string | null; realm: string | null; familyKey: string; genusKey: string }>;
+  private readonly cache = new Recent<Int32Array>(CACHED_ROWS, (ranked) => ranked.length + 1);
+  /** The latest release's species in species order (POST /search/species ranks them). */
+  readonly latest: LatestSpecies[];
 
   private constructor(parts: Parts) {
     ({
@@ -125,13 +126,13 @@ export class ReleaseSearch {
     this.flagged = new Uint8Array(this.strings.size);
     this.seen = new Uint8Array(this.nameCount.length);
     this.state = new Uint8Array(this.nameCount.length);
-    this.latest = new Map();
+    this.latest = [];
     const last = Math.max(...this.releases.keys());
     const [from, to] = this.releases.get(last) ?? [0, 0];
     for (let r = from; r < to; r++) {
       const doc = this.result(r) as { scientific_name: string; family: string | null; genus: string | null; realm: string | null };
-      this.latest.set(doc.scientific_name, {
-        row: r, family: doc.family, genus: doc.genus, realm: doc.realm,
+      this.latest.push({
+        name: doc.scientific_name, family: doc.family, genus: doc.genus, realm: doc.realm,
         familyKey: this.strings.string(this.family[r]!), genusKey: (doc.genus ?? '').toLowerCase(),
       });
     }
@@ -264,11 +265,7 @@ export class ReleaseSearch {
   private ranked(msl: number, field: SearchField, term: string, given?: number[]): Int32Array {
     const cacheKey = `${msl}|${field}|${term}`;
     const cached = given ? undefined : this.cache.get(cacheKey);
-    if (cached) {
-      this.cache.delete(cacheKey);
-      this.cache.set(cacheKey, cached);
-      return cached;
-    }
+    if (cached) return cached;
     const range = this.releases.get(msl);
     if (!range) return new Int32Array(0);
     const [from, to] = range;
@@ -324,12 +321,6 @@ export class ReleaseSearch {
     for (const s of matched) flagged[s] = 0;
     if (given) return ranked;
     this.cache.set(cacheKey, ranked);
-    this.cached += ranked.length;
-    while (this.cached > CACHED_ROWS) {
-      const [oldest, rows] = this.cache.entries().next().value!;
-      this.cache.delete(oldest);
-      this.cached -= rows.length;
-    }
     return ranked;
   }
 }
@@ -352,8 +343,15 @@ export interface NameHit {
 /** Name matches of texts of 5 characters or more may be misspellings; shorter ones match too much by chance. */
 const TYPO_MIN_LENGTH = 5;
 
-/** The indexes of each open store, loaded with it. */
-const indexes = new WeakMap<Store, { release: ReleaseSearch; forms: SubstringIndex }>();
+/** What each open store searches with, loaded with it: the saved indexes and the species ranker made from them. */
+interface Indexes {
+  release: ReleaseSearch;
+  forms: SubstringIndex;
+  species: SpeciesRanker;
+  /** Work array of a match: the forms found to hold the text (1), which a misspelling does not match again. */
+  holding: Uint8Array;
+}
+const indexes = new WeakMap<Store, Indexes>();
 
 /**
  * previous: the store being replaced; of the same build, its indexes are taken over. Otherwise they are read
@@ -361,7 +359,7 @@ const indexes = new WeakMap<Store, { release: ReleaseSearch; forms: SubstringInd
  * did not match); either way the store can save them in its next snapshot.
  */
 export async function loadSearch(store: Store, previous?: Store): Promise<void> {
-  const found = (previous?.buildId === store.buildId ? indexes.get(previous) : undefined) ?? await readOrBuild(store);
+  const found = (previous?.buildId === store.buildId ? indexes.get(previous) : undefined) ?? withRanker(store, await readOrBuild(store));
   indexes.set(store, found);
   store.keepImage('search', () => writeImage({ ...found.release.fields(), ...found.forms.fields('forms.') }));
 }
@@ -381,7 +379,11 @@ async function readOrBuild(store: Store): Promise<{ release: ReleaseSearch; form
   return { release: ReleaseSearch.of(parts.filter((p) => p.rows.length > 0)), forms: SubstringIndex.of(nameMatcher(store).formList) };
 }
 
-function indexesOf(store: Store): { release: ReleaseSearch; forms: SubstringIndex } {
+function withRanker(store: Store, { release, forms }: { release: ReleaseSearch; forms: SubstringIndex }): Indexes {
+  return { release, forms, species: new SpeciesRanker(nameMatcher(store), release.latest), holding: new Uint8Array(forms.size) };
+}
+
+function indexesOf(store: Store): Indexes {
   const found = indexes.get(store);
   if (!found) throw new Error('the search index of this store was not loaded');
   return found;
@@ -392,29 +394,43 @@ export function releaseSearch(store: Store): ReleaseSearch {
 }
 
 /**
- * Every name of a species lineage (not a higher taxon) whose normal form equals, starts with or contains the
- * normal form q, or for q of 5+ characters is within the similarity of "did you mean" of it at about the
- * same length (minScore); exactOnly: only those equal to it.
+ * The normal forms of name_index that equal, start with or contain the normal form q, or for q of 5+ characters
+ * are within the similarity of "did you mean" of it at about the same length (minScore); exactOnly: only those
+ * equal to it. Each with how it matched (1 exact, 2 prefix, 3 substring, 4 typo) and its similarity to q in
+ * thousandths.
  */
-export function matchNames(store: Store, q: string, exactOnly: boolean, minScore: number): NameHit[] {
-  const { forms } = indexesOf(store);
-  const matcher = nameMatcher(store);
-  const tiers = new Map<number, number>();
-  for (const f of forms.containing(q)) {
-    const tier = forms.is(f, q) ? 1 : forms.startsWith(f, q) ? 2 : 3;
-    if (!exactOnly || tier === 1) tiers.set(f, tier);
-  }
-  if (!exactOnly && q.length >= TYPO_MIN_LENGTH) {
-    for (const { form } of matcher.close(q, minScore)) if (!tiers.has(form)) tiers.set(form, 4);
-  }
-  const hits: NameHit[] = [];
-  for (const [form, tier] of tiers) {
-    const similarity = Math.round(matcher.similarity(form, q) * 1000) / 1000;
-    for (const row of matcher.rowsOf(form)) {
-      if (row.kind === 'taxon') continue;
-      hits.push({ name: row.name, kind: row.kind, lineage_id: row.lineage_id, current_name: row.current_name, tier, similarity });
+function matchingForms(store: Store, q: string, exactOnly: boolean, minScore: number): MatchingForms {
+  return (visit) => {
+    const { forms, holding } = indexesOf(store);
+    const holders = forms.containing(q);
+    for (const f of holders) {
+      const len = forms.length(f);
+      const tier = len === q.length ? 1 : forms.startsWith(f, q) ? 2 : 3;
+      if (exactOnly && tier !== 1) continue;
+      holding[f] = 1;
+      // a form holding q is q with letters added: as many edits as it has more (NameMatcher.similarity)
+      visit(f, tier, Math.round((1 - (len - q.length) / len) * 1000));
     }
-  }
+    if (!exactOnly && q.length >= TYPO_MIN_LENGTH) {
+      const matcher = nameMatcher(store);
+      for (const { form } of matcher.close(q, minScore)) if (holding[form] !== 1) visit(form, 4, Math.round(matcher.similarity(form, q) * 1000));
+    }
+    for (const f of holders) holding[f] = 0;
+  };
+}
+
+/** Every name of a species lineage (not a higher taxon) whose normal form matches q (matchingForms), and how. */
+export function matchNames(store: Store, q: string, exactOnly: boolean, minScore: number): NameHit[] {
+  const matcher = nameMatcher(store);
+  const hits: NameHit[] = [];
+  matchingForms(store, q, exactOnly, minScore)((form, tier, milli) => {
+    for (let i = matcher.firstRow(form), end = matcher.endRow(form); i < end; i++) {
+      const row = matcher.rowAt(i);
+      const kind = matcher.kindOf(row);
+      if (kind === 'taxon') continue;
+      hits.push({ name: matcher.nameOf(row), kind, lineage_id: matcher.lineageOf(row), current_name: matcher.currentNameOf(row), tier, similarity: milli / 1000 });
+    }
+  });
   return hits;
 }
 
@@ -424,7 +440,7 @@ export function betterHit(a: NameHit, b: NameHit): number {
 }
 
 /** A match as the results show it: which name (current, former, virus name, abbreviation) and how. */
-export function matchJson(h: NameHit, current: string | null): { name: string; kind: string; type: string; similarity: number } {
+export function matchJson(h: Pick<NameHit, 'name' | 'kind' | 'tier' | 'similarity'>, current: string | null): { name: string; kind: string; type: string; similarity: number } {
   const kind = h.kind === 'species' && current !== null && h.name.toLowerCase() === current.toLowerCase() ? 'current'
     : h.kind === 'species' ? 'former' : h.kind;
   return { name: h.name, kind, type: MATCH_TYPES[h.tier - 1]!, similarity: h.similarity };
@@ -437,19 +453,17 @@ export function matchJson(h: NameHit, current: string | null): { name: string; k
  */
 export function speciesSearch(store: Store, q: string, exactOnly: boolean, minScore: number, family: string | null, genus: string | null, limit: number):
   { total: number; results: Array<{ scientific_name: string; family: string | null; genus: string | null; realm: string | null; match: ReturnType<typeof matchJson> }> } {
-  const { latest } = releaseSearch(store);
-  const best = new Map<string, NameHit>();
-  for (const h of matchNames(store, q, exactOnly, minScore)) {
-    const s = h.current_name === null ? undefined : latest.get(h.current_name);
-    if (!s || (family !== null && s.familyKey !== family) || (genus !== null && s.genusKey !== genus)) continue;
-    const seen = best.get(h.current_name!);
-    if (!seen || betterHit(h, seen) < 0) best.set(h.current_name!, h);
-  }
+  const { species: ranker } = indexesOf(store);
+  const matcher = nameMatcher(store);
+  const { species, rows, keys } = ranker.rank(JSON.stringify([q, exactOnly, minScore, family, genus]), family, genus, matchingForms(store, q, exactOnly, minScore));
   // every match counts in the total; only the first `limit` are shown (a short query matches thousands)
-  const ranked = [...best.entries()].map(([species, h]) => ({ s: latest.get(species)!, species, h }))
-    .sort((a, b) => a.h.tier - b.h.tier || b.h.similarity - a.h.similarity || a.s.row - b.s.row);
-  return {
-    total: ranked.length,
-    results: ranked.slice(0, limit).map(({ s, species, h }) => ({ scientific_name: species, family: s.family, genus: s.genus, realm: s.realm, match: matchJson(h, species) })),
-  };
+  const results = [];
+  for (let i = 0; i < Math.min(limit, species.length); i++) {
+    const s = ranker.list[species[i]!]!;
+    const row = rows[i]!;
+    // rows of higher taxa name no species (SpeciesRanker)
+    const hit = { name: matcher.nameOf(row), kind: matcher.kindOf(row) as NameHit['kind'], tier: tierOf(keys[i]!), similarity: similarityOf(keys[i]!) };
+    results.push({ scientific_name: s.name, family: s.family, genus: s.genus, realm: s.realm, match: matchJson(hit, s.name) });
+  }
+  return { total: species.length, results };
 }

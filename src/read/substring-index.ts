@@ -73,6 +73,11 @@ export class SubstringIndex {
     return this.text.slice(this.starts[i]!, this.starts[i + 1]! - 1);
   }
 
+  /** String i's length. */
+  length(i: number): number {
+    return this.starts[i + 1]! - 1 - this.starts[i]!;
+  }
+
   /** Whether string i is the text t. */
   is(i: number, t: string): boolean {
     return this.starts[i + 1]! - 1 - this.starts[i]! === t.length && this.text.startsWith(t, this.starts[i]!);

@@ -10,6 +10,7 @@ import { eachInSlices } from '../slices.js';
 import type { Store } from '../store.js';
 import { NameMatcher } from './name-matcher.js';
 import { normaliseName, type NameHit } from './names.js';
+import { Recent } from './recent.js';
 import { releaseSpan } from './releases.js';
 
 export interface Suggestion {
@@ -44,40 +45,15 @@ const matchers = new WeakMap<Store, NameMatcher>();
 /**
  * The suggestions last computed, per matcher (one build's names): the same misspelt or unknown names come back
  * (a table sent again after a fix, a typeahead retyped), and a name with nothing close costs the most to match.
- * An entry is a normal form and up to three suggestions. Two generations of RECENT / 2 entries each: when the
- * young one is full it becomes the old one and the old one goes, and an entry used from the old one moves to
- * the young one, so the last RECENT / 2 to RECENT names used are kept. (One map with its least recently used
- * entry deleted past the cap found that entry by iterating from the map's start, over every slot deleted
- * before it: in a batch of unknown names, as much time as the resolution of the rest.)
+ * An entry is a normal form and up to three suggestions; the last RECENT / 2 to RECENT names used are kept.
  */
 const RECENT = 8192;
 
-class Recent {
-  private young = new Map<string, Suggestion[]>();
-  private old = new Map<string, Suggestion[]>();
-
-  get(key: string): Suggestion[] | undefined {
-    const known = this.young.get(key);
-    if (known) return known;
-    const older = this.old.get(key);
-    if (older) this.set(key, older);
-    return older;
-  }
-
-  set(key: string, value: Suggestion[]): void {
-    if (this.young.size >= RECENT / 2) {
-      this.old = this.young;
-      this.young = new Map();
-    }
-    this.young.set(key, value);
-  }
-}
-
-const recent = new WeakMap<NameMatcher, Recent>();
+const recent = new WeakMap<NameMatcher, Recent<Suggestion[]>>();
 
 function remembered(matcher: NameMatcher, key: string, compute: () => Suggestion[]): Suggestion[] {
   let cache = recent.get(matcher);
-  if (!cache) recent.set(matcher, (cache = new Recent()));
+  if (!cache) recent.set(matcher, (cache = new Recent(RECENT)));
   const known = cache.get(key);
   if (known) return known;
   const fresh = compute();
