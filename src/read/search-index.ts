@@ -40,6 +40,9 @@ const RELEASE_SQL = `
  */
 const CACHED_ROWS = 1 << 20;
 
+/** Pages of results of recent searches are kept up to about this many bytes of JSON in all. */
+const CACHED_PAGE_BYTES = 1 << 22;
+
 /**
  * Rows per deflated block of result JSON: neighbouring rows (one release's species in order) compress well
  * together, and a page of results inflates only the blocks its rows are in.
@@ -113,6 +116,7 @@ export class ReleaseSearch {
   private readonly seen: Uint8Array;
   private readonly state: Uint8Array;
   private readonly cache = new Recent<Int32Array>(CACHED_ROWS, (ranked) => ranked.length + 1);
+  private readonly pages = new Recent<Buffer>(CACHED_PAGE_BYTES, (page) => page.length);
   /** The latest release's species in species order (POST /search/species ranks them). */
   readonly latest: LatestSpecies[];
 
@@ -240,10 +244,37 @@ export class ReleaseSearch {
 
   /** Row r's result as api_search renders it. */
   result(r: number): unknown {
+    return JSON.parse(this.resultText(r).toString()) as unknown;
+  }
+
+  /** Row r's result as JSON text (as JSON.stringify writes it: api_search's json_object is compact too). */
+  private resultText(r: number): Buffer {
     const index = Math.floor(r / RESULT_BLOCK);
     if (this.lastBlock?.index !== index) this.lastBlock = { index, bytes: inflateRawSync(this.resultBlocks.subarray(this.blockStart[index], this.blockStart[index + 1])) };
     const base = this.resultStart[index * RESULT_BLOCK]!;
-    return JSON.parse(this.lastBlock.bytes.toString('utf8', this.resultStart[r]! - base, this.resultStart[r + 1]! - 1 - base)) as unknown;
+    return this.lastBlock.bytes.subarray(this.resultStart[r]! - base, this.resultStart[r + 1]! - 1 - base);
+  }
+
+  /**
+   * A page of search(): how many rows match, and the JSON array of the page's results, spliced from the
+   * stored text (no object is made of them). The pages of recent searches are kept: a page inflates the
+   * blocks its rows are in, each a zlib stream of its own.
+   */
+  page(msl: number, field: SearchField, term: string, limit: number, offset: number): { total: number; results: Buffer } {
+    const ranked = this.ranked(msl, field, term);
+    const key = `${msl}|${field}|${limit}|${offset}|${term}`;
+    let results = this.pages.get(key);
+    if (!results) {
+      const parts: Buffer[] = [Buffer.from('[')];
+      for (let i = offset; i < Math.min(ranked.length, offset + limit); i++) {
+        if (i > offset) parts.push(Buffer.from(','));
+        parts.push(this.resultText(ranked[i]!));
+      }
+      parts.push(Buffer.from(']'));
+      results = Buffer.concat(parts);
+      this.pages.set(key, results);
+    }
+    return { total: ranked.length, results };
   }
 
   /**

@@ -59,12 +59,12 @@ export function v1Router(): Router {
     const q = req.query as unknown as SearchQuery;
     const v = resolveVersion(req.store, q.version);
     const index = releaseSearch(req.store);
-    const found = index.search(v.msl, q.field, q.q.toLowerCase(), q.limit, q.offset);
-    sendJson(req, res, {
-      query: q.q, field: q.field, version: v.version, total_results: found.total, limit: q.limit, offset: q.offset,
-      next: nextPage(req, res, { total: found.total, limit: q.limit, offset: q.offset }),
-      results: found.rows.map((r) => index.result(r)),
-    }, v.scope);
+    const { total, results } = index.page(v.msl, q.field, q.q.toLowerCase(), q.limit, q.offset);
+    const head = JSON.stringify({
+      query: q.q, field: q.field, version: v.version, total_results: total, limit: q.limit, offset: q.offset,
+      next: nextPage(req, res, { total, limit: q.limit, offset: q.offset }),
+    });
+    sendJson(req, res, Buffer.concat([Buffer.from(`${head.slice(0, -1)},"results":`), results, Buffer.from('}')]), v.scope);
   });
 
   // GET /taxonomy/:version/:rank/:name <- src.species, one query; a name that is not a taxon of that rank in
