@@ -49,6 +49,8 @@ interface QueryParameter {
 
 interface PathEntry {
   pattern: RegExp;
+  /** The template's text before its first parameter: a path that does not begin with it cannot match. */
+  prefix: string;
   methods: Map<string, QueryParameter[]>;
   bodyTypes: Map<string, string[]>;
   bodyRules: Map<string, string>;
@@ -102,7 +104,7 @@ export function contractPaths(spec: Record<string, unknown>): PathEntry[] {
     const source = template.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
       .reduce((all, part, i) => (i === 0 ? part : `${all}(?<${names[i - 1]}>[^/]+)${part}`), '');
     const allow = ALLOW_ORDER.filter((m) => methods.has(m)).join(', ');
-    return { pattern: new RegExp(`^${source}/?$`), methods, bodyTypes, bodyRules, bodySchemas, allow };
+    return { pattern: new RegExp(`^${source}/?$`), prefix: template.split('{')[0]!, methods, bodyTypes, bodyRules, bodySchemas, allow };
   });
 }
 
@@ -133,8 +135,9 @@ export function operationGate(spec: Record<string, unknown>): RequestHandler {
     }
     let entry: PathEntry | undefined;
     let match: RegExpExecArray | null = null;
+    // a path is tested only against the patterns whose literal beginning it has (there are ~90 of them)
     for (const p of paths) {
-      if ((match = p.pattern.exec(path))) {
+      if (path.startsWith(p.prefix) && (match = p.pattern.exec(path))) {
         entry = p;
         break;
       }
