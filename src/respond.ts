@@ -71,16 +71,29 @@ export function nextPage(req: Request, res: Response, page: { total: number; lim
  */
 export function sendJson(req: Request, res: Response, body: unknown, scope: Scope): void {
   if (notModified(req, res, scope)) return;
-  if (Buffer.isBuffer(body)) {
-    if (req.app.locals.validateResponses) res.json(JSON.parse(body.toString()));
-    else {
-      res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      res.setHeader('Content-Length', body.length);
-      res.end(body);
-    }
-  } else {
-    res.json(body);
+  endJson(req, res, body);
+}
+
+/** A JSON answer that is never cached: a POST's (its URL does not name the answer) or the service's state. */
+export function sendUncached(req: Request, res: Response, body: unknown): void {
+  res.setHeader('Cache-Control', 'no-store');
+  endJson(req, res, body);
+}
+
+/**
+ * The body as res.json would send it (JSON.stringify, UTF-8, its length), written with setHeader and end:
+ * res.json and res.send redo work for every answer (the charset through a MIME lookup, a freshness check
+ * that notModified has done, an ETag that the app turns off).
+ */
+function endJson(req: Request, res: Response, body: unknown): void {
+  if (req.app.locals.validateResponses) {
+    res.json(Buffer.isBuffer(body) ? JSON.parse(body.toString()) : body);
+    return;
   }
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', bytes.length);
+  res.end(bytes);
 }
 
 /**

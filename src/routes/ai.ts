@@ -4,7 +4,7 @@
 // read models and names them in `sources`.
 import { Router, type Request } from 'express';
 import { HttpError } from '../errors.js';
-import { sendJson } from '../respond.js';
+import { sendJson, sendUncached } from '../respond.js';
 import { latest, releases } from '../read/releases.js';
 import { askQuestion, type QueryResult } from '../ai/query.js';
 import { AnswerCache } from '../ai/cache.js';
@@ -44,7 +44,7 @@ export function aiRouter(): Router {
       result = await askQuestion(req.store, body.query);
       cache.set(build, key, result);
     }
-    res.set('Cache-Control', 'no-store').json({ query: body.query, ...result, cached });
+    sendUncached(req, res, { query: body.query, ...result, cached });
   });
 
   // POST /classify: a known name -> its species' classification; else metadata -> the likeliest families
@@ -55,7 +55,7 @@ export function aiRouter(): Router {
     const resolution = name ? await resolveName(req.store, name, null, latest(req.store)) : null;
     const known = resolution ? identified(req.store, resolution, latest(req.store)) : null;
     if (known) {
-      res.set('Cache-Control', 'no-store').json({ method: 'name', organism_name: name, ...known, metadata_check: metadataCheck(meta, known) });
+      sendUncached(req, res, { method: 'name', organism_name: name, ...known, metadata_check: metadataCheck(meta, known) });
       return;
     }
     // a name of a higher taxon says too little to stand for an organism: its metadata decides, as for an unknown name
@@ -73,7 +73,7 @@ export function aiRouter(): Router {
     const model = await modelOf(req.store);
     const top = candidates(model, features, 5);
     const suggestions = resolution?.suggestions ?? [];
-    res.set('Cache-Control', 'no-store').json({
+    sendUncached(req, res, {
       method: 'metadata',
       organism_name: name || null,
       name_note: name ? `${taxon ?? `'${name}' is not a known species, virus name, abbreviation or identifier`}, so the metadata was used` : null,
@@ -102,7 +102,7 @@ export function aiRouter(): Router {
 
   router.get('/health', async (req, res) => {
     const all = releases(req.store);
-    res.set('Cache-Control', 'no-store').json({
+    sendUncached(req, res, {
       status: 'ok',
       build_id: req.store.buildId,
       releases_loaded: all.length,

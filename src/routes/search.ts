@@ -3,7 +3,7 @@
 // advanced search filter search_species in one bound DuckDB query each; facets, statistics and family summaries
 // are pre-rendered documents read from memory.
 import { Router, type Request, type Response } from 'express';
-import { sendJson } from '../respond.js';
+import { sendJson, sendUncached } from '../respond.js';
 import type { Store } from '../store.js';
 import { nameParam, normaliseName } from '../read/names.js';
 import { latest, resolveVersion } from '../read/releases.js';
@@ -64,7 +64,7 @@ function searchSpecies(req: Request, res: Response): void {
   const body = req.body as SpeciesBody;
   const v = latest(req.store);
   const { total, results } = speciesSearch(req.store, queryKey(body.query), body.exact_match, MIN_SCORE, lower(body.family_filter), lower(body.genus_filter), body.limit);
-  res.set('Cache-Control', 'no-store').json({
+  sendUncached(req, res, {
     query: body.query, exact_match: body.exact_match, family_filter: body.family_filter ?? null, genus_filter: body.genus_filter ?? null,
     msl_version: v.version, total_matches: total, limit: body.limit, results,
   });
@@ -138,7 +138,7 @@ async function faceted(req: Request, res: Response): Promise<void> {
   if (!row?.family) throw await notFoundAt(req.store, body.family, 'family', v);
   const none = { subfamily: [], genus: [], genome_composition: [], host_source: [] };
   // a POST: its URL does not name the answer, so no URL-derived ETag (respond.ts) and no caching
-  res.set('Cache-Control', 'no-store').json({
+  sendUncached(req, res, {
     msl_version: v.version, family: row.family,
     filters: { realm: body.realm ?? null, genus: body.genus ?? null, genome_composition: body.genome_composition ?? null, host_source: body.host_source ?? null },
     total: row.total, limit: body.limit, offset: body.offset,
@@ -204,7 +204,7 @@ async function advanced(req: Request, res: Response): Promise<void> {
     LIMIT $10`,
   [q, JSON.stringify([...best.values()].map(({ lineage_id, name, kind, tier, similarity }) => ({ lineage_id, name, kind, tier, similarity }))),
     era?.from ?? null, era?.to ?? null, lower(f.family), lower(f.realm), lower(f.genome_composition), lower(f.host), v.msl, body.limit]);
-  res.set('Cache-Control', 'no-store').json({
+  sendUncached(req, res, {
     query: body.query ?? null,
     filters: { family: f.family ?? null, era: f.era ?? null, realm: f.realm ?? null, genome_composition: f.genome_composition ?? null, host: f.host ?? null },
     era: f.era ? { name: f.era, from_year: era!.from, to_year: era!.to } : null,

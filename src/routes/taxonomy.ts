@@ -3,7 +3,7 @@
 // the "did you mean" suggestions of an unknown name are a search.
 import { Router, type Request, type Response } from 'express';
 import { HttpError } from '../errors.js';
-import { sendJson } from '../respond.js';
+import { sendJson, sendUncached } from '../respond.js';
 import type { Store } from '../store.js';
 import { CLASSIFICATION_RANKS, type ClassificationRank } from '../read/lineages.js';
 import { nameParam, normaliseName } from '../read/names.js';
@@ -219,7 +219,7 @@ async function validate(req: Request, res: Response): Promise<void> {
   }
   const errors = [name, ...Object.values(taxonomy)].filter((c) => !c.valid).map((c) => c.message);
   // a check of the client's own input: nothing to cache
-  res.set('Cache-Control', 'no-store').json({
+  sendUncached(req, res, {
     valid: errors.length === 0,
     msl_version: v.version,
     msl_year: v.year,

@@ -8,6 +8,7 @@ import { projectRoot } from '../../build/paths.js';
 import { HttpError } from '../errors.js';
 import { RANKS } from '../read/lineages.js';
 import { resolveVersion } from '../read/releases.js';
+import { sendUncached } from '../respond.js';
 
 /** The body as the contract declares it (exactly one subject), validated and defaulted before the handler runs. */
 interface Body {
@@ -59,7 +60,7 @@ async function citation(req: Request, res: Response): Promise<void> {
   const { database, releases } = loadCitations();
   const article = releases[v.version] ?? null;
   const text = render(body.format, subject, v.version, v.year, article ?? database, article !== null);
-  res.set('Cache-Control', 'no-store').json({
+  sendUncached(req, res, {
     citation: text, format: body.format, version: v.version, year: v.year, subject,
     article: article ? { ...article, url: `https://doi.org/${article.doi}` } : null,
     database_article: { ...database, url: `https://doi.org/${database.doi}` },
