@@ -23,10 +23,10 @@ import { DUCKDB_SEARCH, DUCKDB_SPECIES, NAMES_SQL, searchQueries, type Query } f
 const N = Number(process.env.SEARCH_N ?? 500);
 const SEED = Number(process.env.SEARCH_SEED ?? 17);
 
-/** The query set: N queries from name_index (search-queries.ts). */
-async function queriesOf(store: Store): Promise<Query[]> {
+/** The query set: n queries from name_index (search-queries.ts). */
+async function queriesOf(store: Store, n = N, seed = SEED): Promise<Query[]> {
   const names = (await store.query<{ name: string }>(NAMES_SQL)).map((r) => r.name);
-  return searchQueries(names, releases(store).map((r) => r.msl), N, SEED);
+  return searchQueries(names, releases(store).map((r) => r.msl), n, seed);
 }
 
 const cpu = () => { const u = process.cpuUsage(); return u.user + u.system; };
@@ -113,13 +113,17 @@ async function main(): Promise<void> {
     const found = speciesSearch(store, normaliseName(q.text) || '\u0000', false, MIN_SCORE, null, null, 10);
     return { total: found.total, top: found.results.map((r) => r.scientific_name) };
   };
-  await timed(queries, speciesMem);
+  // The rankings of recent searches are kept (species-ranking.ts): the code is warmed on other queries, the
+  // first pass over these makes each ranking afresh, the second is the searches typed again.
+  await timed(await queriesOf(store, 200, SEED + 1), speciesMem);
   const sm = await timed(queries, speciesMem);
-  const speciesAgree = sm.answers.map((a, i) => same(a, sd.answers[i]!));
+  const smKept = await timed(queries, speciesMem);
+  const speciesAgree = sm.answers.map((a, i) => same(a, sd.answers[i]!) && same(smKept.answers[i]!, a));
   lines.push('', 'POST /search/species (typo tolerant, latest release)', '',
     '| index | CPU µs/query | same top 10 and total as DuckDB |', '|---|---:|---:|',
     `| DuckDB (name_index + search_species, before) | ${sd.us.toFixed(0)} | (reference) |`,
-    `| search-index.ts (trigram index + name matcher) | ${sm.us.toFixed(0)} | ${share(speciesAgree)} |`,
+    `| search-index.ts (trigram index + name matcher), each ranking made afresh | ${sm.us.toFixed(0)} | ${share(speciesAgree)} |`,
+    `| search-index.ts as served, the same searches again (rankings kept) | ${smKept.us.toFixed(0)} | ${share(speciesAgree)} |`,
     '', `agreement by kind: ${[...new Set(queries.map((q) => q.kind))].map((k) => `${k} ${share(speciesAgree.filter((_, i) => queries[i]!.kind === k))}`).join(', ')}`);
   for (const { q, i } of queries.map((q, i) => ({ q, i })).filter(({ i }) => !speciesAgree[i]).slice(0, 5)) {
     lines.push(`  differs: '${q.text}': DuckDB ${JSON.stringify(sd.answers[i])} index ${JSON.stringify(sm.answers[i])}`);
