@@ -40,7 +40,8 @@ interface Gone {
   fate: { change: string; version: string | null; into: string[]; current_names: string[]; detail: string };
 }
 
-type Found = { match: Match; species: SpeciesA } | { gone: Gone } | { unknown: string[] };
+/** species: its taxonomy_species document, the JSON bytes held. */
+type Found = { match: Match; species: Buffer } | { gone: Gone } | { unknown: string[] };
 
 function nameStatusOf(r: Resolution, current: string): NameStatus {
   if (r.matched_kind === 'virus_name' || r.matched_kind === 'abbreviation') return r.matched_kind;
@@ -60,7 +61,7 @@ async function resolveSpecies(store: Store, name: string): Promise<Found> {
   const r = await resolveName(store, name, null, v);
   if (r.status === 'unknown') return { unknown: r.suggestions };
   const current = r.rank === 'species' && r.status !== 'split' ? r.results[0] : undefined;
-  const species = current ? store.docJson<SpeciesA>('taxonomy_species', current.toLowerCase()) : undefined;
+  const species = current ? store.doc('taxonomy_species', current.toLowerCase()) : undefined;
   if (!species) {
     const ending = endingOf(r);
     return {
@@ -74,7 +75,8 @@ async function resolveSpecies(store: Store, name: string): Promise<Found> {
       },
     };
   }
-  const name_status = nameStatusOf(r, species.scientific_name);
+  // the document's scientific_name is current in another letter case at most, which name status ignores
+  const name_status = nameStatusOf(r, current!);
   return {
     species,
     match: {
@@ -94,7 +96,9 @@ async function species(req: Request, res: Response): Promise<void> {
     const { matched_name, name_status, fate } = r.gone;
     throw new HttpError(404, fate.detail, 'NotFound', { matched_name, name_status, fate });
   }
-  sendJson(req, res, { ...r.species, query: name, ...r.match }, 'latest');
+  // { ...species, query, ...match }: the match's fields are none of the document's, so they follow its bytes
+  const tail = JSON.stringify({ query: name, ...r.match });
+  sendJson(req, res, Buffer.concat([r.species.subarray(0, -1), Buffer.from(`,${tail.slice(1)}`)]), 'latest');
 }
 
 // GET /family/:family_name <- taxonomy_family (in memory)
@@ -186,10 +190,11 @@ function checkRank(store: Store, rank: ClassificationRank, given: string, specie
 
 type NameCheck = FieldCheck & { status: NameStatus | 'abolished' | 'merged' | 'split' | 'not_a_species' | 'unknown'; renamed_in: string | null };
 
-function checkName(store: Store, given: string, r: Found, v: ResolvedVersion): NameCheck {
+/** species: r's document, parsed (by validate, which reads its ranks too). */
+function checkName(store: Store, given: string, r: Found, species: SpeciesA | null, v: ResolvedVersion): NameCheck {
   if ('species' in r) {
     const { name_status: status, renamed_in, matched_name } = r.match;
-    const current = r.species.scientific_name;
+    const current = species!.scientific_name;
     const message = status === 'current' ? (current === given ? 'correct' : `correct (ICTV writes '${current}')`)
       : status === 'former' ? `'${matched_name}' is a former name; the species has been '${current}' since ${renamed_in ?? v.version}`
         : status === 'identifier' ? `'${given}' is an identifier of species '${current}', not a species name`
@@ -210,8 +215,8 @@ async function validate(req: Request, res: Response): Promise<void> {
   const v = latest(req.store);
   const ranks = body.taxonomy ?? {};
   const r = await resolveSpecies(req.store, body.scientific_name);
-  const species = 'species' in r ? r.species : null;
-  const name = checkName(req.store, body.scientific_name, r, v);
+  const species = 'species' in r ? JSON.parse(r.species.toString()) as SpeciesA : null;
+  const name = checkName(req.store, body.scientific_name, r, species, v);
   const taxonomy: Partial<Record<ClassificationRank, FieldCheck>> = {};
   for (const rank of CLASSIFICATION_RANKS) {
     const value = ranks[rank];
