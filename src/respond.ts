@@ -6,6 +6,7 @@
 // res.set and res.send redo work already done here (charset handling, a second freshness check).
 import { open } from 'node:fs/promises';
 import type { Request, Response } from 'express';
+import { openingWith } from './json-text.js';
 import { nextTurn } from './slices.js';
 
 export type Scope = 'release' | 'latest';
@@ -145,8 +146,7 @@ export async function sendJsonPieces(req: Request, res: Response, key: string, p
   const items = new Utf8Chunks();
   for await (const piece of pieces) items.push(piece);
   items.push(']}');
-  const opening = JSON.stringify(head());
-  const before = `${opening.slice(0, -1)}${opening === '{}' ? '' : ','}${JSON.stringify(key)}:[`;
+  const before = `${openingWith(head(), key)}[`;
   if (req.app.locals.validateResponses) {
     items.flush();
     res.json(JSON.parse(before + Buffer.concat(items.buffers).toString()));

@@ -1,6 +1,7 @@
 // The history of whatever a name or identifier denotes: every lineage the name has stood for (species or a
 // higher taxon of any rank), release by release, and where it lives now. The one answer of GET
 // /api/v1/history/:name and of the command line's `history`.
+import { jsonArray, withJsonField } from '../json-text.js';
 import type { Store } from '../store.js';
 import { lineageDoc, mslOf, taxonDoc, type LineageDoc, type TaxonLineageDoc } from './lineages.js';
 import { latest } from './releases.js';
@@ -80,12 +81,5 @@ export async function historyOf(store: Store, name: string): Promise<History> {
 /** historyOf as the JSON bytes JSON.stringify would give, the lineages' documents copied as they are held. */
 export async function historyJson(store: Store, name: string): Promise<Buffer> {
   const { head, docs } = await historyParts(store, name);
-  const opening = JSON.stringify(head);
-  const parts: Buffer[] = [Buffer.from(`${opening.slice(0, -1)},"lineages":[`)];
-  docs.forEach((d, i) => parts.push(...(i > 0 ? [COMMA, d] : [d])));
-  parts.push(CLOSING);
-  return Buffer.concat(parts);
+  return withJsonField(head, 'lineages', jsonArray(docs));
 }
-
-const COMMA = Buffer.from(',');
-const CLOSING = Buffer.from(']}');

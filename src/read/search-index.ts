@@ -12,6 +12,7 @@
 // trigram index over them for prefixes and substrings and the matcher's own scan for misspellings.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { Image, writeImage, type Field } from '../index-image.js';
+import { jsonArray } from '../json-text.js';
 import type { Store } from '../store.js';
 import { releases } from './releases.js';
 import { nameMatcher } from './suggest.js';
@@ -265,13 +266,9 @@ export class ReleaseSearch {
     const key = `${msl}|${field}|${limit}|${offset}|${term}`;
     let results = this.pages.get(key);
     if (!results) {
-      const parts: Buffer[] = [Buffer.from('[')];
-      for (let i = offset; i < Math.min(ranked.length, offset + limit); i++) {
-        if (i > offset) parts.push(Buffer.from(','));
-        parts.push(this.resultText(ranked[i]!));
-      }
-      parts.push(Buffer.from(']'));
-      results = Buffer.concat(parts);
+      const rows: Buffer[] = [];
+      for (let i = offset; i < Math.min(ranked.length, offset + limit); i++) rows.push(this.resultText(ranked[i]!));
+      results = jsonArray(rows);
       this.pages.set(key, results);
     }
     return { total: ranked.length, results };

@@ -3,6 +3,7 @@
 // the "did you mean" suggestions of an unknown name are a search.
 import { Router, type Request, type Response } from 'express';
 import { HttpError } from '../errors.js';
+import { extendedJson } from '../json-text.js';
 import { sendJson, sendUncached } from '../respond.js';
 import type { Store } from '../store.js';
 import { CLASSIFICATION_RANKS, type ClassificationRank } from '../read/lineages.js';
@@ -96,9 +97,8 @@ async function species(req: Request, res: Response): Promise<void> {
     const { matched_name, name_status, fate } = r.gone;
     throw new HttpError(404, fate.detail, 'NotFound', { matched_name, name_status, fate });
   }
-  // { ...species, query, ...match }: the match's fields are none of the document's, so they follow its bytes
-  const tail = JSON.stringify({ query: name, ...r.match });
-  sendJson(req, res, Buffer.concat([r.species.subarray(0, -1), Buffer.from(`,${tail.slice(1)}`)]), 'latest');
+  // the match's fields are none of the document's
+  sendJson(req, res, extendedJson(r.species, { query: name, ...r.match }), 'latest');
 }
 
 // GET /family/:family_name <- taxonomy_family (in memory)

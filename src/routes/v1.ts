@@ -3,6 +3,7 @@
 // lookups read in-memory documents, searches the in-memory search index; listings are one bound DuckDB query each.
 import { Router, type Request } from 'express';
 import { HttpError } from '../errors.js';
+import { withJsonField } from '../json-text.js';
 import { nextPage, sendJson } from '../respond.js';
 import { CLASSIFICATION_RANKS, speciesDoc } from '../read/lineages.js';
 import { asWritten, nameParam } from '../read/names.js';
@@ -60,11 +61,11 @@ export function v1Router(): Router {
     const v = resolveVersion(req.store, q.version);
     const index = releaseSearch(req.store);
     const { total, results } = index.page(v.msl, q.field, q.q.toLowerCase(), q.limit, q.offset);
-    const head = JSON.stringify({
+    const head = {
       query: q.q, field: q.field, version: v.version, total_results: total, limit: q.limit, offset: q.offset,
       next: nextPage(req, res, { total, limit: q.limit, offset: q.offset }),
-    });
-    sendJson(req, res, Buffer.concat([Buffer.from(`${head.slice(0, -1)},"results":`), results, Buffer.from('}')]), v.scope);
+    };
+    sendJson(req, res, withJsonField(head, 'results', results), v.scope);
   });
 
   // GET /taxonomy/:version/:rank/:name <- src.species, one query; a name that is not a taxon of that rank in
