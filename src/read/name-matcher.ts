@@ -270,13 +270,6 @@ export class NameMatcher {
     return this.forms;
   }
 
-  /** The rows of name_index whose normal form is form i. */
-  rowsOf(form: number): NameRow[] {
-    const out: NameRow[] = [];
-    for (let k = this.rowStart[form]!; k < this.rowStart[form + 1]!; k++) out.push(this.row(this.rowList[k]!, form));
-    return out;
-  }
-
   // Form i's rows one at a time, without an object each (a search's short text matches tens of thousands):
   // rows rowAt(firstRow(i)) .. rowAt(endRow(i) - 1), each read by nameOf, kindOf, currentNameOf.
   firstRow(form: number): number {
