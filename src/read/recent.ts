@@ -9,6 +9,12 @@
  * recently used entry deleted past the cap finds that entry by iterating from the map's start, over every
  * slot deleted before it: in a batch of unknown names that cost as much as resolving the rest.)
  */
+/**
+ * What an entry costs besides its value's bytes (the key, the map's slot, the value's objects): a weight in
+ * bytes counts it, so that thousands of small answers are bounded too.
+ */
+export const ENTRY_BYTES = 256;
+
 export class Recent<V> {
   private young = new Map<string, V>();
   private old = new Map<string, V>();

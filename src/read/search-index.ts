@@ -16,7 +16,7 @@ import { jsonArray } from '../json-text.js';
 import type { Store } from '../store.js';
 import { releases } from './releases.js';
 import { nameMatcher } from './suggest.js';
-import { Recent } from './recent.js';
+import { ENTRY_BYTES, Recent } from './recent.js';
 import { similarityOf, SpeciesRanker, tierOf, type LatestSpecies, type MatchingForms } from './species-ranking.js';
 import { SubstringIndex } from './substring-index.js';
 
@@ -36,12 +36,12 @@ const RELEASE_SQL = `
   FROM main.api_search WHERE msl = $1`;
 
 /**
- * Ranked rows of recent searches are kept up to about this many rows in all (recent.ts): a page after the
+ * Ranked rows of recent searches are kept up to about this many bytes in all (recent.ts): a page after the
  * first, or the same text typed again, costs a slice of a kept list.
  */
-const CACHED_ROWS = 1 << 20;
+const CACHED_ROW_BYTES = 1 << 22;
 
-/** Pages of results of recent searches are kept up to about this many bytes of JSON in all. */
+/** Pages of results of recent searches are kept up to about this many bytes in all. */
 const CACHED_PAGE_BYTES = 1 << 22;
 
 /**
@@ -116,8 +116,8 @@ export class ReleaseSearch {
   private readonly flagged: Uint8Array;
   private readonly seen: Uint8Array;
   private readonly state: Uint8Array;
-  private readonly cache = new Recent<Int32Array>(CACHED_ROWS, (ranked) => ranked.length + 1);
-  private readonly pages = new Recent<Buffer>(CACHED_PAGE_BYTES, (page) => page.length);
+  private readonly cache = new Recent<Int32Array>(CACHED_ROW_BYTES, (ranked) => ranked.byteLength + ENTRY_BYTES);
+  private readonly pages = new Recent<Buffer>(CACHED_PAGE_BYTES, (page) => page.length + ENTRY_BYTES);
   /** The latest release's species in species order (POST /search/species ranks them). */
   readonly latest: LatestSpecies[];
 
@@ -268,7 +268,10 @@ export class ReleaseSearch {
     if (!results) {
       const rows: Buffer[] = [];
       for (let i = offset; i < Math.min(ranked.length, offset + limit); i++) rows.push(this.resultText(ranked[i]!));
-      results = jsonArray(rows);
+      // a buffer of its own: a small one from Buffer's shared pool would keep the pool's whole slab alive
+      const text = jsonArray(rows);
+      results = Buffer.allocUnsafeSlow(text.length);
+      text.copy(results);
       this.pages.set(key, results);
     }
     return { total: ranked.length, results };

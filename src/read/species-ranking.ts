@@ -3,7 +3,7 @@
 // search-index.ts) to their species reads typed arrays only, makes no object per name, and orders the species
 // without a comparison sort.
 import type { NameMatcher } from './name-matcher.js';
-import { Recent } from './recent.js';
+import { ENTRY_BYTES, Recent } from './recent.js';
 
 /** A species of the latest release as the results show it, and the lower-cased keys its filters compare. */
 export interface LatestSpecies {
@@ -37,8 +37,8 @@ const rankKey = (tier: number, milli: number) => tier * TIER_SPAN + 1000 - milli
 export const tierOf = (key: number) => Math.floor(key / TIER_SPAN);
 export const similarityOf = (key: number) => (1000 - (key % TIER_SPAN)) / 1000;
 
-/** Ranked species of recent searches are kept up to this many in all (a page, or the text typed again). */
-const CACHED_RANKS = 1 << 18;
+/** Rankings of recent searches are kept up to about this many bytes in all (a page, or the text typed again). */
+const CACHED_RANKING_BYTES = 1 << 22;
 
 export class SpeciesRanker {
   /** The species (index into list) that each row of name_index names, -1 for none (a higher taxon, an abolished lineage). */
@@ -47,7 +47,7 @@ export class SpeciesRanker {
   private readonly bestRow: Int32Array;
   private readonly bestKey: Int32Array;
   private readonly counts = new Int32Array(5 * TIER_SPAN + 1);
-  private readonly recent = new Recent<Ranking>(CACHED_RANKS, (r) => r.species.length + 1);
+  private readonly recent = new Recent<Ranking>(CACHED_RANKING_BYTES, (r) => 3 * r.species.byteLength + ENTRY_BYTES);
 
   /** list: the latest release's species, in the order that breaks ties (species order). */
   constructor(private readonly matcher: NameMatcher, readonly list: readonly LatestSpecies[]) {
