@@ -117,7 +117,7 @@ export class ReleaseSearch {
   private readonly seen: Uint8Array;
   private readonly state: Uint8Array;
   private readonly cache = new Recent<Int32Array>(CACHED_ROW_BYTES, (ranked) => ranked.byteLength + ENTRY_BYTES);
-  private readonly pages = new Recent<Buffer>(CACHED_PAGE_BYTES, (page) => page.length + ENTRY_BYTES);
+  private readonly pages = new Recent<{ total: number; results: Buffer }>(CACHED_PAGE_BYTES, (page) => page.results.length + ENTRY_BYTES);
   /** The latest release's species in species order (POST /search/species ranks them). */
   readonly latest: LatestSpecies[];
 
@@ -262,19 +262,16 @@ export class ReleaseSearch {
    * blocks its rows are in, each a zlib stream of its own.
    */
   page(msl: number, field: SearchField, term: string, limit: number, offset: number): { total: number; results: Buffer } {
-    const ranked = this.ranked(msl, field, term);
     const key = `${msl}|${field}|${limit}|${offset}|${term}`;
-    let results = this.pages.get(key);
-    if (!results) {
-      const rows: Buffer[] = [];
-      for (let i = offset; i < Math.min(ranked.length, offset + limit); i++) rows.push(this.resultText(ranked[i]!));
-      // a buffer of its own: a small one from Buffer's shared pool would keep the pool's whole slab alive
-      const text = jsonArray(rows);
-      results = Buffer.allocUnsafeSlow(text.length);
-      text.copy(results);
-      this.pages.set(key, results);
-    }
-    return { total: ranked.length, results };
+    const kept = this.pages.get(key);
+    if (kept) return kept;
+    const { total, rows } = this.search(msl, field, term, limit, offset);
+    // a buffer of its own: a small one from Buffer's shared pool would keep the pool's whole slab alive
+    const text = jsonArray(rows.map((r) => this.resultText(r)));
+    const page = { total, results: Buffer.allocUnsafeSlow(text.length) };
+    text.copy(page.results);
+    this.pages.set(key, page);
+    return page;
   }
 
   /**

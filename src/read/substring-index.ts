@@ -80,12 +80,12 @@ export class SubstringIndex {
 
   /** Whether string i is the text t. */
   is(i: number, t: string): boolean {
-    return this.starts[i + 1]! - 1 - this.starts[i]! === t.length && this.text.startsWith(t, this.starts[i]!);
+    return this.length(i) === t.length && this.text.startsWith(t, this.starts[i]!);
   }
 
   /** Whether string i starts with the text t. */
   startsWith(i: number, t: string): boolean {
-    return this.starts[i + 1]! - 1 - this.starts[i]! >= t.length && this.text.startsWith(t, this.starts[i]!);
+    return this.length(i) >= t.length && this.text.startsWith(t, this.starts[i]!);
   }
 
   /** The ids of the strings that contain t (not empty), ascending. */
