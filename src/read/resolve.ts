@@ -403,9 +403,10 @@ export function resolveOne(store: Store, name: string, from: ResolvedVersion | n
     const results = unique(candidates.flatMap((c, i) => walk(store, view(store, c.kind, c.id), start[i]!, to.msl).names));
     return matchedResolution(name, from, to, matched, found.match_type, 'ambiguous', results, []);
   }
-  // A name of the latest release asked for in the latest release: nothing to walk (the commonest question,
-  // and a lineage document costs more to read than the rest of the resolution)
-  if (start[0] === to.msl && first.current_name !== null && first.official?.[1] === to.msl && to.msl === latest(store).msl) {
+  // A name used in the latest release (a taxon's, or a VMR virus name or abbreviation of one) asked for in
+  // the latest release: nothing to walk, its taxon there is its current name (the commonest question, and
+  // a walk costs more than the rest of the resolution)
+  if (start[0] === to.msl && first.current_name !== null && to.msl === latest(store).msl) {
     return matchedResolution(name, from, to, matched, found.match_type, 'unchanged', [first.current_name], []);
   }
   const v = view(store, first.kind, first.id);
