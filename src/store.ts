@@ -76,7 +76,6 @@ export class Store {
   private inFlight = 0;
   private closing: (() => void) | null = null;
   private closed = false;
-  private readonly closers: Array<() => unknown> = [];
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -325,11 +324,6 @@ export class Store {
     if (this.inFlight === 0 && this.closing) this.closing();
   }
 
-  /** Calls `fn` when the store closes (a thread of its own to end, say). */
-  whenClosed(fn: () => unknown): void {
-    this.closers.push(fn);
-  }
-
   /** Closes once nothing uses the store any more. */
   close(): Promise<void> {
     return new Promise((resolve) => {
@@ -343,7 +337,6 @@ export class Store {
         this.instance.closeSync();
         this.snapshotFile?.release();
         this.files.clear();
-        for (const fn of this.closers.splice(0)) fn();
         resolve();
       };
       if (this.inFlight === 0) finish();

@@ -1,15 +1,13 @@
 // "Did you mean" from memory (src/read/name-matcher.ts) against DuckDB computing the same definition over
 // every candidate pair, on the real name index: misspellings of real names (a letter changed, dropped,
-// doubled or swapped), names shortened or lengthened, and strings that are no name at all. Matched on the
-// main thread and on the matcher thread (matcher-thread.ts), of a store read from its snapshot as the server's is.
+// doubled or swapped), names shortened or lengthened, and strings that are no name at all.
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { random } from '../bench/misspellings.js';
 import { DB_FILE } from '../build/publish.js';
-import { defaultPaths, DOC_SNAPSHOT_FILE } from '../build/paths.js';
+import { defaultPaths } from '../build/paths.js';
 import { openStore } from '../src/read/documents.js';
-import { freshSuggestions, MIN_SCORE, similaritySql, suggest, type Suggestion } from '../src/read/suggest.js';
+import { MIN_SCORE, similaritySql, suggest } from '../src/read/suggest.js';
 import type { Store } from '../src/store.js';
 import { realBuild } from './support/data.js';
 
@@ -55,53 +53,23 @@ describe('name matcher: "did you mean" from memory', function () {
 
   before(async () => {
     await realBuild();
-    const { dataDir } = defaultPaths();
-    store = await openStore(join(dataDir, DB_FILE), 2, join(dataDir, DOC_SNAPSHOT_FILE));
+    store = await openStore(join(defaultPaths().dataDir, DB_FILE), 2);
     names = (await store.query<{ name_norm: string }>('SELECT DISTINCT name_norm FROM main.name_index ORDER BY name_norm')).map((r) => r.name_norm);
   });
   after(async () => store?.close());
 
-  /**
-   * Checks that the matcher suggests what DuckDB does for every input, on the main thread and on the matcher
-   * thread, and as suggest() serves them (remembered or not); the number of inputs with a suggestion.
-   */
+  /** Checks that the matcher suggests what DuckDB does for every input; the number of inputs with a suggestion. */
   async function agrees(inputs: string[], minScore: number): Promise<number> {
+    const ours = await suggest(store, inputs, minScore);
     const rows = await store.query<{ q: string; hits: Array<{ name: string; score: number }> }>(ORACLE, [inputs, minScore]);
     const theirs = new Map(rows.map((r) => [r.q, r.hits.map((h) => ({ name: h.name, score: Number(h.score) }))]));
-    const distinct = [...new Set(inputs)];
-    const here = await freshSuggestions(store, distinct, minScore, 'here');
-    // the thread reads its own copy of the matcher's image: the main thread's matcher must read the same after
-    const there = await freshSuggestions(store, distinct, minScore, 'thread');
-    expect(there, 'the matcher thread and the main thread').to.deep.equal(here);
-    expect(await freshSuggestions(store, distinct, minScore, 'here'), 'the main thread, once the thread has started').to.deep.equal(here);
-    const served = await suggest(store, inputs, minScore);
-    const computed = new Map<string, Suggestion[]>(distinct.flatMap((q, i) => (here[i]!.length > 0 ? [[q, here[i]!] as const] : [])));
-    for (const [label, ours] of [['computed', computed], ['served', served]] as const) {
-      const mine = new Map([...ours].map(([q, hits]) => [q, hits.map((h) => ({ name: h.name, score: h.score }))]));
-      // Both ways: the same inputs have suggestions, and they are the same, in the same order.
-      const diff = [...new Set([...mine.keys(), ...theirs.keys()])].filter((q) => mine.has(q) !== theirs.has(q));
-      expect(diff.map((q) => `${q}: ${JSON.stringify(theirs.get(q) ?? mine.get(q))}`), `suggested by one only (${label})`).to.deep.equal([]);
-      for (const [q, hits] of theirs) expect(mine.get(q), `${q} (${label})`).to.deep.equal(hits);
-    }
+    const mine = new Map([...ours].map(([q, hits]) => [q, hits.map((h) => ({ name: h.name, score: h.score }))]));
+    // Both ways: the same inputs have suggestions, and they are the same, in the same order.
+    const diff = [...new Set([...mine.keys(), ...theirs.keys()])].filter((q) => mine.has(q) !== theirs.has(q));
+    expect(diff.map((q) => `${q}: ${JSON.stringify(theirs.get(q) ?? mine.get(q))}`), 'suggested by one only').to.deep.equal([]);
+    expect([...mine.keys()].sort()).to.deep.equal([...theirs.keys()].sort());
+    for (const [q, hits] of theirs) expect(mine.get(q), q).to.deep.equal(hits);
     return theirs.size;
-  }
-
-  for (const where of ['either', 'thread'] as const) {
-    it(`lets a process end when its work is done, its matcher thread ${where === 'thread' ? 'used' : 'still starting'} and its store open`, () => {
-      // the thread of a command-line run (vtqs resolve) must not keep it alive, idle or not yet ready
-      const { dataDir } = defaultPaths();
-      const script = `
-        const { openStore } = await import(${JSON.stringify(new URL('../src/read/documents.js', import.meta.url).href)});
-        const { freshSuggestions } = await import(${JSON.stringify(new URL('../src/read/suggest.js', import.meta.url).href)});
-        const store = await openStore(${JSON.stringify(join(dataDir, DB_FILE))}, 2, ${JSON.stringify(join(dataDir, DOC_SNAPSHOT_FILE))});
-        const forms = Array.from({ length: 100 }, (_, i) => 'tobacomosaicvirus' + i);
-        const found = await freshSuggestions(store, forms, 0.75, ${JSON.stringify(where)});
-        console.log(found.filter((f) => f.length > 0).length);`;
-      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 120_000 });
-      expect(run.signal, 'still running after 120 s').to.equal(null);
-      expect(run.status, run.stderr).to.equal(0);
-      expect(Number(run.stdout.trim()), 'inputs with a suggestion').to.equal(100);
-    });
   }
 
   for (const [label, minScore] of [['at the threshold served', MIN_SCORE], ['at a lower threshold (the bench sweeps it)', 0.6]] as const) {

@@ -11,7 +11,7 @@ import { lineageDoc, mslOf, speciesDoc, taxonDoc, type LineageDoc, type SpeciesD
 import { findName, lookupName, normaliseName, type NameHit, type Spelling } from './names.js';
 import { latest, type ResolvedVersion } from './releases.js';
 import { speciesWalks, type WalkEntry } from './species-walks.js';
-import { suggest, type Suggestion } from './suggest.js';
+import { suggest } from './suggest.js';
 
 export type MatchType = Spelling | 'former_name' | 'later_name' | 'virus_name' | 'abbreviation' | IdentifierKind | 'fuzzy';
 export type Status = 'unchanged' | 'renamed' | 'moved' | 'renamed+moved' | 'merged' | 'split' | 'abolished' | 'new'
@@ -441,8 +441,6 @@ export async function* resolveInSlices(store: Store, names: readonly string[], f
   const ids = await lookupIdentifiers(store, idInputs);
   // an input given several times (a species column repeats its names) is resolved once, each row a copy
   const once = new Map<string, Resolution>();
-  // A slice's unknown names are matched (on the matcher thread, suggest.ts) while the next slice is resolved.
-  let waiting: SuggestedSlice | null = null;
   for (let at = 0; at < names.length; at += SLICE_NAMES) {
     const results = await mapInSlices(names.slice(at, at + SLICE_NAMES), (n) => {
       const seen = once.get(n);
@@ -451,33 +449,15 @@ export async function* resolveInSlices(store: Store, names: readonly string[], f
       if (times.get(n)! > 1) once.set(n, r);
       return r;
     });
-    const slice = new SuggestedSlice(store, results);
-    if (waiting) yield await waiting.done();
-    waiting = slice;
-  }
-  if (waiting) yield await waiting.done();
-}
-
-/** A slice of resolutions whose unknown names are being matched for suggestions. */
-class SuggestedSlice {
-  private readonly unknown: Resolution[];
-  private readonly suggestions: Promise<Map<string, Suggestion[]>>;
-
-  constructor(store: Store, private readonly results: Resolution[]) {
-    this.unknown = results.filter((r) => r.status === 'unknown');
-    this.suggestions = this.unknown.length > 0 ? suggest(store, this.unknown.map((r) => r.name)) : Promise.resolve(new Map());
-    // a failure is thrown by done(); until then (the next slice being resolved) it is not unhandled
-    this.suggestions.catch(() => undefined);
-  }
-
-  /** The slice, each unknown name with its suggestions. */
-  async done(): Promise<Resolution[]> {
-    const suggestions = await this.suggestions;
-    await eachInSlices(this.unknown, (r) => {
-      r.suggestions = (suggestions.get(normaliseName(r.name)) ?? []).map((s) => s.name);
-      if (r.suggestions.length > 0) r.match_type = 'fuzzy';
-    });
-    return this.results;
+    const unknown = results.filter((r) => r.status === 'unknown');
+    if (unknown.length > 0) {
+      const suggestions = await suggest(store, unknown.map((r) => r.name));
+      await eachInSlices(unknown, (r) => {
+        r.suggestions = (suggestions.get(normaliseName(r.name)) ?? []).map((s) => s.name);
+        if (r.suggestions.length > 0) r.match_type = 'fuzzy';
+      });
+    }
+    yield results;
   }
 }
 

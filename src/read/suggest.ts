@@ -6,10 +6,9 @@
 // the name meant, against how often a suggestion is offered for a name that is not a misspelling at all.
 import { HttpError } from '../errors.js';
 import { Image, writeImage } from '../index-image.js';
-import { eachInSlices, mapInSlices } from '../slices.js';
+import { eachInSlices } from '../slices.js';
 import type { Store } from '../store.js';
-import { MatcherThread } from './matcher-thread.js';
-import { NameMatcher, type Match } from './name-matcher.js';
+import { NameMatcher } from './name-matcher.js';
 import { normaliseName, type NameHit } from './names.js';
 import { Recent } from './recent.js';
 import { releaseSpan } from './releases.js';
@@ -52,29 +51,14 @@ const RECENT = 8192;
 
 const recent = new WeakMap<NameMatcher, Recent<Suggestion[]>>();
 
-function recentOf(matcher: NameMatcher): Recent<Suggestion[]> {
+function remembered(matcher: NameMatcher, key: string, compute: () => Suggestion[]): Suggestion[] {
   let cache = recent.get(matcher);
   if (!cache) recent.set(matcher, (cache = new Recent(RECENT)));
-  return cache;
-}
-
-/**
- * The fewest names one call matches on the matcher thread (matcher-thread.ts): fewer (a 404's one name, a
- * question's few words) are matched here at once, where a message to the thread and back would cost more.
- */
-const ON_THREAD_AT = 64;
-
-/** The matcher thread of each open store, started by its first batch and ended when the store closes. */
-const threads = new WeakMap<Store, MatcherThread>();
-
-function threadOf(store: Store): MatcherThread {
-  let thread = threads.get(store);
-  if (!thread) {
-    const started = new MatcherThread(nameMatcher(store).scanner.arrays);
-    store.whenClosed(() => started.terminate());
-    threads.set(store, (thread = started));
-  }
-  return thread;
+  const known = cache.get(key);
+  if (known) return known;
+  const fresh = compute();
+  cache.set(key, fresh);
+  return fresh;
 }
 
 /**
@@ -99,60 +83,26 @@ export function nameMatcher(store: Store): NameMatcher {
 /**
  * Up to 3 known names close to each input, best first, keyed by the input's normal form. Candidates are names
  * within 2 characters of its length that share its first or its last letter (a misspelling rarely changes
- * both, and comparing every name would cost 20 times more). A batch is matched on the matcher thread, or
- * here in slices (lookups are answered between them) while the thread is starting.
+ * both, and comparing every name would cost 20 times more). A batch is matched in slices: lookups are
+ * answered between them.
  */
 export async function suggest(store: Store, inputs: string[], minScore = MIN_SCORE): Promise<Map<string, Suggestion[]>> {
-  const cache = recentOf(nameMatcher(store));
+  const matcher = nameMatcher(store);
   const distinct = new Set<string>();
   await eachInSlices(inputs, (input) => {
     const q = normaliseName(input);
     if (q.length >= 3) distinct.add(q);
   });
   const out = new Map<string, Suggestion[]>();
-  // a copy of each: callers may change what they are given
-  const add = (q: string, hits: Suggestion[]) => {
+  await eachInSlices([...distinct], (q) => {
+    const hits = remembered(matcher, `${minScore}|${q}`, () => matcher.match(q, minScore, MAX_SUGGESTIONS).map(({ row, score }) => ({
+      name: row.name, kind: row.kind, rank: row.rank, lineage_id: row.lineage_id, current_name: row.current_name,
+      score: Math.round(score * 1000) / 1000,
+    })));
+    // a copy of each: callers may change what they are given
     if (hits.length > 0) out.set(q, hits.map((h) => ({ ...h })));
-  };
-  const missing: string[] = [];
-  for (const q of distinct) {
-    const known = cache.get(`${minScore}|${q}`);
-    if (known) add(q, known);
-    else missing.push(q);
-  }
-  const found = await freshSuggestions(store, missing, minScore);
-  missing.forEach((q, i) => {
-    cache.set(`${minScore}|${q}`, found[i]!);
-    add(q, found[i]!);
   });
   return out;
-}
-
-/**
- * The suggestions for each normal form, computed (not remembered). where: on the matcher thread (waiting
- * for it to start), here, or either (the thread for a batch once it has started; here when it has failed).
- */
-export async function freshSuggestions(store: Store, forms: string[], minScore: number, where: 'thread' | 'here' | 'either' = 'either'): Promise<Suggestion[][]> {
-  const matcher = nameMatcher(store);
-  let matches: Match[][] | null = null;
-  if (where === 'thread' || (where === 'either' && forms.length >= ON_THREAD_AT)) {
-    const thread = threadOf(store);
-    if (where === 'thread') await thread.started;
-    if (thread.ready) {
-      try {
-        const found = await thread.find(forms, minScore, MAX_SUGGESTIONS);
-        matches = await mapInSlices(found, (f) => matcher.best(f, MAX_SUGGESTIONS));
-      } catch (err) {
-        if (where === 'thread') throw err;
-        process.emitWarning(`"did you mean" is matched on the main thread from now on: ${(err as Error).message}`);
-      }
-    }
-  }
-  matches ??= await mapInSlices(forms, (q) => matcher.match(q, minScore, MAX_SUGGESTIONS));
-  return matches.map((list) => list.map(({ row, score }) => ({
-    name: matcher.nameOf(row), kind: matcher.kindOf(row), rank: matcher.rankOf(row), lineage_id: matcher.lineageOf(row),
-    current_name: matcher.currentNameOf(row), score: Math.round(score * 1000) / 1000,
-  })));
 }
 
 /** " did you mean 'A', 'B'?" for a message, or nothing. */
