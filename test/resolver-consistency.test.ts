@@ -268,6 +268,26 @@ describe('one resolution on every endpoint (real data)', () => {
     expect(results.every((r) => r.match_type === (r.suggestions.length > 0 ? 'fuzzy' : null))).to.equal(true);
   });
 
+  it("answers every virus name and abbreviation of the latest release that leads to one lineage with that lineage's species there", async () => {
+    // the expected species from species_identity (the lineage's species in the release), not from the resolver
+    const rows = await real.db.all<{ name: string; species: string }>(`
+      SELECT n.name, s.species
+      FROM main.name_index n JOIN main.species_identity s ON s.lineage_id = n.lineage_id AND s.msl = $1
+      WHERE n.kind IN ('virus_name', 'abbreviation') AND n.last_msl = $1
+        AND (SELECT count(*) FROM main.name_index x WHERE x.name_norm = n.name_norm) = 1
+      ORDER BY n.name`, [real.latest.msl]);
+    expect(rows.length).to.be.greaterThan(1000);
+    const wrong: string[] = [];
+    for (let i = 0; i < rows.length; i += 10_000) {
+      const slice = rows.slice(i, i + 10_000);
+      const res = (await request(real.app).post('/api/v1/resolve').send({ names: slice.map((r) => r.name), to_version: 'latest' }).expect(200)).body;
+      (res.results as Array<{ name: string; status: string; results: string[] }>).forEach((r, k) => {
+        if (r.status !== 'unchanged' || r.results.length !== 1 || r.results[0] !== slice[k]!.species) wrong.push(`${r.name}: ${r.status} ${r.results.join(', ')}, not ${slice[k]!.species}`);
+      });
+    }
+    expect(wrong.slice(0, 5), `${wrong.length} of ${rows.length}`).to.deep.equal([]);
+  });
+
   it("resolves the accessions, taxids, virus names and abbreviations of >= 99% of the latest VMR's rows to their species", async () => {
     // every 6th isolate row of the latest VMR, with each of its values as the read models split its cells
     const rows = await real.db.all<{ species: string; kind: string; value: string }>(`
