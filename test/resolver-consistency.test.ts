@@ -59,6 +59,16 @@ describe('one resolution on every endpoint (real data)', () => {
     cases.push({ kind: 'former family', ...renamed! });
   });
 
+  /** POST /api/v1/resolve of any number of names, in batches of the most one request takes; the results in order. */
+  async function resolveAll(names: string[], options: Record<string, string> = {}): Promise<Array<{ name: string; status: string; results: string[] }>> {
+    const out = [];
+    for (let i = 0; i < names.length; i += 10_000) {
+      const res = (await request(real.app).post('/api/v1/resolve').send({ names: names.slice(i, i + 10_000), ...options }).expect(200)).body;
+      out.push(...(res.results as Array<{ name: string; status: string; results: string[] }>));
+    }
+    return out;
+  }
+
   it('draws a case of every kind of input from the data', () => {
     expect(cases.map((c) => c.kind)).to.deep.equal(['exact', 'case_diacritics', 'normalised', 'former_name', 'merged', 'virus_name',
       'abbreviation', 'accession', 'taxid', 'ictv_id', 'taxnode_id', 'genus', 'former family']);
@@ -277,14 +287,11 @@ describe('one resolution on every endpoint (real data)', () => {
         AND (SELECT count(*) FROM main.name_index x WHERE x.name_norm = n.name_norm) = 1
       ORDER BY n.name`, [real.latest.msl]);
     expect(rows.length).to.be.greaterThan(1000);
-    const wrong: string[] = [];
-    for (let i = 0; i < rows.length; i += 10_000) {
-      const slice = rows.slice(i, i + 10_000);
-      const res = (await request(real.app).post('/api/v1/resolve').send({ names: slice.map((r) => r.name), to_version: 'latest' }).expect(200)).body;
-      (res.results as Array<{ name: string; status: string; results: string[] }>).forEach((r, k) => {
-        if (r.status !== 'unchanged' || r.results.length !== 1 || r.results[0] !== slice[k]!.species) wrong.push(`${r.name}: ${r.status} ${r.results.join(', ')}, not ${slice[k]!.species}`);
-      });
-    }
+    const resolved = await resolveAll(rows.map((r) => r.name), { to_version: 'latest' });
+    const wrong = rows.flatMap(({ species }, k) => {
+      const r = resolved[k]!;
+      return r.status === 'unchanged' && r.results.length === 1 && r.results[0] === species ? [] : [`${r.name}: ${r.status} ${r.results.join(', ')}, not ${species}`];
+    });
     expect(wrong.slice(0, 5), `${wrong.length} of ${rows.length}`).to.deep.equal([]);
   });
 
@@ -302,11 +309,7 @@ describe('one resolution on every endpoint (real data)', () => {
         WHERE i.msl = $1 AND i.row % 6 = 0), unnest(vs) AS u(v)
       WHERE v.value <> '' AND v.value NOT LIKE 'MAG:%'`, [real.latest.msl]);
     const values = [...new Set(rows.map((r) => r.value))];
-    const results = new Map<string, string[]>();
-    for (let i = 0; i < values.length; i += 10_000) {
-      const res = (await request(real.app).post('/api/v1/resolve').send({ names: values.slice(i, i + 10_000) }).expect(200)).body;
-      for (const r of res.results as Array<{ name: string; results: string[] }>) results.set(r.name, r.results);
-    }
+    const results = new Map((await resolveAll(values)).map((r) => [r.name, r.results]));
     for (const kind of ['accession', 'taxid', 'virus_name', 'abbreviation']) {
       const of = rows.filter((r) => r.kind === kind);
       const found = of.filter((r) => results.get(r.value)!.includes(r.species)).length;
