@@ -345,8 +345,14 @@ export class Store {
   }
 }
 
-/** Rows per batch: one DuckDB vector, ~2 MB of species documents. */
+/**
+ * A batch is at most one DuckDB vector of rows, and about this many bytes of documents. Its query holds
+ * several copies of the batch at once (string_agg's growing buffer, the encoded BLOB, the result): cut by
+ * rows alone, a table of large documents (a release pair's changes) came back as one query of tens of MB,
+ * and a few such queries at once on the pool took the loading buffer pool past its limit.
+ */
 const BATCH_ROWS = 2048;
+const BATCH_BYTES = 2 << 20;
 
 /**
  * Loads every document table, cut into batches by rowid that the pool's connections take from one queue:
@@ -355,27 +361,30 @@ const BATCH_ROWS = 2048;
  */
 async function loadDocs(connections: DuckDBConnection[], specs: DocSpec[]): Promise<Map<string, DocTable>> {
   const tables = new Map<string, { docs: PackedDocs; rows: number; loaded: number }>();
-  const queue: Array<{ spec: DocSpec; from: number }> = [];
+  const queue: Array<{ spec: DocSpec; from: number; to: number }> = [];
   // Batches run up to max(rowid), not count(*): rowids of a table written once run 0..n-1, but a gap must
   // not lose rows. One query for all tables: each round trip waits for a turn of the busy main thread.
   const sizes = new Map((await connections[0]!.runAndReadAll(specs.map((spec) =>
-    `SELECT '${spec.table}', count(*)::DOUBLE, coalesce(max(rowid) + 1, 0)::DOUBLE FROM main."${spec.table}"`).join(' UNION ALL ')))
-    .getRows().map(([table, rows, end]) => [table as string, [rows as number, end as number]]));
+    `SELECT '${spec.table}', count(*)::DOUBLE, coalesce(max(rowid) + 1, 0)::DOUBLE,
+       coalesce(sum(strlen(CAST(${spec.doc} AS VARCHAR))), 0)::DOUBLE FROM main."${spec.table}" AS t`).join(' UNION ALL ')))
+    .getRows().map(([table, rows, end, bytes]) => [table as string, [rows as number, end as number, bytes as number]]));
   for (const spec of specs) {
-    const [rows, end] = sizes.get(spec.table)!;
+    const [rows, end, bytes] = sizes.get(spec.table)!;
     tables.set(spec.table, { docs: new PackedDocs(spec.compressed ? await dictionarySample(connections[0]!, spec, end) : null), rows, loaded: 0 });
-    for (let from = 0; from < end; from += BATCH_ROWS) queue.push({ spec, from });
+    const perRow = rows > 0 ? bytes / rows : 0;
+    const step = perRow > 0 ? Math.max(1, Math.min(BATCH_ROWS, Math.floor(BATCH_BYTES / perRow))) : BATCH_ROWS;
+    for (let from = 0; from < end; from += step) queue.push({ spec, from, to: from + step });
   }
   // On a failure the queue is emptied and the other connections finish the query they are running before
   // the caller closes them (closing a connection while its query runs can hang).
   const settled = await Promise.allSettled(connections.map(async (conn) => {
     for (let task = queue.shift(); task; task = queue.shift()) {
-      const { spec, from } = task;
+      const { spec, from, to } = task;
       const key = spec.key.map((k) => `CAST(t."${k}" AS VARCHAR)`).join(" || '|' || ");
       const doc = `CAST(${spec.doc} AS VARCHAR)`;
       const result = await conn.run(`
         SELECT encode(string_agg(${key} || chr(0) || strlen(${doc})::VARCHAR || chr(0) || ${doc}, ''))
-        FROM main."${spec.table}" AS t WHERE rowid >= ${from} AND rowid < ${from + BATCH_ROWS}`).catch((err: unknown) => {
+        FROM main."${spec.table}" AS t WHERE rowid >= ${from} AND rowid < ${to}`).catch((err: unknown) => {
         queue.length = 0;
         throw err;
       });
