@@ -60,11 +60,11 @@ describe('one resolution on every endpoint (real data)', () => {
   });
 
   /** POST /api/v1/resolve of any number of names, in batches of the most one request takes; the results in order. */
-  async function resolveAll(names: string[], options: Record<string, string> = {}): Promise<Array<{ name: string; status: string; results: string[] }>> {
+  async function resolveAll(names: string[], options: Record<string, string> = {}): Promise<Array<{ name: string; status: string; results: string[]; note: string | null }>> {
     const out = [];
     for (let i = 0; i < names.length; i += 10_000) {
       const res = (await request(real.app).post('/api/v1/resolve').send({ names: names.slice(i, i + 10_000), ...options }).expect(200)).body;
-      out.push(...(res.results as Array<{ name: string; status: string; results: string[] }>));
+      out.push(...(res.results as Array<{ name: string; status: string; results: string[]; note: string | null }>));
     }
     return out;
   }
@@ -293,6 +293,61 @@ describe('one resolution on every endpoint (real data)', () => {
       return r.status === 'unchanged' && r.results.length === 1 && r.results[0] === species ? [] : [`${r.name}: ${r.status} ${r.results.join(', ')}, not ${species}`];
     });
     expect(wrong.slice(0, 5), `${wrong.length} of ${rows.length}`).to.deep.equal([]);
+  });
+
+  it('reads an abbreviation no list holds as the beginning of those the VMR lists with a type (DENV of DENV-1..4), and says so', async () => {
+    // the stems and the species of their abbreviations from name_index and species_identity, not the resolver:
+    // every stem of the latest release's typed abbreviations whose normal form is no name of any kind
+    const groups = await real.db.all<{ stem: string; species: string[] }>(`
+      WITH a AS (SELECT name, lineage_id, last_msl, regexp_extract(name, '^(.*[A-Za-z])(?:[-_ ]?[0-9]+[a-z]?|-[A-Z])$', 1) AS stem
+                 FROM main.name_index WHERE kind = 'abbreviation')
+      SELECT min(a.stem) AS stem, list(DISTINCT s.species ORDER BY s.species) AS species
+      FROM a JOIN main.species_identity s ON s.lineage_id = a.lineage_id AND s.msl = $1
+      WHERE length(a.stem) >= 2
+      GROUP BY name_norm(a.stem)
+      HAVING bool_and(a.last_msl = $1) AND NOT EXISTS (SELECT 1 FROM main.name_index x WHERE x.name_norm = name_norm(min(a.stem)))
+      ORDER BY stem`, [real.latest.msl]);
+    expect(groups.length).to.be.greaterThan(1000);
+    expect(groups.map((g) => g.stem)).to.include.members(['DENV', 'HCV', 'HIV']);
+    const resolved = await resolveAll(groups.map((g) => g.stem), { to_version: 'latest' });
+    const wrong = groups.flatMap(({ stem, species }, k) => {
+      const r = resolved[k]!;
+      const status = species.length === 1 ? 'unchanged' : 'ambiguous';
+      return r.status === status && [...r.results].sort().join('|') === species.join('|') && r.note?.startsWith(`'${stem}' is no abbreviation in ICTV's lists`)
+        ? [] : [`${stem}: ${r.status} ${r.results.join(', ')} (${r.note}), not ${species.join(', ')}`];
+    });
+    expect(wrong.slice(0, 5), `${wrong.length} of ${groups.length}`).to.deep.equal([]);
+  });
+
+  it('reads a stem written as the VMR writes it before an abbreviation that differs only in case (PRRSV, not PrRSV), and both for another case', async () => {
+    const groups = await real.db.all<{ stem: string; species: string[]; other: string[] }>(`
+      WITH a AS (SELECT name, lineage_id, last_msl, regexp_extract(name, '^(.*[A-Za-z])(?:[-_ ]?[0-9]+[a-z]?|-[A-Z])$', 1) AS stem
+                 FROM main.name_index WHERE kind = 'abbreviation')
+      SELECT a.stem, list(DISTINCT s.species ORDER BY s.species) AS species,
+             (SELECT list(DISTINCT o.species ORDER BY o.species) FROM main.name_index x
+                JOIN main.species_identity o ON o.lineage_id = x.lineage_id AND o.msl = $1 WHERE x.name_norm = name_norm(a.stem)) AS other
+      FROM a JOIN main.species_identity s ON s.lineage_id = a.lineage_id AND s.msl = $1
+      WHERE length(a.stem) >= 2
+      GROUP BY a.stem
+      HAVING bool_and(a.last_msl = $1)
+        AND (SELECT count(DISTINCT b.stem) FROM a b WHERE name_norm(b.stem) = name_norm(a.stem)) = 1
+        AND EXISTS (SELECT 1 FROM main.name_index x WHERE x.name_norm = name_norm(a.stem))
+        AND NOT EXISTS (SELECT 1 FROM main.name_index x WHERE x.name_norm = name_norm(a.stem) AND (x.kind <> 'abbreviation' OR x.name = a.stem OR x.last_msl <> $1))
+        AND lower(a.stem) <> a.stem
+        AND NOT EXISTS (SELECT 1 FROM main.name_index x WHERE x.name_norm = name_norm(a.stem) AND x.name = lower(a.stem))
+      ORDER BY a.stem`, [real.latest.msl]);
+    expect(groups.length).to.be.greaterThan(50);
+    expect(groups.map((g) => g.stem)).to.include('PRRSV');
+    const asWritten = await resolveAll(groups.map((g) => g.stem), { to_version: 'latest' });
+    const lower = await resolveAll(groups.map((g) => g.stem.toLowerCase()), { to_version: 'latest' });
+    const wrong = groups.flatMap(({ stem, species, other }, k) => {
+      const both = [...new Set([...species, ...other])].sort();
+      const [w, l] = [asWritten[k]!, lower[k]!];
+      return [...w.results].sort().join('|') === species.join('|') && [...l.results].sort().join('|') === both.join('|')
+        && l.status === (both.length === 1 ? 'unchanged' : 'ambiguous')
+        ? [] : [`${stem}: ${w.results.join(', ')}; ${stem.toLowerCase()}: ${l.results.join(', ')}; not ${species.join(', ')} / ${both.join(', ')}`];
+    });
+    expect(wrong.slice(0, 5), `${wrong.length} of ${groups.length}`).to.deep.equal([]);
   });
 
   it("resolves the accessions, taxids, virus names and abbreviations of >= 99% of the latest VMR's rows to their species", async () => {

@@ -3,6 +3,7 @@
 // held as rows. Opening a store, and keeping the snapshot of these documents in step with the build.
 import { definitionsKey, snapshotMismatch } from '../doc-snapshot.js';
 import { Store, type DocSpec } from '../store.js';
+import { loadAbbreviationStems } from './abbreviation-stems.js';
 import { DIFF_LIST } from './compare.js';
 import { RELEASES_LIST } from './releases.js';
 import { loadSearch } from './search-index.js';
@@ -71,6 +72,7 @@ export async function openStore(file: string, pool: number, snapshot?: string, p
   try {
     await checkTables(store);
     await loadSuggestions(store, previous);
+    await loadAbbreviationStems(store, previous);
     loadSpeciesWalks(store, previous);
     await loadSearch(store, previous);
     await loadTypeahead(store, previous);

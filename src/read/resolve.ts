@@ -8,7 +8,8 @@ import { eachInSlices, mapInSlices } from '../slices.js';
 import type { Store } from '../store.js';
 import { identifierKeys, lookupIdentifiers, type IdentifierHit, type IdentifierKind } from './identifiers.js';
 import { lineageDoc, mslOf, speciesDoc, taxonDoc, type LineageDoc, type SpeciesDoc } from './lineages.js';
-import { findName, lookupName, normaliseName, type NameHit, type Spelling } from './names.js';
+import { stemGroup, writtenAsStem } from './abbreviation-stems.js';
+import { asWritten, findName, lookupName, normaliseName, type NameHit, type Spelling } from './names.js';
 import { latest, type ResolvedVersion } from './releases.js';
 import { speciesWalks, type WalkEntry } from './species-walks.js';
 import { suggest } from './suggest.js';
@@ -72,7 +73,7 @@ export const MATCH_CONFIDENCE = {
   exact: 1, case_diacritics: 0.98, normalised: 0.9,
   species: 1, taxon: 1, virus_name: 0.95, abbreviation: 0.85,
   accession: 0.99, taxid: 0.97, ictv_id: 1, taxnode_id: 1,
-  not_in_from_version: 0.9,
+  not_in_from_version: 0.9, abbreviation_stem: 0.9,
 } as const;
 
 // --- the lineages, species and higher taxa alike ----------------------------------------------------------
@@ -301,25 +302,57 @@ const isOfficial = (c: Candidate) => c.matched_kind === 'species' || c.matched_k
 const lastUse = (c: Candidate) => c.official?.[1] ?? c.last_msl;
 
 /**
+ * An input read as the stem of abbreviations the VMR lists with a type (abbreviation-stems.ts): when it is
+ * no name at all ("DENV": DENV-1..DENV-4), or only an abbreviation in another case ("PRRSV" is privet
+ * ringspot virus's "PrRSV" so; PRRSV-1 and PRRSV-2 are porcine reproductive and respiratory syndrome
+ * viruses). Written as the stem is, case included, the input means the typed abbreviations; written in
+ * another case ("prrsv"), it may mean either, and all are its candidates. A name matched in its own spelling,
+ * or any name other than an abbreviation, is never read as a stem.
+ */
+function stemMatch(store: Store, input: string, found: ReturnType<typeof findName>): { hits: NameHit[]; note: string } | null {
+  if (found && found.hits.some((h) => h.kind !== 'abbreviation')) return null;
+  const group = stemGroup(store, input);
+  if (!group) return null;
+  const typed = group.members.flatMap((m) => lookupName(store, m).filter((h) => h.kind === 'abbreviation' && h.name === m));
+  if (typed.length === 0) return null;
+  const name = `'${asWritten(input)}'`;
+  const shown = group.members.length > 4 ? `${group.members.slice(0, 4).join(', ')}, ... (${group.members.length})` : group.members.join(', ');
+  const other = found ? [...new Set(found.hits.map((h) => h.name))].join(', ') : '';
+  if (!found) return { hits: typed, note: `${name} is no abbreviation in ICTV's lists; read as the beginning of the VMR's abbreviations ${shown}` };
+  if (writtenAsStem(group, input)) return { hits: typed, note: `${name} is read as the beginning of the VMR's abbreviations ${shown}, not as ${other}, which differs in case` };
+  return { hits: [...found.hits, ...typed], note: `${name} may be ${other} in another case, or the beginning of the VMR's abbreviations ${shown}` };
+}
+
+/** The abbreviations an input is read as the beginning of, where it is (as identify reads it), else null. */
+export function stemReading(store: Store, input: string): NameHit[] | null {
+  if (!stemGroup(store, input)) return null;
+  const found = findName(store, input);
+  return found?.spelling === 'exact' ? null : stemMatch(store, input, found)?.hits ?? null;
+}
+
+/**
  * The taxa an input denotes, best match only: a name by its closest spelling; the taxa it was used for in
  * from_version when it is given, else in its latest use; an official name before a virus name or abbreviation;
  * identifiers when it is no name. Null when nothing matches (the caller suggests).
  */
 export function identify(store: Store, input: string, from: ResolvedVersion | null, ids?: IdentifierHit[]): Identification | null {
   const found = findName(store, input);
+  const stem = found?.spelling === 'exact' ? null : stemMatch(store, input, found);
   let candidates: Candidate[];
-  if (found) candidates = found.hits.map(candidateOfName);
+  if (stem) candidates = stem.hits.map(candidateOfName);
+  else if (found) candidates = found.hits.map(candidateOfName);
   else if (ids && ids.length > 0) candidates = ids.map(candidateOfId);
   else return null;
-  let note: string | null = null;
+  const notes: string[] = stem ? [stem.note] : [];
   if (from) {
     const used = candidates.filter((c) => c.first_msl <= from.msl && c.last_msl >= from.msl);
     if (used.length > 0) candidates = used;
     else {
       const span = `MSL${Math.min(...candidates.map((c) => c.first_msl))}..MSL${Math.max(...candidates.map((c) => c.last_msl))}`;
-      note = `'${input.trim()}' was not used in ${from.version} (it is known in ${span}); resolved from the last release it was used in`;
+      notes.push(`'${input.trim()}' was not used in ${from.version} (it is known in ${span}); resolved from the last release it was used in`);
     }
   }
+  const note = notes.length > 0 ? notes.join('; ') : null;
   // without a release the name was used in, it means what it meant last: the taxa it was last used for, in
   // any role ('Marek's disease virus' was a species abolished long ago and is the name of a virus of
   // Mardivirus gallidalpha2 in the latest VMR), and of these the ones whose own name it was most recently
@@ -343,9 +376,10 @@ export function identify(store: Store, input: string, from: ResolvedVersion | nu
   });
   const confidenceOf = (c: Candidate, role: MatchType) => (role === 'exact' ? MATCH_CONFIDENCE[c.matched_kind] : MATCH_CONFIDENCE[role as keyof typeof MATCH_CONFIDENCE] ?? 1);
   let base = Math.min(...candidates.map((c, i) => confidenceOf(c, roles[i]!)));
-  if (found) base *= MATCH_CONFIDENCE[found.spelling];
-  if (note) base *= MATCH_CONFIDENCE.not_in_from_version;
-  const match_type = found && found.spelling !== 'exact' ? found.spelling : roles[0]!;
+  if (stem) base *= MATCH_CONFIDENCE.abbreviation_stem;
+  else if (found) base *= MATCH_CONFIDENCE[found.spelling];
+  if (notes.length > (stem ? 1 : 0)) base *= MATCH_CONFIDENCE.not_in_from_version;
+  const match_type = !stem && found && found.spelling !== 'exact' ? found.spelling : roles[0]!;
   return { candidates, match_type, confidence: round(base / candidates.length), note, start };
 }
 
