@@ -77,6 +77,45 @@ describe('POST /ai/query', () => {
     });
   });
 
+  describe('with a name that stands for several species', () => {
+    // abbreviations of the latest VMR (as written, no other name) whose isolates are of several species now;
+    // the species from species_identity, not from the resolver
+    const several = () => real.db.all<{ name: string; species: string[] }>(`
+      SELECT n.name, list(DISTINCT s.species ORDER BY s.species) AS species
+      FROM main.name_index n JOIN main.species_identity s ON s.lineage_id = n.lineage_id AND s.msl = $1
+      WHERE n.kind = 'abbreviation' AND n.last_msl = $1 AND regexp_matches(n.name, '^[A-Z]{3,5}$')
+        AND NOT EXISTS (SELECT 1 FROM main.name_index x WHERE x.name_norm = n.name_norm AND x.kind <> 'abbreviation')
+      GROUP BY n.name HAVING count(DISTINCT s.species) > 1 ORDER BY n.name LIMIT 12`, [real.latest.msl]);
+
+    it('answers no question about one of them as if it were the one meant, and names them all', async () => {
+      const rows = await several();
+      expect(rows.length).to.be.at.least(5);
+      for (const { name, species } of rows) {
+        for (const q of [`What family does ${name} belong to?`, `what kind of genome does ${name} have?`]) {
+          const res = (await ask(q).expect(200)).body;
+          expect(res.status, `${q}: ${res.response}`).to.equal('not_understood');
+          for (const s of species) expect(res.response, q).to.contain(s);
+        }
+      }
+    });
+
+    it('says what it is called now for all of them, and reads an abbreviation listed only with a type as all of those', async () => {
+      for (const { name, species } of await several()) {
+        const res = (await ask(`what is ${name} called now?`).expect(200)).body;
+        expect(res.status, res.response).to.equal('answered');
+        expect([...res.data.current_names].sort(), name).to.deep.equal(species);
+      }
+      // PRRSV-1 and PRRSV-2 are the VMR's; "PRRSV" matches privet ringspot virus's "PrRSV" only by its case
+      const [prrsv] = await real.db.all<{ species: string[] }>(`SELECT list(DISTINCT s.species ORDER BY s.species) AS species
+        FROM main.name_index n JOIN main.species_identity s ON s.lineage_id = n.lineage_id AND s.msl = $1
+        WHERE n.kind = 'abbreviation' AND n.name IN ('PRRSV-1', 'PRRSV-2')`, [real.latest.msl]);
+      expect(prrsv!.species).to.have.length(2);
+      const res = (await ask('what is PRRSV called now?').expect(200)).body;
+      expect([...res.data.current_names].sort()).to.deep.equal(prrsv!.species);
+      expect((await ask('what family does PRRSV belong to?').expect(200)).body.status).to.equal('not_understood');
+    });
+  });
+
   describe('with releases written in different ways', () => {
     it('resolves MSL39, 39, 2023 and msl-39 to the same release', async () => {
       for (const q of ['How many species in MSL39?', 'how many species in 39', 'How many species in 2023?', 'species count of msl-39']) {

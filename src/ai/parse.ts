@@ -9,6 +9,7 @@ import { identifierKeys, type IdentifierHit, type IdentifierKind } from '../read
 import type { Rank } from '../read/lineages.js';
 import { lookupName, normaliseName, type NameHit } from '../read/names.js';
 import { releases as releaseRows, type ReleaseRow } from '../read/releases.js';
+import { stemReading } from '../read/resolve.js';
 import type { Alias } from '../read/virus-aliases.js';
 import { findGenomeTypes, findHosts } from './vocabulary.js';
 
@@ -104,6 +105,8 @@ export interface Lexicon {
   identifiers?: Map<string, IdentifierHit[]>;
   /** Short names of viruses ("phage T4", "phiX174", "flu"), by normalised form (read/virus-aliases.ts). */
   aliases?: Map<string, Alias>;
+  /** The abbreviations a word is read as the beginning of ("DENV": DENV-1..4), as the resolver reads it, else null. */
+  stems?(text: string): NameHit[] | null;
 }
 
 /**
@@ -142,6 +145,7 @@ export function storeLexicon(store: Store, identifiers?: Map<string, IdentifierH
     // species, virus names and abbreviations; higher taxa are the taxa lexicon's
     names: (norm) => memo(store, 'n', norm, () => lookupName(store, norm).filter((h) => h.kind !== 'taxon')),
     taxa: (norm) => memo(store, 't', norm, () => store.docJson<TaxonEntry[]>('taxon_profile', norm) ?? []),
+    stems: (text) => stemReading(store, text),
     releases: releaseRows(store),
   };
 }
@@ -462,7 +466,10 @@ function lookupSpan(text: string, norm: string, lex: Lexicon, rankHint: Rank | n
     entries = lex.taxa(norm.replace(/viruses$/, 'viridae'));
     common = entries.length > 0;
   }
-  const hits = lex.names(norm);
+  const stemmed = lex.stems?.(text) ?? null;
+  const hits = stemmed ?? lex.names(norm);
+  // read as a stem, the word itself is the name matched: the resolver reads it so again (answer.ts currentName)
+  const ref = (): SpeciesRef => (stemmed ? { ...speciesRef(text, hits), matched_name: text } : speciesRef(text, hits));
   const taxon = (): TaxonRef | undefined => {
     if (entries.length === 0) return undefined;
     const entry = entries.find((e) => e.rank === rankHint) ?? entries[0]!;
@@ -473,13 +480,13 @@ function lookupSpan(text: string, norm: string, lex: Lexicon, rankHint: Rank | n
     const t = taxon()!;
     const spelledAsTaxon = text.toLowerCase() === t.name.toLowerCase() || /^viruses$/.test(text.slice(-7));
     return rankHint === 'species' || !(spelledAsTaxon || (rankHint !== null && entries.some((e) => e.rank === rankHint)))
-      ? { species: speciesRef(text, hits) } : { taxon: t };
+      ? { species: ref() } : { taxon: t };
   }
   if (entries.length > 0) return { taxon: taxon()! };
   if (hits.length > 0) {
     // one word that is only an abbreviation must look like one; "as" or "have" typed in a question are words
     if (!/\s/.test(text) && hits.every((h) => h.kind === 'abbreviation') && QUESTION_WORDS.has(text.toLowerCase())) return null;
-    return { species: speciesRef(text, hits) };
+    return { species: ref() };
   }
   return null;
 }

@@ -6,13 +6,15 @@
 // this, so what is measured is what is served.
 import type { Store } from '../store.js';
 import { lookupIdentifiers } from '../read/identifiers.js';
+import { lineageDoc } from '../read/lineages.js';
 import { releases as releaseRows } from '../read/releases.js';
 import { suggest } from '../read/suggest.js';
 import { normaliseName } from '../read/names.js';
 import { virusAliases } from '../read/virus-aliases.js';
 import { answer, type Answer } from './answer.js';
 import { EXAMPLE_QUESTIONS } from './examples.js';
-import { identifierWords, isQuestionWord, parseQuestion, storeLexicon, type Lexicon, type Parsed } from './parse.js';
+import { and } from './format.js';
+import { identifierWords, isQuestionWord, parseQuestion, storeLexicon, type Lexicon, type Parsed, type SpeciesRef } from './parse.js';
 import { answerRelation, releasesBetweenYears } from './relations.js';
 import { outOfScope, SCOPE_SENTENCE } from './scope.js';
 import { confidenceOf, understoodOf, unreadPart, unreadWords, type Understood } from './understood.js';
@@ -122,6 +124,20 @@ function withYears(store: Store, text: string): string {
   });
 }
 
+/**
+ * A name in the question that stands for several species of the latest release ("RSV": rice stripe virus and
+ * Rous sarcoma virus by their abbreviations; "PRRSV": PRRSV-1 and PRRSV-2), and those species. An answer about
+ * one of them would be an answer to another question, said as if it were this one.
+ */
+function severalSpecies(store: Store, p: Parsed): { ref: SpeciesRef; now: string[] } | null {
+  for (const ref of p.species) {
+    if (ref.lineage_ids.length < 2) continue;
+    const now = [...new Set(ref.lineage_ids.map((id) => lineageDoc(store, id).current_name).filter((n): n is string => n !== null))];
+    if (now.length > 1) return { ref, now };
+  }
+  return null;
+}
+
 /** The answer to one question, as POST /ai/query returns it (without the echoed query and cache flag). */
 export async function askQuestion(store: Store, query: string): Promise<QueryResult> {
   const refuse = (status: Status, p: Parsed | null, relation: string, response: string, data: Record<string, unknown> = {}): QueryResult => {
@@ -150,6 +166,12 @@ export async function askQuestion(store: Store, query: string): Promise<QueryRes
   }
   const words = unreadWords(parsed);
   if (words) return refuse('not_understood', parsed, parsed.intent, `I did not understand all of this question: not understood, ${words}. I answer only when I understood every part. ${offered()}`);
+  // what a name is called now is answered for all its species at once (answer.ts currentName); anything else is asked of one
+  const several = parsed.intent === 'current_name' ? null : severalSpecies(store, parsed);
+  if (several) {
+    const { ref, now } = several;
+    return refuse('not_understood', parsed, parsed.intent, `${ref.text} stands for ${now.length} species in the latest release: ${and(now)}. I answer about one species at a time: ask again naming the one you mean. ${offered()}`, { name: ref.text, species: now });
+  }
   const rel = parsed.unknownNames.length === 0 ? await answerRelation(store, parsed, query) : null;
   if (rel) {
     const understood = understoodOf(parsed, rel.relation);
