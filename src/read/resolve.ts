@@ -343,20 +343,20 @@ export function identify(store: Store, input: string, from: ResolvedVersion | nu
   else if (found) candidates = found.hits.map(candidateOfName);
   else if (ids && ids.length > 0) candidates = ids.map(candidateOfId);
   else return null;
-  const notes: string[] = stem ? [stem.note] : [];
+  let unused: string | null = null;
   if (from) {
     const used = candidates.filter((c) => c.first_msl <= from.msl && c.last_msl >= from.msl);
     if (used.length > 0) candidates = used;
     else {
       const span = `MSL${Math.min(...candidates.map((c) => c.first_msl))}..MSL${Math.max(...candidates.map((c) => c.last_msl))}`;
-      notes.push(`'${input.trim()}' was not used in ${from.version} (it is known in ${span}); resolved from the last release it was used in`);
+      unused = `'${input.trim()}' was not used in ${from.version} (it is known in ${span}); resolved from the last release it was used in`;
     }
   }
-  const note = notes.length > 0 ? notes.join('; ') : null;
+  const note = [stem?.note, unused].filter(Boolean).join('; ') || null;
   // without a release the name was used in, it means what it meant last: the taxa it was last used for, in
   // any role ('Marek's disease virus' was a species abolished long ago and is the name of a virus of
   // Mardivirus gallidalpha2 in the latest VMR), and of these the ones whose own name it was most recently
-  const latestMeaning = !from || note !== null;
+  const latestMeaning = !from || unused !== null;
   const lastOf = (use: (c: Candidate) => number) => {
     const last = Math.max(...candidates.map(use));
     candidates = candidates.filter((c) => use(c) === last);
@@ -367,7 +367,7 @@ export function identify(store: Store, input: string, from: ResolvedVersion | nu
   // one candidate per lineage (a number that is a taxnode id and an ICTV id of one taxon is one candidate)
   const seen = new Set<string>();
   candidates = candidates.filter((c) => !seen.has(`${c.kind}:${c.id}`) && seen.add(`${c.kind}:${c.id}`));
-  const start = candidates.map((c) => (from && !note ? from.msl : lastUse(c)));
+  const start = candidates.map((c) => (from && !unused ? from.msl : lastUse(c)));
   // what the name was in the release it is taken from: a taxon's own name there, or (a former species name
   // still borne by an isolate: Tobacco mosaic virus in MSL40) a virus name
   const roles = candidates.map((c, i): MatchType => {
@@ -378,7 +378,7 @@ export function identify(store: Store, input: string, from: ResolvedVersion | nu
   let base = Math.min(...candidates.map((c, i) => confidenceOf(c, roles[i]!)));
   if (stem) base *= MATCH_CONFIDENCE.abbreviation_stem;
   else if (found) base *= MATCH_CONFIDENCE[found.spelling];
-  if (notes.length > (stem ? 1 : 0)) base *= MATCH_CONFIDENCE.not_in_from_version;
+  if (unused) base *= MATCH_CONFIDENCE.not_in_from_version;
   const match_type = !stem && found && found.spelling !== 'exact' ? found.spelling : roles[0]!;
   return { candidates, match_type, confidence: round(base / candidates.length), note, start };
 }
