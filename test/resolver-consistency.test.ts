@@ -366,6 +366,27 @@ describe('one resolution on every endpoint (real data)', () => {
     expect(wrong.slice(0, 5), `${wrong.length} of ${groups.length}`).to.deep.equal([]);
   });
 
+  it('keeps an abbreviation matched as written (HPV: Hart Park virus), naming the typed ones of other taxa it begins (HPV1, HPV16, ...)', async () => {
+    // abbreviations of the latest release, no other kind of name, that begin typed abbreviations of other lineages
+    const rows = await real.db.all<{ name: string; species: string[] }>(`
+      WITH a AS (SELECT name, lineage_id, name_norm(regexp_extract(name, '^(.*[A-Za-z])(?:[-_ ]?[0-9]+[a-z]?|-[A-Z])$', 1)) AS stem
+                 FROM main.name_index WHERE kind = 'abbreviation')
+      SELECT n.name, list(DISTINCT s.species ORDER BY s.species) AS species
+      FROM main.name_index n JOIN main.species_identity s ON s.lineage_id = n.lineage_id AND s.msl = $1
+      WHERE n.kind = 'abbreviation' AND n.last_msl = $1
+        AND NOT EXISTS (SELECT 1 FROM main.name_index x WHERE x.name_norm = n.name_norm AND (x.kind <> 'abbreviation' OR x.last_msl <> $1))
+        AND EXISTS (SELECT 1 FROM a WHERE a.stem = n.name_norm AND a.lineage_id NOT IN (SELECT y.lineage_id FROM main.name_index y WHERE y.name = n.name))
+      GROUP BY n.name ORDER BY n.name`, [real.latest.msl]);
+    expect(rows.map((r) => r.name)).to.include.members(['HPV', 'SINV']);
+    const resolved = await resolveAll(rows.map((r) => r.name), { to_version: 'latest' });
+    const wrong = rows.flatMap(({ name, species }, k) => {
+      const r = resolved[k]!;
+      return [...r.results].sort().join('|') === species.join('|') && r.note?.startsWith(`'${name}' also begins the VMR's abbreviations`)
+        ? [] : [`${name}: ${r.status} ${r.results.join(', ')} (${r.note}), not ${species.join(', ')}`];
+    });
+    expect(wrong.slice(0, 5), `${wrong.length} of ${rows.length}`).to.deep.equal([]);
+  });
+
   it("resolves the accessions, taxids, virus names and abbreviations of >= 99% of the latest VMR's rows to their species", async () => {
     // every 6th isolate row of the latest VMR, with each of its values as the read models split its cells
     const rows = await real.db.all<{ species: string; kind: string; value: string }>(`

@@ -316,12 +316,31 @@ function stemMatch(store: Store, input: string, found: ReturnType<typeof findNam
   const typed = group.members.flatMap((m) => lookupName(store, m).filter((h) => h.kind === 'abbreviation' && h.name === m));
   if (typed.length === 0) return null;
   const name = `'${asWritten(input)}'`;
-  const shown = group.members.length > 4 ? `${group.members.slice(0, 4).join(', ')}, ... (${group.members.length})` : group.members.join(', ');
+  const shown = listed(group.members);
   const other = found ? [...new Set(found.hits.map((h) => h.name))].join(', ') : '';
   if (!found) return { hits: typed, note: `${name} is no abbreviation in ICTV's lists; read as the beginning of the VMR's abbreviations ${shown}` };
   if (writtenAsStem(group, input)) return { hits: typed, note: `${name} is read as the beginning of the VMR's abbreviations ${shown}, not as ${other}, which differs in case` };
   return { hits: [...found.hits, ...typed], note: `${name} may be ${other} in another case, or the beginning of the VMR's abbreviations ${shown}` };
 }
+
+/**
+ * For an abbreviation matched as written that also begins typed abbreviations of other taxa ("HPV" is Hart
+ * Park virus in the VMR; HPV1, HPV16, ... are papillomaviruses of other species), a note naming them: the
+ * match stands (a stem is often a coincidence: PRV and PRV1 are unrelated), but a paper's "HPV" rarely means
+ * Hart Park virus, and the answer should say what else the reader may have meant.
+ */
+function stemAside(store: Store, input: string, found: NonNullable<ReturnType<typeof findName>>): string | null {
+  if (found.hits.some((h) => h.kind !== 'abbreviation')) return null;
+  const group = stemGroup(store, input);
+  if (!group) return null;
+  const own = new Set(found.hits.map((h) => h.lineage_id));
+  const others = group.members.filter((m) => lookupName(store, m).some((h) => h.kind === 'abbreviation' && h.name === m && !own.has(h.lineage_id)));
+  return others.length === 0 ? null
+    : `'${asWritten(input)}' also begins the VMR's abbreviations ${listed(others)} of other taxa; the whole abbreviation names one of those`;
+}
+
+/** A few abbreviations and how many there are in all: "HPV1, HPV10, HPV100, HPV101, ... (183)". */
+const listed = (names: string[]) => (names.length > 4 ? `${names.slice(0, 4).join(', ')}, ... (${names.length})` : names.join(', '));
 
 /** The abbreviations an input is read as the beginning of, where it is (as identify reads it), else null. */
 export function stemReading(store: Store, input: string): NameHit[] | null {
@@ -338,6 +357,7 @@ export function stemReading(store: Store, input: string): NameHit[] | null {
 export function identify(store: Store, input: string, from: ResolvedVersion | null, ids?: IdentifierHit[]): Identification | null {
   const found = findName(store, input);
   const stem = found?.spelling === 'exact' ? null : stemMatch(store, input, found);
+  const aside = found?.spelling === 'exact' ? stemAside(store, input, found) : null;
   let candidates: Candidate[];
   if (stem) candidates = stem.hits.map(candidateOfName);
   else if (found) candidates = found.hits.map(candidateOfName);
@@ -352,7 +372,7 @@ export function identify(store: Store, input: string, from: ResolvedVersion | nu
       unused = `'${input.trim()}' was not used in ${from.version} (it is known in ${span}); resolved from the last release it was used in`;
     }
   }
-  const note = [stem?.note, unused].filter(Boolean).join('; ') || null;
+  const note = [stem?.note, aside, unused].filter(Boolean).join('; ') || null;
   // without a release the name was used in, it means what it meant last: the taxa it was last used for, in
   // any role ('Marek's disease virus' was a species abolished long ago and is the name of a virus of
   // Mardivirus gallidalpha2 in the latest VMR), and of these the ones whose own name it was most recently
