@@ -10,7 +10,7 @@ import { asWritten, normaliseName } from './names.js';
 /**
  * A trailing type: digits with an optional letter ("HPV16", "HCV1a", "PRRSV-1"), or a single capital after a
  * hyphen ("FMDV-O"; without the hyphen it is part of the name: "MERS-CoV"). The stem ends in a letter and has
- * two characters at least, so "T4" and "phi29" give none.
+ * two characters at least, so "T4" gives none.
  */
 const TYPED = /^(.*[A-Za-z])(?:[-_ ]?[0-9]+[a-z]?|-[A-Z])$/;
 
@@ -25,7 +25,7 @@ export interface StemGroup {
 const groups = new WeakMap<Store, Map<string, StemGroup>>();
 
 /** The stem of an abbreviation, or null when it ends in no type. */
-export function stemOf(abbreviation: string): string | null {
+function stemOf(abbreviation: string): string | null {
   const m = TYPED.exec(abbreviation);
   return m && m[1]!.length >= 2 ? m[1]! : null;
 }
