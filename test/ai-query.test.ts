@@ -116,6 +116,28 @@ describe('POST /ai/query', () => {
     });
   });
 
+  describe('with an abbreviation that also begins typed ones of other species (HPV: Hart Park virus; HPV1, HPV16, ...)', () => {
+    it('answers for the one named, and says what else the abbreviation begins', async () => {
+      // one species each as written, and typed abbreviations of other lineages beginning with it (name_index)
+      const rows = await real.db.all<{ name: string; species: string }>(`
+        SELECT n.name, any_value(s.species) AS species
+        FROM main.name_index n JOIN main.species_identity s ON s.lineage_id = n.lineage_id AND s.msl = $1
+        WHERE n.kind = 'abbreviation' AND n.last_msl = $1 AND regexp_matches(n.name, '^[A-Z]{3,5}$')
+          AND NOT EXISTS (SELECT 1 FROM main.name_index x WHERE x.name_norm = n.name_norm AND (x.kind <> 'abbreviation' OR x.last_msl <> $1))
+          AND EXISTS (SELECT 1 FROM main.name_index t WHERE t.kind = 'abbreviation' AND regexp_matches(t.name, '^' || n.name || '-?[0-9]+$')
+                        AND t.lineage_id NOT IN (SELECT y.lineage_id FROM main.name_index y WHERE y.name = n.name))
+        GROUP BY n.name HAVING count(DISTINCT s.species) = 1 ORDER BY n.name <> 'HPV', n.name LIMIT 8`, [real.latest.msl]);
+      expect(rows.map((r) => r.name)).to.include('HPV');
+      for (const { name, species } of rows) {
+        const res = (await ask(`what family does ${name} belong to?`).expect(200)).body;
+        expect(res.status, res.response).to.equal('answered');
+        expect(res.response, name).to.contain(species).and.to.contain(`'${name}' also begins the VMR's abbreviations`);
+      }
+      const plain = (await ask('what family does TMV belong to?').expect(200)).body;
+      expect(plain.response).to.not.contain('also begins');
+    });
+  });
+
   describe('with releases written in different ways', () => {
     it('resolves MSL39, 39, 2023 and msl-39 to the same release', async () => {
       for (const q of ['How many species in MSL39?', 'how many species in 39', 'How many species in 2023?', 'species count of msl-39']) {

@@ -8,6 +8,7 @@ import type { Store } from '../store.js';
 import { lookupIdentifiers } from '../read/identifiers.js';
 import { lineageDoc } from '../read/lineages.js';
 import { releases as releaseRows } from '../read/releases.js';
+import { abbreviationAside } from '../read/resolve.js';
 import { suggest } from '../read/suggest.js';
 import { normaliseName } from '../read/names.js';
 import { virusAliases } from '../read/virus-aliases.js';
@@ -138,6 +139,16 @@ function severalSpecies(store: Store, p: Parsed): { ref: SpeciesRef; now: string
   return null;
 }
 
+/**
+ * An answer about an abbreviation the question wrote as the VMR does, which also begins typed abbreviations
+ * of other taxa ("HPV" is Hart Park virus; HPV1, HPV16, ... are papillomaviruses): it stands, and says what
+ * else the reader may have meant, as the resolver's note does.
+ */
+function withAsides(store: Store, p: Parsed, response: string): string {
+  const asides = p.species.flatMap((s) => (s.kind === 'abbreviation' ? [abbreviationAside(store, s.text)] : [])).filter((a): a is string => a !== null);
+  return asides.length > 0 ? `${response} (Note: ${asides.join('; ')}.)` : response;
+}
+
 /** The answer to one question, as POST /ai/query returns it (without the echoed query and cache flag). */
 export async function askQuestion(store: Store, query: string): Promise<QueryResult> {
   const refuse = (status: Status, p: Parsed | null, relation: string, response: string, data: Record<string, unknown> = {}): QueryResult => {
@@ -176,7 +187,7 @@ export async function askQuestion(store: Store, query: string): Promise<QueryRes
   if (rel) {
     const understood = understoodOf(parsed, rel.relation);
     if (rel.missing) return { ...refuse('not_understood', parsed, rel.relation, `${rel.response} ${offered()}`), understood };
-    return { status: 'answered', response: withYears(store, rel.response), intent: rel.relation, understood, confidence: confidenceOf(understood), entities: entitiesOf(parsed), data: rel.data, sources: rel.sources };
+    return { status: 'answered', response: withAsides(store, parsed, withYears(store, rel.response)), intent: rel.relation, understood, confidence: confidenceOf(understood), entities: entitiesOf(parsed), data: rel.data, sources: rel.sources };
   }
   const a = await answer(store, parsed);
   if (parsed.intent === 'unknown' || parsed.intent === 'help' || a.unanswered) {
@@ -185,5 +196,5 @@ export async function askQuestion(store: Store, query: string): Promise<QueryRes
   const unread = unreadPart(parsed);
   if (unread) return refuse('not_understood', parsed, parsed.intent, `I did not understand all of this question: not understood, ${unread}. I answer only when I understood every part. ${offered()}`);
   const understood = understoodOf(parsed, parsed.intent);
-  return { status: 'answered', response: withYears(store, a.response), intent: parsed.intent, understood, confidence: confidenceOf(understood), entities: entitiesOf(parsed), data: a.data, sources: a.sources };
+  return { status: 'answered', response: withAsides(store, parsed, withYears(store, a.response)), intent: parsed.intent, understood, confidence: confidenceOf(understood), entities: entitiesOf(parsed), data: a.data, sources: a.sources };
 }

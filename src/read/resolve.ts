@@ -339,6 +339,13 @@ function stemAside(store: Store, input: string, found: NonNullable<ReturnType<ty
     : `'${asWritten(input)}' also begins the VMR's abbreviations ${listed(others)} of other taxa; the whole abbreviation names one of those`;
 }
 
+/** stemAside's note for an input matched as written, else null: what /ai adds to an answer about it. */
+export function abbreviationAside(store: Store, input: string): string | null {
+  if (!stemGroup(store, input)) return null;
+  const found = findName(store, input);
+  return found?.spelling === 'exact' ? stemAside(store, input, found) : null;
+}
+
 /** A few abbreviations and how many there are in all: "HPV1, HPV10, HPV100, HPV101, ... (183)". */
 const listed = (names: string[]) => (names.length > 4 ? `${names.slice(0, 4).join(', ')}, ... (${names.length})` : names.join(', '));
 
