@@ -8,7 +8,7 @@ import { eachInSlices, mapInSlices } from '../slices.js';
 import type { Store } from '../store.js';
 import { identifierKeys, lookupIdentifiers, type IdentifierHit, type IdentifierKind } from './identifiers.js';
 import { lineageDoc, mslOf, speciesDoc, taxonDoc, type LineageDoc, type SpeciesDoc } from './lineages.js';
-import { stemGroup, writtenAsStem } from './abbreviation-stems.js';
+import { stemGroup, writtenAsStem, type StemGroup } from './abbreviation-stems.js';
 import { asWritten, findName, lookupName, normaliseName, type NameHit, type Spelling } from './names.js';
 import { latest, type ResolvedVersion } from './releases.js';
 import { speciesWalks, type WalkEntry } from './species-walks.js';
@@ -309,11 +309,9 @@ const lastUse = (c: Candidate) => c.official?.[1] ?? c.last_msl;
  * another case ("prrsv"), it may mean either, and all are its candidates. A name matched in its own spelling,
  * or any name other than an abbreviation, is never read as a stem.
  */
-function stemMatch(store: Store, input: string, found: ReturnType<typeof findName>): { hits: NameHit[]; note: string } | null {
+function stemMatch(store: Store, input: string, found: ReturnType<typeof findName>, group: StemGroup): { hits: NameHit[]; note: string } | null {
   if (found && found.hits.some((h) => h.kind !== 'abbreviation')) return null;
-  const group = stemGroup(store, input);
-  if (!group) return null;
-  const typed = group.members.flatMap((m) => lookupName(store, m).filter((h) => h.kind === 'abbreviation' && h.name === m));
+  const typed = typedHits(store, group);
   if (typed.length === 0) return null;
   const name = `'${asWritten(input)}'`;
   const shown = listed(group.members);
@@ -329,21 +327,25 @@ function stemMatch(store: Store, input: string, found: ReturnType<typeof findNam
  * match stands (a stem is often a coincidence: PRV and PRV1 are unrelated), but a paper's "HPV" rarely means
  * Hart Park virus, and the answer should say what else the reader may have meant.
  */
-function stemAside(store: Store, input: string, found: NonNullable<ReturnType<typeof findName>>): string | null {
+function stemAside(store: Store, input: string, found: NonNullable<ReturnType<typeof findName>>, group: StemGroup): string | null {
   if (found.hits.some((h) => h.kind !== 'abbreviation')) return null;
-  const group = stemGroup(store, input);
-  if (!group) return null;
   const own = new Set(found.hits.map((h) => h.lineage_id));
-  const others = group.members.filter((m) => lookupName(store, m).some((h) => h.kind === 'abbreviation' && h.name === m && !own.has(h.lineage_id)));
+  const others = [...new Set(typedHits(store, group).filter((h) => !own.has(h.lineage_id)).map((h) => h.name))];
   return others.length === 0 ? null
     : `'${asWritten(input)}' also begins the VMR's abbreviations ${listed(others)} of other taxa; the whole abbreviation names one of those`;
 }
 
+/** The typed abbreviations a stem begins, as name_lookup has them, in the group's order. */
+function typedHits(store: Store, group: StemGroup): NameHit[] {
+  return group.members.flatMap((m) => lookupName(store, m).filter((h) => h.kind === 'abbreviation' && h.name === m));
+}
+
 /** stemAside's note for an input matched as written, else null: what /ai adds to an answer about it. */
 export function abbreviationAside(store: Store, input: string): string | null {
-  if (!stemGroup(store, input)) return null;
+  const group = stemGroup(store, input);
+  if (!group) return null;
   const found = findName(store, input);
-  return found?.spelling === 'exact' ? stemAside(store, input, found) : null;
+  return found?.spelling === 'exact' ? stemAside(store, input, found, group) : null;
 }
 
 /** A few abbreviations and how many there are in all: "HPV1, HPV10, HPV100, HPV101, ... (183)". */
@@ -351,9 +353,10 @@ const listed = (names: string[]) => (names.length > 4 ? `${names.slice(0, 4).joi
 
 /** The abbreviations an input is read as the beginning of, where it is (as identify reads it), else null. */
 export function stemReading(store: Store, input: string): NameHit[] | null {
-  if (!stemGroup(store, input)) return null;
+  const group = stemGroup(store, input);
+  if (!group) return null;
   const found = findName(store, input);
-  return found?.spelling === 'exact' ? null : stemMatch(store, input, found)?.hits ?? null;
+  return found?.spelling === 'exact' ? null : stemMatch(store, input, found, group)?.hits ?? null;
 }
 
 /**
@@ -363,8 +366,9 @@ export function stemReading(store: Store, input: string): NameHit[] | null {
  */
 export function identify(store: Store, input: string, from: ResolvedVersion | null, ids?: IdentifierHit[]): Identification | null {
   const found = findName(store, input);
-  const stem = found?.spelling === 'exact' ? null : stemMatch(store, input, found);
-  const aside = found?.spelling === 'exact' ? stemAside(store, input, found) : null;
+  const group = stemGroup(store, input);
+  const stem = group && found?.spelling !== 'exact' ? stemMatch(store, input, found, group) : null;
+  const aside = group && found?.spelling === 'exact' ? stemAside(store, input, found, group) : null;
   let candidates: Candidate[];
   if (stem) candidates = stem.hits.map(candidateOfName);
   else if (found) candidates = found.hits.map(candidateOfName);
