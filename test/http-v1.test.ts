@@ -570,5 +570,21 @@ describe('/api/v1', function () {
       expect(latest.headers['cache-control']).to.equal('public, max-age=300');
       expect(latest.headers.etag).to.not.equal(etag);
     });
+
+    it('caches a GET resolution as any lookup: an ETag, 304 on If-None-Match, a day when both releases are named', async () => {
+      const named = '/api/v1/resolve?name=Tobacco+mosaic+virus&from_version=MSL36&to_version=MSL40';
+      const first = await request(real.app).get(named).expect(200);
+      const etag = first.headers.etag as string;
+      expect(etag).to.match(/^"[0-9a-f]{16}-[0-9a-f]{16}"$/);
+      expect(first.headers['cache-control']).to.equal('public, max-age=86400');
+      await request(real.app).get(named).set('If-None-Match', etag).expect(304);
+      // to the latest release, whether by default or by name, the answer changes with the next release
+      for (const path of ['/api/v1/resolve?name=Tobacco+mosaic+virus', '/api/v1/resolve?name=TMV&to_version=latest',
+        '/api/v1/resolve?name=TMV&from_version=latest&to_version=MSL40']) {
+        const res = await request(real.app).get(path).expect(200);
+        expect(res.headers['cache-control'], path).to.equal('public, max-age=300');
+        expect(res.headers.etag, path).to.match(/^"[0-9a-f]{16}-[0-9a-f]{16}"$/).and.not.equal(etag);
+      }
+    });
   });
 });

@@ -6,7 +6,7 @@ import { HttpError } from '../errors.js';
 import { resolveVersion } from '../read/releases.js';
 import { resolveInSlices, resolveName, shownResolution } from '../read/resolve.js';
 import { csvAnswer, emptyHead, jsonResults, readNamesCsv } from '../read/resolve-batch.js';
-import { sendCsvPieces, sendJsonPieces } from '../respond.js';
+import { sendCsvPieces, sendJson, sendJsonPieces } from '../respond.js';
 
 const MAX_NAMES = 10_000;
 
@@ -28,7 +28,7 @@ async function resolveGet(req: Request, res: Response): Promise<void> {
   const from = q.from_version ? resolveVersion(req.store, q.from_version) : null;
   const to = resolveVersion(req.store, q.to_version);
   const result = await resolveName(req.store, q.name, from, to);
-  res.set('Cache-Control', 'public, max-age=300').json(shownResolution(result));
+  sendJson(req, res, shownResolution(result), from?.scope === 'latest' ? 'latest' : to.scope);
 }
 
 // POST /resolve: JSON {names, from_version, to_version}, or CSV with a name column (CSV in, CSV out)
