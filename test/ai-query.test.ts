@@ -118,13 +118,16 @@ describe('POST /ai/query', () => {
 
   describe('with an abbreviation that also begins typed ones of other species (HPV: Hart Park virus; HPV1, HPV16, ...)', () => {
     it('answers for the one named, and says what else the abbreviation begins', async () => {
-      // one species each as written, and typed abbreviations of other lineages beginning with it (name_index)
+      // one species each as written, and typed abbreviations of other lineages beginning with it (name_index);
+      // the typed ones' letters are taken once and joined on, not matched by a pattern per pair
       const rows = await real.db.all<{ name: string; species: string }>(`
+        WITH typed AS (SELECT regexp_extract(name, '^([A-Z]{3,5})-?[0-9]+$', 1) AS stem, lineage_id FROM main.name_index
+                       WHERE kind = 'abbreviation' AND regexp_matches(name, '^[A-Z]{3,5}-?[0-9]+$'))
         SELECT n.name, any_value(s.species) AS species
         FROM main.name_index n JOIN main.species_identity s ON s.lineage_id = n.lineage_id AND s.msl = $1
         WHERE n.kind = 'abbreviation' AND n.last_msl = $1 AND regexp_matches(n.name, '^[A-Z]{3,5}$')
           AND NOT EXISTS (SELECT 1 FROM main.name_index x WHERE x.name_norm = n.name_norm AND (x.kind <> 'abbreviation' OR x.last_msl <> $1))
-          AND EXISTS (SELECT 1 FROM main.name_index t WHERE t.kind = 'abbreviation' AND regexp_matches(t.name, '^' || n.name || '-?[0-9]+$')
+          AND EXISTS (SELECT 1 FROM typed t WHERE t.stem = n.name
                         AND t.lineage_id NOT IN (SELECT y.lineage_id FROM main.name_index y WHERE y.name = n.name))
         GROUP BY n.name HAVING count(DISTINCT s.species) = 1 ORDER BY n.name <> 'HPV', n.name LIMIT 8`, [real.latest.msl]);
       expect(rows.map((r) => r.name)).to.include('HPV');
