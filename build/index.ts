@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, wri
 import { join, relative } from 'node:path';
 import { DB_CHECKSUM_FILE, fileChecksum } from './checksum.js';
 import { fetchInputs } from './fetch.js';
+import { killableProgress } from './kill-points.js';
 import { firstReleases, loadManifest } from './manifest.js';
 import { DOC_SNAPSHOT_FILE, projectRoot, type BuildPaths } from './paths.js';
 import { seconds, type Progress } from './progress.js';
@@ -60,7 +61,8 @@ export { DB_FILE, PREVIOUS_DIR, REPORT_FILE, SUMMARY_FILE } from './publish.js';
 export async function build(opts: BuildOptions): Promise<BuildReport> {
   const started = Date.now();
   const stages: BuildReport['stages'] = {};
-  const log = (line: string) => opts.progress.log(line);
+  const progress = killableProgress(opts.progress);
+  const log = (line: string) => progress.log(line);
   const timed = async <T>(name: string, skipped: boolean, fn: () => Promise<T>): Promise<T> => {
     const t = Date.now();
     log(`stage ${name} started${skipped ? ' (skipped: its inputs are unchanged)' : ''}`);
@@ -111,10 +113,10 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     if (ingestFresh) stageIngestOutput(parquetDir, stagedParquet, EXPORTED_MODELS);
     const ingested = ingestFresh && previous
       ? await timed('ingest', true, async () => ({ releases: previous.releases, tables: previous.parquet.tables, warnings: [] }))
-      : await timed('ingest', false, () => ingest(manifest, opts.rawDir, join(root, 'build', 'sql'), stagedParquet, opts.progress));
+      : await timed('ingest', false, () => ingest(manifest, opts.rawDir, join(root, 'build', 'sql'), stagedParquet, progress));
     const stagedDb = join(staging, DB_FILE);
     const projections = await timed('project', false, () => project({
-      parquetDir: stagedParquet, dbFile: stagedDb, projectionsDir: opts.projectionsDir, buildId, progress: opts.progress,
+      parquetDir: stagedParquet, dbFile: stagedDb, projectionsDir: opts.projectionsDir, buildId, progress,
     }));
 
     const checks = await timed('checks', false, () => runChecks(stagedDb));

@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, read, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { crc32 } from 'node:zlib';
+import { killPoint } from '../build/kill-points.js';
 import type { DocTable } from './packed-docs.js';
 import { OpenFile, SnapshotDocs } from './snapshot-docs.js';
 
@@ -74,6 +75,7 @@ export function writeSnapshot(file: string, buildId: string, definitions: string
     for (const d of docs.values()) {
       if (d.dictionary) writeSync(fd, d.dictionary);
       for (const b of d.batches()) writeSync(fd, b);
+      killPoint('snapshot:one-table-written');
     }
     for (const b of images.values()) writeSync(fd, b);
   } catch (err) {

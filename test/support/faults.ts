@@ -66,8 +66,6 @@ export interface BuildRun {
 
 export interface RunOptions {
   force?: boolean;
-  /** SIGKILL the build `afterMs` after it prints a line matching `line`. */
-  killOn?: { line: RegExp; afterMs: number };
   env?: Record<string, string>;
   /** A script other than the command-line build, with its arguments. */
   script?: string[];
@@ -85,20 +83,12 @@ export function runBuild(dataDir: string, opts: RunOptions = {}): Promise<BuildR
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
-  let armed = opts.killOn;
   const take = (stream: NodeJS.ReadableStream) => {
     let rest = '';
     stream.setEncoding('utf8').on('data', (chunk: string) => {
       const complete = (rest + chunk).split('\n');
       rest = complete.pop()!;
-      for (const line of complete.filter(Boolean).map((l) => l.replace(PROGRESS_STAMP, ''))) {
-        lines.push(line);
-        if (armed && armed.line.test(line)) {
-          const { afterMs } = armed;
-          armed = undefined;
-          setTimeout(() => { if (child.exitCode === null) child.kill('SIGKILL'); }, afterMs);
-        }
-      }
+      lines.push(...complete.filter(Boolean).map((l) => l.replace(PROGRESS_STAMP, '')));
     });
   };
   take(child.stdout);
