@@ -1,7 +1,7 @@
 // createApp: middleware order, routers, 404 and the error handler. It never listens (server.ts does).
-import { randomUUID } from 'node:crypto';
 import compression from 'compression';
 import cors from 'cors';
+import type { RequestListener } from 'node:http';
 import express, { type Request, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import * as OpenApiValidator from 'express-openapi-validator';
@@ -9,15 +9,17 @@ import type { Logger } from 'pino';
 import swaggerUi from 'swagger-ui-express';
 import { openApiDocument } from './contract.js';
 import { errorHandler, HttpError, notFound } from './errors.js';
+import { ACCEPTS_COMPRESSION, EXPOSED_HEADERS, requestLogger, setRequestId, setSafetyHeaders } from './front.js';
 import { contractTerms, operationGate } from './operations.js';
+import { readyAnswers } from './ready-answers.js';
 import { aiRouter } from './routes/ai.js';
-import { historicalRouter } from './routes/historical.js';
+import { historicalReady, historicalRouter } from './routes/historical.js';
 import { searchRouter } from './routes/search.js';
-import { taxonomyRouter } from './routes/taxonomy.js';
-import { v1Router } from './routes/v1.js';
+import { taxonomyReady, taxonomyRouter } from './routes/taxonomy.js';
+import { v1Ready, v1Router } from './routes/v1.js';
 import { bulkRouter } from './routes/v1-bulk.js';
 import { citationRouter } from './routes/v1-citation.js';
-import { historyRouter } from './routes/v1-history.js';
+import { historyReady, historyRouter } from './routes/v1-history.js';
 import { resolveRouter } from './routes/v1-resolve.js';
 import { assetsRouter, pagesRouter } from './routes/web.js';
 import type { Store } from './store.js';
@@ -25,22 +27,8 @@ import type { Store } from './store.js';
 /** Largest request body (a /resolve batch of 10,000 names fits). */
 const BODY_LIMIT = '2mb';
 
-/**
- * A client's X-Request-Id is kept when it is one token a log line and a header can carry as they are
- * (letters, digits and `-_.:@/+=`, up to 128 characters), so a caller's trace id follows its request;
- * anything else is replaced, never cleaned up into something the caller did not send.
- */
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
-
 /** What is served outside the contract: the contract itself, its explorer and the pages' files. */
 const OUTSIDE_CONTRACT = /^\/(docs|assets|openapi\.json)(\/|$)/;
-
-/**
- * Response headers a script on another origin may read (CORS safelists only a few others): the validator
- * for If-None-Match, the request id to quote in a report, the next page's link, a download's file name,
- * the methods a path has.
- */
-export const EXPOSED_HEADERS = ['ETag', 'X-Request-Id', 'Link', 'Content-Disposition', 'Allow'];
 
 /** Holds the store currently served; server.ts swaps it when a rebuild lands. */
 export interface StoreHolder {
@@ -101,15 +89,10 @@ export function createApp(opts: AppOptions): express.Express {
   app.set('query parser', 'simple');
   app.locals.validateResponses = opts.validateResponses ?? false;
 
-  // What every request meets, /docs and the pages' files included.
+  // What every request meets, /docs and the pages' files included (front.ts: as an answer held ready gets it).
   const front: RequestHandler[] = [];
-  // Every answer: no MIME sniffing, and (for anything a browser might render) no scripts, no framing.
-  // The HTML pages (routes/web.ts) and /docs replace the policy with ones that let them run.
   front.push((req, res, next) => {
-    const given = req.headers['x-request-id'];
-    const id = typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
-    res.locals.requestId = id;
-    res.setHeader('X-Request-Id', id);
+    res.locals.requestId = setRequestId(req, res);
     // A request line may name the whole URL (absolute form, as proxies send it). Express routes such a
     // request by its path already; the request validator reads originalUrl, so that becomes the path too.
     if (req.originalUrl.charCodeAt(0) !== 47) {
@@ -120,8 +103,7 @@ export function createApp(opts: AppOptions): express.Express {
         // not a URL either: left for the 404
       }
     }
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+    setSafetyHeaders(res);
     next();
   });
   // A public, read-only API with no credentials: any origin may read every answer. A preflight gets its
@@ -129,18 +111,11 @@ export function createApp(opts: AppOptions): express.Express {
   // preflight included). Max-age: browsers cap it lower anyway (Chromium at two hours).
   front.push(cors({ origin: '*', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], exposedHeaders: EXPOSED_HEADERS, maxAge: 86400, preflightContinue: true }));
 
-  // One log line per request, written when the response has gone. A hand-rolled middleware over pino
-  // rather than pino-http: pino-http builds a child logger and serialisers per request whatever the level,
-  // which cost ~35% of a point lookup's throughput here (bench/); LOG_SAMPLE thins the lines further.
-  const sample = opts.logSample ?? 1;
-  if (opts.logger.isLevelEnabled('info') && sample > 0) {
+  // One log line per request (LOG_SAMPLE thins them).
+  const logRequest = requestLogger(opts.logger, opts.logSample ?? 1);
+  if (logRequest) {
     front.push((req, res, next) => {
-      if (sample < 1 && Math.random() >= sample) return next();
-      const t0 = performance.now();
-      // on, not once: a response finishes once, and once() wraps the listener on every request.
-      res.on('finish', () => opts.logger.info({
-        method: req.method, url: req.originalUrl, status: res.statusCode, request_id: res.locals.requestId as string, ms: Math.round((performance.now() - t0) * 1000) / 1000,
-      }, 'request'));
+      logRequest(req, req.originalUrl, res, res.locals.requestId as string);
       next();
     });
   }
@@ -150,7 +125,7 @@ export function createApp(opts: AppOptions): express.Express {
   // Bulk downloads are files sent with an encoding of their own (routes/v1-bulk.ts): they skip it too.
   const compress = compression({ threshold: 1024 });
   front.push((req, res, next) => {
-    if (!/\b(gzip|deflate|br)\b/.test(req.headers['accept-encoding'] ?? '') || req.path.startsWith('/api/v1/bulk/')) {
+    if (!ACCEPTS_COMPRESSION.test(req.headers['accept-encoding'] ?? '') || req.path.startsWith('/api/v1/bulk/')) {
       // Nothing earlier sets Vary, so this is what res.vary() would do, without parsing the header first.
       res.setHeader('Vary', 'Accept-Encoding');
       return next();
@@ -222,4 +197,16 @@ export function createApp(opts: AppOptions): express.Express {
   app.use(notFound);
   app.use(errorHandler(contractTerms(spec), (err) => opts.logger.error({ err }, 'request failed')));
   return app;
+}
+
+/**
+ * The server's request listener: the answers held ready first (ready-answers.ts), the framework for everything
+ * else. With response validation on (tests), everything goes through the framework, where the validator is.
+ */
+export function requestListener(opts: AppOptions, app: express.Express = createApp(opts)): RequestListener {
+  if (opts.validateResponses) return app;
+  const ready = readyAnswers([...v1Ready, ...historyReady, ...historicalReady, ...taxonomyReady], {
+    spec: openApiDocument(), stores: opts.stores, logger: opts.logger, logSample: opts.logSample,
+  });
+  return (req, res) => ready(req, res, () => void app(req, res));
 }

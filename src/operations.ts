@@ -81,6 +81,15 @@ function queryParameters(doc: Document, op: Operation): QueryParameter[] {
   });
 }
 
+/** The schema of each path parameter of an operation, as the contract declares it (references followed). */
+export function pathParameterSchemas(spec: Record<string, unknown>, template: string, method: string): Record<string, Record<string, unknown>> {
+  const doc = spec as Document;
+  const op = doc.paths[template]?.[method];
+  if (!op) throw new Error(`the contract has no ${method.toUpperCase()} ${template}`);
+  return Object.fromEntries((op.parameters ?? []).map((p) => deref(doc, p)).filter((p) => p.in === 'path')
+    .map((p) => [p.name, deref(doc, p.schema ?? {}) as Record<string, unknown>]));
+}
+
 export function contractPaths(spec: Record<string, unknown>): PathEntry[] {
   const doc = spec as Document;
   return Object.entries(doc.paths).map(([template, ops]) => {

@@ -11,7 +11,7 @@ import { nextTurn } from './slices.js';
 
 export type Scope = 'release' | 'latest';
 
-const CACHE_CONTROL: Record<Scope, string> = {
+export const CACHE_CONTROL: Record<Scope, string> = {
   release: 'public, max-age=86400',
   latest: 'public, max-age=300',
 };
@@ -32,13 +32,14 @@ function urlHash(method: string, url: string): string {
   return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
-function etagFor(req: Request): string {
-  return `"${req.store.buildId}-${urlHash(req.method, req.originalUrl)}"`;
+/** The ETag of the answer to `method url` from the build `buildId`. */
+export function etagOf(buildId: string, method: string, url: string): string {
+  return `"${buildId}-${urlHash(method, url)}"`;
 }
 
 /** Sets the caching headers; returns true when the client's copy is current and a 304 has been sent. */
 export function notModified(req: Request, res: Response, scope: Scope): boolean {
-  const etag = etagFor(req);
+  const etag = etagOf(req.store.buildId, req.method, req.originalUrl);
   res.setHeader('ETag', etag);
   res.setHeader('Cache-Control', CACHE_CONTROL[scope]);
   const match = req.headers['if-none-match'];

@@ -6,11 +6,11 @@
 // generation the last build kept, and while running it goes on serving what it has.
 import { spawnSync } from 'node:child_process';
 import { existsSync, watch } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
-import { createApp } from './app.js';
+import { requestListener } from './app.js';
 import { loadConfig } from './config.js';
 import { dataSet, openDataSet, type DataSet, type Opened } from './data-set.js';
 import type { Store } from './store.js';
@@ -102,7 +102,7 @@ async function start(): Promise<void> {
  * drip-feeding client stay up to 30 s past its limit). The URL counts towards the header bytes: a longer
  * one is answered 431 by Node before the app sees it.
  */
-function listen(app: ReturnType<typeof createApp>): Server {
+function listen(listener: RequestListener): Server {
   const l = config.limits;
   const server = createServer({
     headersTimeout: l.headersTimeoutMs,
@@ -110,7 +110,7 @@ function listen(app: ReturnType<typeof createApp>): Server {
     keepAliveTimeout: l.keepAliveTimeoutMs,
     connectionsCheckingInterval: 1000,
     maxHeaderSize: l.maxHeaderBytes,
-  }, app);
+  }, listener);
   server.maxHeadersCount = l.maxHeaders;
   server.maxConnections = l.maxConnections;
   server.setTimeout(l.socketTimeoutMs);
@@ -128,9 +128,9 @@ async function main(): Promise<void> {
   }
   // The app first: the request validator prepares the contract asynchronously, in the gaps while DuckDB
   // scans the document tables.
-  const app = createApp({ stores: { current: () => store }, logger, logSample: config.logSample });
+  const listener = requestListener({ stores: { current: () => store }, logger, logSample: config.logSample });
   await start();
-  const server = listen(app);
+  const server = listen(listener);
   server.listen(config.port, config.host, () => {
     logger.info({ port: config.port, host: config.host, ms: Date.now() - t0, limits: config.limits }, 'listening');
   });

@@ -4,6 +4,7 @@
 import { Router, type Request, type Response } from 'express';
 import { HttpError } from '../errors.js';
 import { extendedJson } from '../json-text.js';
+import type { ReadyRoute } from '../ready-answers.js';
 import { sendJson, sendUncached } from '../respond.js';
 import type { Store } from '../store.js';
 import { CLASSIFICATION_RANKS, type ClassificationRank } from '../read/lineages.js';
@@ -235,6 +236,16 @@ async function validate(req: Request, res: Response): Promise<void> {
     suggestions: 'unknown' in r ? r.unknown : [],
   });
 }
+
+/** What this group answers before the framework (ready-answers.ts): a species of the latest release by any name. */
+export const taxonomyReady: ReadyRoute[] = [{
+  path: '/taxonomy/species/{scientific_name}',
+  async answer(store, p) {
+    const name = nameParam(p.scientific_name!);
+    const r = await resolveSpecies(store, name);
+    return 'species' in r ? { body: extendedJson(r.species, { query: name, ...r.match }), scope: 'latest' } : null;
+  },
+}];
 
 export function taxonomyRouter(): Router {
   const router = Router();

@@ -1,22 +1,24 @@
 // /api/v1/compare and /api/v1/history: comparisons of any two releases, and the history of the taxon of any
 // rank that a name or identifier denotes. The answers are the read layer's (read/compare.ts, read/history.ts).
 import { Router, type Request, type Response } from 'express';
+import type { ReadyRoute } from '../ready-answers.js';
 import { nextPage, sendJson, type Scope } from '../respond.js';
+import type { Store } from '../store.js';
 import { assertPair, CHANGE_TYPES, changesAnswer, diffSummary } from '../read/compare.js';
 import { historyJson } from '../read/history.js';
 import { nameParam } from '../read/names.js';
 import { resolveVersion, type ResolvedVersion } from '../read/releases.js';
 
-function pair(req: Request): { from: ResolvedVersion; to: ResolvedVersion; scope: Scope } {
-  const from = resolveVersion(req.store, req.params.from_version as string);
-  const to = resolveVersion(req.store, req.params.to_version as string);
+function pair(store: Store, fromVersion: string, toVersion: string): { from: ResolvedVersion; to: ResolvedVersion; scope: Scope } {
+  const from = resolveVersion(store, fromVersion);
+  const to = resolveVersion(store, toVersion);
   assertPair(from, to);
   return { from, to, scope: from.scope === 'latest' || to.scope === 'latest' ? 'latest' : 'release' };
 }
 
 // GET /compare/:from/:to <- release_diff (in memory)
 function compare(req: Request, res: Response): void {
-  const { from, to, scope } = pair(req);
+  const { from, to, scope } = pair(req.store, req.params.from_version as string, req.params.to_version as string);
   sendJson(req, res, diffSummary(req.store, from, to), scope);
 }
 
@@ -29,7 +31,7 @@ interface DetailsQuery {
 
 // GET /compare/:from/:to/details <- compare_rows + compare_species (+ compare_exit_proposal), in memory
 function compareDetails(req: Request, res: Response): void {
-  const { from, to, scope } = pair(req);
+  const { from, to, scope } = pair(req.store, req.params.from_version as string, req.params.to_version as string);
   const q = req.query as unknown as DetailsQuery;
   const { changes, ...head } = changesAnswer(req.store, from, to, { change_type: q.change_type ?? null, limit: q.limit, offset: q.offset });
   sendJson(req, res, { ...head, next: nextPage(req, res, { total: head.total, limit: q.limit, offset: q.offset }), changes }, scope);
@@ -40,6 +42,23 @@ function compareDetails(req: Request, res: Response): void {
 async function history(req: Request, res: Response): Promise<void> {
   sendJson(req, res, await historyJson(req.store, nameParam(req.params.species_name as string)), 'latest');
 }
+
+/** What this group answers before the framework (ready-answers.ts): a comparison's summary, a name's history. */
+export const historyReady: ReadyRoute[] = [
+  {
+    path: '/api/v1/compare/{from_version}/{to_version}',
+    answer(store, p) {
+      const { from, to, scope } = pair(store, p.from_version!, p.to_version!);
+      return { body: diffSummary(store, from, to), scope };
+    },
+  },
+  {
+    path: '/api/v1/history/{species_name}',
+    async answer(store, p) {
+      return { body: await historyJson(store, nameParam(p.species_name!)), scope: 'latest' };
+    },
+  },
+];
 
 export function historyRouter(): Router {
   const router = Router();

@@ -4,7 +4,9 @@
 import { Router, type Request } from 'express';
 import { HttpError } from '../errors.js';
 import { withJsonField } from '../json-text.js';
+import type { ReadyRoute } from '../ready-answers.js';
 import { nextPage, sendJson } from '../respond.js';
+import type { Store } from '../store.js';
 import { CLASSIFICATION_RANKS, speciesDoc } from '../read/lineages.js';
 import { asWritten, nameParam } from '../read/names.js';
 import { releases, resolveVersion, type ResolvedVersion } from '../read/releases.js';
@@ -27,6 +29,21 @@ interface SearchQuery extends Page {
 }
 
 
+/** The species document of a release whose name is the one given, as written or tidied; else undefined. */
+function speciesDocNamed(store: Store, v: ResolvedVersion, written: string): Buffer | undefined {
+  return store.doc('species_doc', v.msl, asWritten(written).toLowerCase()) ?? store.doc('species_doc', v.msl, nameParam(written).toLowerCase());
+}
+
+/** What this group answers before the framework (ready-answers.ts): a species by its own name. */
+export const v1Ready: ReadyRoute[] = [{
+  path: '/api/v1/species/{version}/{scientific_name}',
+  answer(store, p) {
+    const v = resolveVersion(store, p.version!);
+    const doc = speciesDocNamed(store, v, p.scientific_name!);
+    return doc ? { body: doc, scope: v.scope } : null;
+  },
+}];
+
 export function v1Router(): Router {
   const router = Router();
 
@@ -45,8 +62,7 @@ export function v1Router(): Router {
   router.get('/species/:version/:scientific_name', async (req, res) => {
     const v = resolveVersion(req.store, req.params.version);
     const name = nameParam(req.params.scientific_name);
-    const doc = req.store.doc('species_doc', v.msl, asWritten(req.params.scientific_name).toLowerCase())
-      ?? req.store.doc('species_doc', v.msl, name.toLowerCase());
+    const doc = speciesDocNamed(req.store, v, req.params.scientific_name);
     if (doc) return sendJson(req, res, doc, v.scope);
     const r = await resolveName(req.store, name, v, v);
     if (r.status === 'unknown') throw unknownNameError(req.store, name, r.suggestions);

@@ -1,0 +1,152 @@
+// Answers held ready (src/ready-answers.ts) against the framework's, on the real data: for lookups drawn from
+// the data set, the same status, bytes and headers (the date aside) and the same log line; and every
+// request the ready path must not answer (a query string, If-None-Match, HEAD, compression, a parameter
+// the contract refuses, a miss) is handed to the framework, once.
+import { expect } from 'chai';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import request from 'supertest';
+import { createApp } from '../src/app.js';
+import { openApiDocument } from '../src/contract.js';
+import { readyAnswers } from '../src/ready-answers.js';
+import { historicalReady } from '../src/routes/historical.js';
+import { taxonomyReady } from '../src/routes/taxonomy.js';
+import { v1Ready } from '../src/routes/v1.js';
+import { historyReady } from '../src/routes/v1-history.js';
+import { realDb, type Db } from './support/data.js';
+import { testApp } from './support/http.js';
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Log lines as written, without the fields that differ between two requests (time, pid, duration). */
+function logSink(): { lines: Array<Record<string, unknown>>; logger: pino.Logger } {
+  const lines: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      const line = JSON.parse(chunk.toString()) as Record<string, unknown>;
+      for (const k of ['time', 'pid', 'hostname', 'ms']) delete line[k];
+      lines.push(line);
+      done();
+    },
+  });
+  return { lines, logger: pino({ level: 'info' }, stream) };
+}
+
+const raw = (res: request.Response, done: (err: Error | null, body: Buffer) => void) => {
+  const chunks: Buffer[] = [];
+  res.on('data', (c: Buffer) => chunks.push(c));
+  res.on('end', () => done(null, Buffer.concat(chunks)));
+};
+
+/** Status, headers (the date and connection aside) and body bytes of an answer. */
+async function answer(listener: Listener, method: 'get' | 'head', path: string, headers: Record<string, string>) {
+  const res = await request(listener)[method](path).set(headers).buffer(true).parse(raw);
+  const got = { ...res.headers as Record<string, string> };
+  for (const k of ['date', 'connection', 'keep-alive']) delete got[k];
+  return { status: res.status, headers: got, body: (res.body as Buffer | undefined)?.toString('utf8') ?? '' };
+}
+
+describe('answers held ready, against the framework (real data)', function () {
+  this.timeout(600_000);
+  let db: Db;
+  let framework: Listener;
+  let ready: Listener;
+  let fellBack = 0;
+  const logs = { framework: logSink(), ready: logSink() };
+
+  before(async () => {
+    const { store } = await testApp();
+    db = await realDb();
+    const stores = { current: () => store };
+    framework = createApp({ stores, logger: logs.framework.logger });
+    // the framework behind the ready path is a second app, so that its log lines are told apart
+    const behind = createApp({ stores, logger: logs.ready.logger });
+    const answers = readyAnswers([...v1Ready, ...historyReady, ...historicalReady, ...taxonomyReady],
+      { spec: openApiDocument(), stores, logger: logs.ready.logger });
+    ready = (req, res) => answers(req, res, () => {
+      fellBack += 1;
+      void behind(req, res);
+    });
+  });
+  after(() => db.close());
+
+  /** Asks both; expects the same answer and log line, and the ready path to have answered or not (null: either). */
+  async function same(path: string, expectReady: boolean | null, headers: Record<string, string> = {}, method: 'get' | 'head' = 'get') {
+    const id = `parity-${Math.random().toString(36).slice(2)}`;
+    const before = fellBack;
+    // supertest asks for gzip unless told otherwise
+    const sent = { 'X-Request-Id': id, 'Accept-Encoding': 'identity', ...headers };
+    const [a, b] = [await answer(framework, method, path, sent), await answer(ready, method, path, sent)];
+    expect(b, `${method.toUpperCase()} ${path}`).to.deep.equal(a);
+    if (expectReady !== null) expect(fellBack - before, `${path}: handed to the framework`).to.equal(expectReady ? 0 : 1);
+    // one log line each, the same
+    expect(logs.ready.lines.at(-1), path).to.deep.equal(logs.framework.lines.at(-1));
+    expect(logs.ready.lines.at(-1)).to.include({ request_id: id });
+    return a;
+  }
+
+  const enc = encodeURIComponent;
+
+  it('species by their own names, in any release, as written, in another case and by `latest`', async () => {
+    const rows = await db.all<{ version: string; species: string; latest: boolean }>(`
+      SELECT r.version, s.species, s.msl = (SELECT max(msl) FROM src.releases) AS latest
+      FROM src.species s JOIN src.releases r USING (msl) USING SAMPLE 120 ROWS (reservoir, 17)`);
+    expect(rows).to.have.length(120);
+    for (const r of rows) {
+      await same(`/api/v1/species/${r.version}/${enc(r.species)}`, true);
+      await same(`/api/v1/species/${r.version.toLowerCase()}/${enc(r.species.toUpperCase())}`, true);
+      if (r.latest) await same(`/api/v1/species/latest/${enc(r.species)}`, true);
+    }
+  });
+
+  it('comparison summaries of release pairs in either order, and releases by number or `latest`', async () => {
+    const pairs = await db.all<{ a: string; b: string }>(`
+      SELECT x.version AS a, y.version AS b FROM src.releases x, src.releases y WHERE x.msl <> y.msl USING SAMPLE 60 ROWS (reservoir, 5)`);
+    for (const { a, b } of pairs) await same(`/api/v1/compare/${a}/${b}`, true);
+    const versions = await db.all<{ version: string }>('SELECT version FROM src.releases ORDER BY msl');
+    await same(`/api/v1/compare/${versions[0]!.version}/latest`, true);
+    for (const { version } of versions) await same(`/historical/releases/${version}`, true);
+    await same('/historical/releases/latest', true);
+    await same(`/historical/releases/${versions.at(-1)!.version.toLowerCase()}`, true);
+  });
+
+  it('histories and /taxonomy/species of names of any release, the gone and unknown ones handed on', async () => {
+    const names = await db.all<{ species: string; current: boolean }>(`
+      SELECT species, bool_or(msl = (SELECT max(msl) FROM src.releases)) AS current FROM src.species
+      GROUP BY species USING SAMPLE 80 ROWS (reservoir, 23)`);
+    for (const { species, current } of names) {
+      await same(`/api/v1/history/${enc(species)}`, true);
+      // a name of the latest release is always a species there; an earlier one may be gone (a 404 from the framework)
+      const t = await same(`/taxonomy/species/${enc(species)}`, current ? true : null);
+      if (current) expect(t.status).to.equal(200);
+    }
+    for (const path of ['/api/v1/history/TMV', '/api/v1/history/Coronaviridae', '/taxonomy/species/SARS-CoV-2']) await same(path, true);
+  });
+
+  it('hands to the framework what it must not answer, which answers it as ever', async () => {
+    const tmv = '/api/v1/species/MSL40/Tobamovirus%20tabaci';
+    expect((await same(`${tmv}?fields=all`, false)).status).to.equal(400);
+    expect((await same(tmv, false, { 'If-None-Match': '*' })).status).to.equal(304);
+    expect((await same(tmv, false, {}, 'head')).status).to.equal(200);
+    // a body of 1 KB or more to a client that accepts compression: compressed, by the framework; one under
+    // 1 KB is never compressed, so answered ready whatever the client accepts
+    const sizes = await db.all<{ version: string; name: string; bytes: number }>(`
+      SELECT version, json_extract_string(doc, '$.scientific_name') AS name, strlen(doc::VARCHAR) AS bytes
+      FROM main.species_doc WHERE msl = 40 ORDER BY bytes`);
+    for (const [{ version, name, bytes }, compressed] of [[sizes.at(-1)!, true], [sizes[0]!, false]] as const) {
+      expect(bytes >= 1024).to.equal(compressed);
+      const got = await same(`/api/v1/species/${version}/${enc(name)}`, !compressed, { 'Accept-Encoding': 'gzip, deflate, br' });
+      expect(got.headers['content-encoding']).to.equal(compressed ? 'br' : undefined);
+    }
+    for (const [path, status] of [
+      ['/api/v1/species/MSL0x/Tobamovirus%20tabaci', 400], ['/api/v1/species/MSL99/Tobamovirus%20tabaci', 404],
+      [`/api/v1/species/MSL40/${'x'.repeat(501)}`, 400], ['/api/v1/species/MSL40/%E0%A4%A', 400],
+      ['/api/v1/species/MSL40/Tobacco%20mosaic%20virus', 200], ['/api/v1/species/MSL40/No%20such%20virus', 404],
+      ['/api/v1/compare/MSL40/MSL40', 404], ['/api/v1/history/No%20such%20virus%20at%20all', 404],
+      ['/historical/releases/MSL0', 404], ['/api/v1/species/MSL40/Tobamovirus%20tabaci/', 200],
+    ] as const) {
+      expect((await same(path, false)).status, path).to.equal(status);
+    }
+  });
+});
