@@ -18,6 +18,7 @@ interface ParameterSchema {
 interface Parameter {
   name: string;
   in: string;
+  required?: boolean;
   schema?: ParameterSchema;
   $ref?: string;
 }
@@ -81,13 +82,19 @@ function queryParameters(doc: Document, op: Operation): QueryParameter[] {
   });
 }
 
-/** The schema of each path parameter of an operation, as the contract declares it (references followed). */
-export function pathParameterSchemas(spec: Record<string, unknown>, template: string, method: string): Record<string, Record<string, unknown>> {
+/** An operation's parameters in the path or the query, as the contract declares them (references followed). */
+export function declaredParameters(spec: Record<string, unknown>, template: string, method: string, where: 'path' | 'query'):
+  Array<{ name: string; required: boolean; schema: Record<string, unknown> }> {
   const doc = spec as Document;
   const op = doc.paths[template]?.[method];
   if (!op) throw new Error(`the contract has no ${method.toUpperCase()} ${template}`);
-  return Object.fromEntries((op.parameters ?? []).map((p) => deref(doc, p)).filter((p) => p.in === 'path')
-    .map((p) => [p.name, deref(doc, p.schema ?? {}) as Record<string, unknown>]));
+  return (op.parameters ?? []).map((p) => deref(doc, p)).filter((p) => p.in === where)
+    .map((p) => ({ name: p.name, required: p.required ?? false, schema: deref(doc, p.schema ?? {}) as Record<string, unknown> }));
+}
+
+/** A query parameter's value as an integer parameter takes it (canonical decimal digits), else null. */
+export function integerParam(raw: string): number | null {
+  return INTEGER.test(raw) ? Number(raw) : null;
 }
 
 export function contractPaths(spec: Record<string, unknown>): PathEntry[] {

@@ -1,27 +1,36 @@
-// Answers held ready (a pre-rendered document, a summary in memory), sent before the framework. Through
-// Express, its router, the request validator and the middlewares, a point lookup costs several times the
-// lookup itself (README, Serving). Only a plain GET of a path listed by a router is answered here; anything
-// else goes to the framework, which answers it as it answers every request: a query string, a body,
+// Answers held ready (a pre-rendered document, a summary or a search in memory), sent before the framework.
+// Through Express, its router, the request validator and the middlewares, a point lookup costs several times
+// the lookup itself (README, Serving). Only a plain GET of a path listed by a router is answered here;
+// anything else goes to the framework, which answers it as it answers every request: a body,
 // If-None-Match, a client that accepts compression of a body of 1 KB or more, a parameter the contract
-// refuses (checked against the contract's own schemas), and every miss (no such document, a name the
-// resolver has to find, an error). An answer sent here has the bytes and headers the framework would
-// have sent (test/ready-answers.test.ts).
+// refuses or does not declare (checked against the contract's own schemas), and every miss (no such
+// document, a name the resolver has to find, an error). An answer sent here has the bytes and headers the
+// framework would have sent (test/ready-answers.test.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { Logger } from 'pino';
 import { ACCEPTS_COMPRESSION, requestLogger, setRequestId, setSafetyHeaders, setSimpleCors } from './front.js';
-import { pathParameterSchemas } from './operations.js';
-import { CACHE_CONTROL, etagOf, type Scope } from './respond.js';
+import { declaredParameters, integerParam } from './operations.js';
+import { CACHE_CONTROL, etagOf, linkTo, type Scope } from './respond.js';
 import type { Store } from './store.js';
 
-/** A lookup's answer when it is held ready, else null: the framework answers, errors included. */
-export type ReadyAnswer = { body: Buffer | object; scope: Scope } | null;
+/** A lookup's answer when it is held ready (with its next page's URL, if paged), else null: the framework answers, errors included. */
+export type ReadyAnswer = { body: Buffer | object; scope: Scope; next?: string | null } | null;
+
+/** A request as a ready route sees it: its parameters decoded, valid by the contract, the query's defaults set. */
+export interface ReadyRequest {
+  params: Record<string, string>;
+  query: Record<string, string | number>;
+  /** The path and query as sent (the ETag's and the next page's base). */
+  url: string;
+}
 
 export interface ReadyRoute {
   /** The operation's path as the contract writes it, e.g. `/api/v1/species/{version}/{scientific_name}`. */
   path: string;
-  /** The answer from the path parameters (decoded and valid by the contract); a throw counts as null. */
-  answer(store: Store, params: Record<string, string>): ReadyAnswer | Promise<ReadyAnswer>;
+  /** The answer; a throw counts as null. */
+  answer(store: Store, req: ReadyRequest): ReadyAnswer | Promise<ReadyAnswer>;
 }
 
 export interface ReadyOptions {
@@ -41,15 +50,43 @@ interface Compiled {
   pattern: RegExp;
   names: string[];
   valid: ValidateFunction[];
+  query: Map<string, QueryParameter>;
 }
+
+interface QueryParameter { required: boolean; integer: boolean; default: unknown; valid: ValidateFunction }
 
 function compile(spec: Record<string, unknown>, route: ReadyRoute, ajv: Ajv): Compiled {
   const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   const literals = route.path.split(/\{\w+\}/);
   // a parameter is one non-empty path segment, as the router matches it
   const pattern = new RegExp(`^${literals.map((l) => l.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('([^/]+)')}$`);
-  const schemas = pathParameterSchemas(spec, route.path, 'get');
-  return { route, prefix: literals[0]!, pattern, names, valid: names.map((n) => ajv.compile(schemas[n]!)) };
+  const inPath = new Map(declaredParameters(spec, route.path, 'get', 'path').map((p) => [p.name, p.schema]));
+  const query = new Map(declaredParameters(spec, route.path, 'get', 'query').map((p) => [p.name, {
+    required: p.required, integer: p.schema.type === 'integer', default: p.schema.default, valid: ajv.compile(p.schema),
+  }]));
+  return { route, prefix: literals[0]!, pattern, names, valid: names.map((n) => ajv.compile(inPath.get(n)!)), query };
+}
+
+/**
+ * The query as the framework reads it (Node's querystring, as Express's simple parser), with integers
+ * parsed and defaults set, when every parameter is declared, given once and valid; else null.
+ */
+function queryOf(c: Compiled, search: string): Record<string, string | number> | null {
+  const given = parseQuery(search);
+  const query: Record<string, string | number> = {};
+  for (const [name, raw] of Object.entries(given)) {
+    const p = c.query.get(name);
+    if (!p || typeof raw !== 'string') return null;
+    const value = p.integer ? integerParam(raw) : raw;
+    if (value === null || !p.valid(value)) return null;
+    query[name] = value;
+  }
+  for (const [name, p] of c.query) {
+    if (query[name] !== undefined) continue;
+    if (p.required) return null;
+    if (p.default !== undefined) query[name] = p.default as string | number;
+  }
+  return query;
 }
 
 /** The parameters decoded as the router decodes them, when every one is valid by the contract; else null. */
@@ -69,9 +106,9 @@ function parameters(c: Compiled, match: RegExpExecArray): Record<string, string>
 }
 
 /** A request only the framework can answer, whatever its path. */
-function notPlain(req: IncomingMessage, url: string): boolean {
+function notPlain(req: IncomingMessage): boolean {
   const h = req.headers;
-  return req.method !== 'GET' || url.includes('?') || h['if-none-match'] !== undefined
+  return req.method !== 'GET' || h['if-none-match'] !== undefined
     || (h['content-length'] !== undefined && h['content-length'] !== '0') || h['transfer-encoding'] !== undefined;
 }
 
@@ -94,6 +131,7 @@ export function readyAnswers(routes: ReadyRoute[], opts: ReadyOptions): (req: In
     setSimpleCors(res);
     logRequest?.(req, url, res, id);
     res.setHeader('Vary', 'Accept-Encoding');
+    if (answer.next) res.setHeader('Link', linkTo(answer.next));
     res.setHeader('ETag', etagOf(store.buildId, 'GET', url));
     res.setHeader('Cache-Control', CACHE_CONTROL[answer.scope]);
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
@@ -103,18 +141,21 @@ export function readyAnswers(routes: ReadyRoute[], opts: ReadyOptions): (req: In
 
   return (req, res, framework) => {
     const url = req.url ?? '';
-    if (notPlain(req, url)) return framework();
+    if (notPlain(req)) return framework();
+    const at = url.indexOf('?');
+    const path = at < 0 ? url : url.slice(0, at);
     let c: Compiled | undefined;
     let match: RegExpExecArray | null = null;
     for (const x of compiled) {
-      if (url.startsWith(x.prefix) && (match = x.pattern.exec(url))) {
+      if (path.startsWith(x.prefix) && (match = x.pattern.exec(path))) {
         c = x;
         break;
       }
     }
     const params = c && match ? parameters(c, match) : null;
+    const query = params ? queryOf(c!, at < 0 ? '' : url.slice(at + 1)) : null;
     const store = opts.stores.current();
-    if (!params || !store) return framework();
+    if (!params || !query || !store) return framework();
     store.retain();
     let released = false;
     const release = () => {
@@ -128,7 +169,7 @@ export function readyAnswers(routes: ReadyRoute[], opts: ReadyOptions): (req: In
       framework();
     };
     try {
-      const answer = c!.route.answer(store, params);
+      const answer = c!.route.answer(store, { params, query, url });
       if (answer instanceof Promise) answer.then((a) => send(req, res, url, store, a, fallBack), fallBack);
       else send(req, res, url, store, answer, fallBack);
     } catch {

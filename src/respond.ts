@@ -57,15 +57,25 @@ export function notModified(req: Request, res: Response, scope: Scope): boolean 
  * `next`. A path-absolute URL: the service cannot know the scheme and host a proxy in front of it is
  * reached by, and a client resolves it against the URL it asked.
  */
-export function nextPage(req: Request, res: Response, page: { total: number; limit: number; offset: number }): string | null {
-  if (page.offset + page.limit >= page.total) return null;
-  const at = req.originalUrl.indexOf('?');
-  const query = new URLSearchParams(at < 0 ? '' : req.originalUrl.slice(at + 1));
-  query.set('offset', String(page.offset + page.limit));
-  const next = `${at < 0 ? req.originalUrl : req.originalUrl.slice(0, at)}?${query.toString()}`;
-  res.setHeader('Link', `<${next}>; rel="next"`);
+export function nextPage(req: Request, res: Response, page: Page): string | null {
+  const next = nextPageOf(req.originalUrl, page);
+  if (next) res.setHeader('Link', linkTo(next));
   return next;
 }
+
+export interface Page { total: number; limit: number; offset: number }
+
+/** The next page's URL after `url` (nextPage), or null on the last page. */
+export function nextPageOf(url: string, page: Page): string | null {
+  if (page.offset + page.limit >= page.total) return null;
+  const at = url.indexOf('?');
+  const query = new URLSearchParams(at < 0 ? '' : url.slice(at + 1));
+  query.set('offset', String(page.offset + page.limit));
+  return `${at < 0 ? url : url.slice(0, at)}?${query.toString()}`;
+}
+
+/** The Link header naming the next page. */
+export const linkTo = (next: string): string => `<${next}>; rel="next"`;
 
 /**
  * Sends a JSON body that may already be serialised: pre-rendered documents are sent as the bytes they are

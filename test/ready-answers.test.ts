@@ -124,6 +124,24 @@ describe('answers held ready, against the framework (real data)', function () {
     for (const path of ['/api/v1/history/TMV', '/api/v1/history/Coronaviridae', '/taxonomy/species/SARS-CoV-2']) await same(path, true);
   });
 
+  it('searches of any release by any field, paged, with their next page\'s link', async () => {
+    const rows = await db.all<{ version: string; species: string; family: string | null }>(`
+      SELECT r.version, s.species, s.family FROM src.species s JOIN src.releases r USING (msl) USING SAMPLE 40 ROWS (reservoir, 29)`);
+    let paged = 0;
+    for (const [i, r] of rows.entries()) {
+      const word = r.species.split(' ')[0]!;
+      for (const q of [`q=${enc(word.toLowerCase())}&version=${r.version}`, `q=${enc(r.species.slice(0, 5))}&field=all&limit=5&offset=${i % 3}`,
+        `version=${r.version.toLowerCase()}&q=${enc(r.family ?? word)}&field=family`]) {
+        const got = await same(`/api/v1/search?${q}`, true);
+        expect(got.status).to.equal(200);
+        if (got.headers.link) paged += 1;
+      }
+    }
+    expect(paged).to.be.greaterThan(20);
+    await same('/api/v1/search?q=sars', true);
+    await same('/api/v1/search?q=tobamo&limit=1&offset=0', true);
+  });
+
   it('hands to the framework what it must not answer, which answers it as ever', async () => {
     const tmv = '/api/v1/species/MSL40/Tobamovirus%20tabaci';
     expect((await same(`${tmv}?fields=all`, false)).status).to.equal(400);
@@ -145,6 +163,9 @@ describe('answers held ready, against the framework (real data)', function () {
       ['/api/v1/species/MSL40/Tobacco%20mosaic%20virus', 200], ['/api/v1/species/MSL40/No%20such%20virus', 404],
       ['/api/v1/compare/MSL40/MSL40', 404], ['/api/v1/history/No%20such%20virus%20at%20all', 404],
       ['/historical/releases/MSL0', 404], ['/api/v1/species/MSL40/Tobamovirus%20tabaci/', 200],
+      ['/api/v1/search?q=virus&limit=abc', 400], ['/api/v1/search?q=virus&q=phage', 400], ['/api/v1/search?q=', 400],
+      ['/api/v1/search?q=virus&page=2', 400], ['/api/v1/search?limit=5', 400], ['/api/v1/search?q=virus&version=MSL99', 404],
+      ['/api/v1/search?q=virus&limit=0', 400], ['/api/v1/search?q=virus&field=genus', 400],
     ] as const) {
       expect((await same(path, false)).status, path).to.equal(status);
     }

@@ -17,7 +17,7 @@ import { notFoundAt } from '../read/taxa.js';
 /** What this group answers before the framework (ready-answers.ts): a release's document. */
 export const historicalReady: ReadyRoute[] = [{
   path: '/historical/releases/{msl_version}',
-  answer(store, p) {
+  answer(store, { params: p }) {
     const v = resolveVersion(store, p.msl_version!);
     return { body: required(store, 'release_doc', v.msl), scope: v.scope };
   },

@@ -240,7 +240,7 @@ async function validate(req: Request, res: Response): Promise<void> {
 /** What this group answers before the framework (ready-answers.ts): a species of the latest release by any name. */
 export const taxonomyReady: ReadyRoute[] = [{
   path: '/taxonomy/species/{scientific_name}',
-  async answer(store, p) {
+  async answer(store, { params: p }) {
     const name = nameParam(p.scientific_name!);
     const r = await resolveSpecies(store, name);
     return 'species' in r ? { body: extendedJson(r.species, { query: name, ...r.match }), scope: 'latest' } : null;

@@ -47,14 +47,14 @@ async function history(req: Request, res: Response): Promise<void> {
 export const historyReady: ReadyRoute[] = [
   {
     path: '/api/v1/compare/{from_version}/{to_version}',
-    answer(store, p) {
+    answer(store, { params: p }) {
       const { from, to, scope } = pair(store, p.from_version!, p.to_version!);
       return { body: diffSummary(store, from, to), scope };
     },
   },
   {
     path: '/api/v1/history/{species_name}',
-    async answer(store, p) {
+    async answer(store, { params: p }) {
       return { body: await historyJson(store, nameParam(p.species_name!)), scope: 'latest' };
     },
   },

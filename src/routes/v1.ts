@@ -5,7 +5,7 @@ import { Router, type Request } from 'express';
 import { HttpError } from '../errors.js';
 import { withJsonField } from '../json-text.js';
 import type { ReadyRoute } from '../ready-answers.js';
-import { nextPage, sendJson } from '../respond.js';
+import { linkTo, nextPage, nextPageOf, sendJson, type Scope } from '../respond.js';
 import type { Store } from '../store.js';
 import { CLASSIFICATION_RANKS, speciesDoc } from '../read/lineages.js';
 import { asWritten, nameParam } from '../read/names.js';
@@ -34,15 +34,30 @@ function speciesDocNamed(store: Store, v: ResolvedVersion, written: string): Buf
   return store.doc('species_doc', v.msl, asWritten(written).toLowerCase()) ?? store.doc('species_doc', v.msl, nameParam(written).toLowerCase());
 }
 
-/** What this group answers before the framework (ready-answers.ts): a species by its own name. */
-export const v1Ready: ReadyRoute[] = [{
-  path: '/api/v1/species/{version}/{scientific_name}',
-  answer(store, p) {
-    const v = resolveVersion(store, p.version!);
-    const doc = speciesDocNamed(store, v, p.scientific_name!);
-    return doc ? { body: doc, scope: v.scope } : null;
+/** A page of a search of one release, from the index in memory; `url` is the request's, for the next page's. */
+function searchAnswer(store: Store, q: SearchQuery, url: string): { body: Buffer; scope: Scope; next: string | null } {
+  const v = resolveVersion(store, q.version);
+  const { total, results } = releaseSearch(store).page(v.msl, q.field, q.q.toLowerCase(), q.limit, q.offset);
+  const next = nextPageOf(url, { total, limit: q.limit, offset: q.offset });
+  const head = { query: q.q, field: q.field, version: v.version, total_results: total, limit: q.limit, offset: q.offset, next };
+  return { body: withJsonField(head, 'results', results), scope: v.scope, next };
+}
+
+/** What this group answers before the framework (ready-answers.ts): a species by its own name, a search. */
+export const v1Ready: ReadyRoute[] = [
+  {
+    path: '/api/v1/species/{version}/{scientific_name}',
+    answer(store, { params: p }) {
+      const v = resolveVersion(store, p.version!);
+      const doc = speciesDocNamed(store, v, p.scientific_name!);
+      return doc ? { body: doc, scope: v.scope } : null;
+    },
   },
-}];
+  {
+    path: '/api/v1/search',
+    answer: (store, { query, url }) => searchAnswer(store, query as unknown as SearchQuery, url),
+  },
+];
 
 export function v1Router(): Router {
   const router = Router();
@@ -73,15 +88,9 @@ export function v1Router(): Router {
 
   // GET /search <- api_search, held in memory (read/search-index.ts)
   router.get('/search', (req, res) => {
-    const q = req.query as unknown as SearchQuery;
-    const v = resolveVersion(req.store, q.version);
-    const index = releaseSearch(req.store);
-    const { total, results } = index.page(v.msl, q.field, q.q.toLowerCase(), q.limit, q.offset);
-    const head = {
-      query: q.q, field: q.field, version: v.version, total_results: total, limit: q.limit, offset: q.offset,
-      next: nextPage(req, res, { total, limit: q.limit, offset: q.offset }),
-    };
-    sendJson(req, res, withJsonField(head, 'results', results), v.scope);
+    const { body, scope, next } = searchAnswer(req.store, req.query as unknown as SearchQuery, req.originalUrl);
+    if (next) res.setHeader('Link', linkTo(next));
+    sendJson(req, res, body, scope);
   });
 
   // GET /taxonomy/:version/:rank/:name <- src.species, one query; a name that is not a taxon of that rank in
