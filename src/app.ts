@@ -11,7 +11,7 @@ import { openApiDocument } from './contract.js';
 import { errorHandler, HttpError, notFound } from './errors.js';
 import { ACCEPTS_COMPRESSION, EXPOSED_HEADERS, requestLogger, setRequestId, setSafetyHeaders } from './front.js';
 import { contractTerms, operationGate } from './operations.js';
-import { readyAnswers } from './ready-answers.js';
+import { readyAnswers, type ReadyRoute } from './ready-answers.js';
 import { aiRouter } from './routes/ai.js';
 import { historicalReady, historicalRouter } from './routes/historical.js';
 import { searchRouter } from './routes/search.js';
@@ -199,14 +199,15 @@ export function createApp(opts: AppOptions): express.Express {
   return app;
 }
 
+/** The lookups answered before the framework, as each router lists them. */
+export const readyRoutes = (): ReadyRoute[] => [...v1Ready, ...historyReady, ...historicalReady, ...taxonomyReady];
+
 /**
  * The server's request listener: the answers held ready first (ready-answers.ts), the framework for everything
  * else. With response validation on (tests), everything goes through the framework, where the validator is.
  */
 export function requestListener(opts: AppOptions, app: express.Express = createApp(opts)): RequestListener {
   if (opts.validateResponses) return app;
-  const ready = readyAnswers([...v1Ready, ...historyReady, ...historicalReady, ...taxonomyReady], {
-    spec: openApiDocument(), stores: opts.stores, logger: opts.logger, logSample: opts.logSample,
-  });
+  const ready = readyAnswers(readyRoutes(), { spec: openApiDocument(), stores: opts.stores, logger: opts.logger, logSample: opts.logSample });
   return (req, res) => ready(req, res, () => void app(req, res));
 }

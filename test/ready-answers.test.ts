@@ -7,13 +7,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import request from 'supertest';
-import { createApp } from '../src/app.js';
+import { createApp, readyRoutes } from '../src/app.js';
 import { openApiDocument } from '../src/contract.js';
 import { readyAnswers } from '../src/ready-answers.js';
-import { historicalReady } from '../src/routes/historical.js';
-import { taxonomyReady } from '../src/routes/taxonomy.js';
-import { v1Ready } from '../src/routes/v1.js';
-import { historyReady } from '../src/routes/v1-history.js';
 import { realDb, type Db } from './support/data.js';
 import { testApp } from './support/http.js';
 
@@ -62,8 +58,7 @@ describe('answers held ready, against the framework (real data)', function () {
     framework = createApp({ stores, logger: logs.framework.logger });
     // the framework behind the ready path is a second app, so that its log lines are told apart
     const behind = createApp({ stores, logger: logs.ready.logger });
-    const answers = readyAnswers([...v1Ready, ...historyReady, ...historicalReady, ...taxonomyReady],
-      { spec: openApiDocument(), stores, logger: logs.ready.logger });
+    const answers = readyAnswers(readyRoutes(), { spec: openApiDocument(), stores, logger: logs.ready.logger });
     ready = (req, res) => answers(req, res, () => {
       fellBack += 1;
       void behind(req, res);
