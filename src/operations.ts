@@ -116,12 +116,33 @@ export function contractPaths(spec: Record<string, unknown>): PathEntry[] {
     }
     if (methods.has('GET') && !methods.has('HEAD')) methods.set('HEAD', methods.get('GET')!);
     if (!methods.has('OPTIONS')) methods.set('OPTIONS', []);
-    const names = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-    const source = template.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
-      .reduce((all, part, i) => (i === 0 ? part : `${all}(?<${names[i - 1]}>[^/]+)${part}`), '');
     const allow = ALLOW_ORDER.filter((m) => methods.has(m)).join(', ');
-    return { pattern: new RegExp(`^${source}/?$`), prefix: template.split('{')[0]!, methods, bodyTypes, bodyRules, bodySchemas, allow };
+    return { ...templatePattern(template, true), methods, bodyTypes, bodyRules, bodySchemas, allow };
   });
+}
+
+/**
+ * A contract path's template as a pattern: each parameter a named group of one non-empty path segment, as
+ * the router matches it, with a trailing slash allowed or not; and the template's literal beginning.
+ */
+export function templatePattern(template: string, trailingSlash: boolean): { pattern: RegExp; prefix: string } {
+  const names = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  const source = template.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+    .reduce((all, part, i) => (i === 0 ? part : `${all}(?<${names[i - 1]}>[^/]+)${part}`), '');
+  return { pattern: new RegExp(`^${source}${trailingSlash ? '/?' : ''}$`), prefix: template.split('{')[0]! };
+}
+
+/**
+ * The first of `entries` whose pattern matches `path`, with the match. A path is tested only against the
+ * patterns whose literal beginning it has (the contract has ~90 of them).
+ */
+export function firstMatch<T extends { prefix: string; pattern: RegExp }>(entries: readonly T[], path: string): { entry: T; match: RegExpExecArray } | null {
+  for (const entry of entries) {
+    if (!path.startsWith(entry.prefix)) continue;
+    const match = entry.pattern.exec(path);
+    if (match) return { entry, match };
+  }
+  return null;
 }
 
 function integerOf(name: string, raw: unknown, bounds: { min: number; max: number }): number {
@@ -149,18 +170,11 @@ export function operationGate(spec: Record<string, unknown>): RequestHandler {
         throw new HttpError(400, 'the URL path has a percent-escape that is not valid UTF-8 (e.g. %ED%A0%80 or a lone %)');
       }
     }
-    let entry: PathEntry | undefined;
-    let match: RegExpExecArray | null = null;
-    // a path is tested only against the patterns whose literal beginning it has (there are ~90 of them)
-    for (const p of paths) {
-      if (path.startsWith(p.prefix) && (match = p.pattern.exec(path))) {
-        entry = p;
-        break;
-      }
-    }
-    if (!entry) return next();
+    const found = firstMatch(paths, path);
+    if (!found) return next();
+    const { entry, match } = found;
     // kept for error messages, which quote the value a parameter was refused for
-    if (match?.groups) res.locals.pathParams = match.groups;
+    if (match.groups) res.locals.pathParams = match.groups;
     const query = entry.methods.get(req.method);
     if (!query) {
       res.setHeader('Allow', entry.allow);

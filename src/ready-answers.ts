@@ -11,7 +11,7 @@ import { parse as parseQuery } from 'node:querystring';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { Logger } from 'pino';
 import { ACCEPTS_COMPRESSION, requestLogger, setRequestId, setSafetyHeaders, setSimpleCors } from './front.js';
-import { declaredParameters, integerParam } from './operations.js';
+import { declaredParameters, firstMatch, integerParam, templatePattern } from './operations.js';
 import { CACHE_CONTROL, etagOf, linkTo, type Scope } from './respond.js';
 import type { Store } from './store.js';
 
@@ -48,23 +48,21 @@ interface Compiled {
   /** The path's literal beginning: a URL without it cannot match. */
   prefix: string;
   pattern: RegExp;
-  names: string[];
-  valid: ValidateFunction[];
+  /** Each path parameter's check, by name. */
+  valid: Map<string, ValidateFunction>;
   query: Map<string, QueryParameter>;
 }
 
 interface QueryParameter { required: boolean; integer: boolean; default: unknown; valid: ValidateFunction }
 
 function compile(spec: Record<string, unknown>, route: ReadyRoute, ajv: Ajv): Compiled {
-  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-  const literals = route.path.split(/\{\w+\}/);
-  // a parameter is one non-empty path segment, as the router matches it
-  const pattern = new RegExp(`^${literals.map((l) => l.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('([^/]+)')}$`);
-  const inPath = new Map(declaredParameters(spec, route.path, 'get', 'path').map((p) => [p.name, p.schema]));
+  // no trailing slash: the framework answers that spelling
+  const { pattern, prefix } = templatePattern(route.path, false);
+  const valid = new Map(declaredParameters(spec, route.path, 'get', 'path').map((p) => [p.name, ajv.compile(p.schema)]));
   const query = new Map(declaredParameters(spec, route.path, 'get', 'query').map((p) => [p.name, {
     required: p.required, integer: p.schema.type === 'integer', default: p.schema.default, valid: ajv.compile(p.schema),
   }]));
-  return { route, prefix: literals[0]!, pattern, names, valid: names.map((n) => ajv.compile(inPath.get(n)!)), query };
+  return { route, prefix, pattern, valid, query };
 }
 
 /**
@@ -92,15 +90,15 @@ function queryOf(c: Compiled, search: string): Record<string, string | number> |
 /** The parameters decoded as the router decodes them, when every one is valid by the contract; else null. */
 function parameters(c: Compiled, match: RegExpExecArray): Record<string, string> | null {
   const params: Record<string, string> = {};
-  for (let i = 0; i < c.names.length; i++) {
+  for (const [name, raw] of Object.entries(match.groups ?? {})) {
     let value: string;
     try {
-      value = decodeURIComponent(match[i + 1]!);
+      value = decodeURIComponent(raw);
     } catch {
       return null;
     }
-    if (!c.valid[i]!(value)) return null;
-    params[c.names[i]!] = value;
+    if (!c.valid.get(name)!(value)) return null;
+    params[name] = value;
   }
   return params;
 }
@@ -144,18 +142,12 @@ export function readyAnswers(routes: ReadyRoute[], opts: ReadyOptions): (req: In
     if (notPlain(req)) return framework();
     const at = url.indexOf('?');
     const path = at < 0 ? url : url.slice(0, at);
-    let c: Compiled | undefined;
-    let match: RegExpExecArray | null = null;
-    for (const x of compiled) {
-      if (path.startsWith(x.prefix) && (match = x.pattern.exec(path))) {
-        c = x;
-        break;
-      }
-    }
-    const params = c && match ? parameters(c, match) : null;
-    const query = params ? queryOf(c!, at < 0 ? '' : url.slice(at + 1)) : null;
+    const found = firstMatch(compiled, path);
+    const c = found?.entry;
+    const params = found ? parameters(found.entry, found.match) : null;
+    const query = c && params ? queryOf(c, at < 0 ? '' : url.slice(at + 1)) : null;
     const store = opts.stores.current();
-    if (!params || !query || !store) return framework();
+    if (!c || !params || !query || !store) return framework();
     store.retain();
     let released = false;
     const release = () => {
@@ -169,7 +161,7 @@ export function readyAnswers(routes: ReadyRoute[], opts: ReadyOptions): (req: In
       framework();
     };
     try {
-      const answer = c!.route.answer(store, { params, query, url });
+      const answer = c.route.answer(store, { params, query, url });
       if (answer instanceof Promise) answer.then((a) => send(req, res, url, store, a, fallBack), fallBack);
       else send(req, res, url, store, answer, fallBack);
     } catch {
