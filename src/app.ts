@@ -12,9 +12,9 @@ import { errorHandler, HttpError, notFound } from './errors.js';
 import { ACCEPTS_COMPRESSION, EXPOSED_HEADERS, requestLogger, setRequestId, setSafetyHeaders } from './front.js';
 import { contractTerms, operationGate } from './operations.js';
 import { readyAnswers, type ReadyRoute } from './ready-answers.js';
-import { aiRouter } from './routes/ai.js';
+import { aiAnswers, aiReady, aiRouter, type AiAnswers } from './routes/ai.js';
 import { historicalReady, historicalRouter } from './routes/historical.js';
-import { searchRouter } from './routes/search.js';
+import { searchReady, searchRouter } from './routes/search.js';
 import { taxonomyReady, taxonomyRouter } from './routes/taxonomy.js';
 import { v1Ready, v1Router } from './routes/v1.js';
 import { bulkRouter } from './routes/v1-bulk.js';
@@ -48,6 +48,8 @@ export interface AppOptions {
   logSample?: number;
   /** Check every response against the contract (tests); costs throughput, so off in production. */
   validateResponses?: boolean;
+  /** The answers /ai/query keeps (a new cache if not given); the ready answers share the app's. */
+  aiAnswers?: AiAnswers;
 }
 
 /**
@@ -176,7 +178,7 @@ export function createApp(opts: AppOptions): express.Express {
   app.use('/taxonomy', withStore, taxonomyRouter());
   app.use('/historical', withStore, historicalRouter());
   app.use('/search', withStore, searchRouter());
-  app.use('/ai', withStore, aiRouter());
+  app.use('/ai', withStore, aiRouter(opts.aiAnswers ?? aiAnswers()));
 
   app.get('/openapi.json', (_req, res) => { res.json(spec); });
   // Swagger UI is the one HTML page: helmet's defaults (a self-only CSP, framing refused) fit it, except
@@ -199,15 +201,18 @@ export function createApp(opts: AppOptions): express.Express {
   return app;
 }
 
-/** The lookups answered before the framework, as each router lists them. */
-export const readyRoutes = (): ReadyRoute[] => [...v1Ready, ...historyReady, ...historicalReady, ...taxonomyReady];
+/** The lookups answered before the framework, as each router lists them, /ai/query's from `answers`. */
+export const readyRoutes = (answers: AiAnswers): ReadyRoute[] =>
+  [...v1Ready, ...historyReady, ...historicalReady, ...taxonomyReady, ...searchReady, ...aiReady(answers)];
 
 /**
  * The server's request listener: the answers held ready first (ready-answers.ts), the framework for everything
  * else. With response validation on (tests), everything goes through the framework, where the validator is.
  */
-export function requestListener(opts: AppOptions, app: express.Express = createApp(opts)): RequestListener {
+export function requestListener(opts: AppOptions): RequestListener {
+  const answers = opts.aiAnswers ?? aiAnswers();
+  const app = createApp({ ...opts, aiAnswers: answers });
   if (opts.validateResponses) return app;
-  const ready = readyAnswers(readyRoutes(), { spec: openApiDocument(), stores: opts.stores, logger: opts.logger, logSample: opts.logSample });
+  const ready = readyAnswers(readyRoutes(answers), { spec: openApiDocument(), stores: opts.stores, logger: opts.logger, logSample: opts.logSample });
   return (req, res) => ready(req, res, () => void app(req, res));
 }

@@ -92,6 +92,13 @@ export function declaredParameters(spec: Record<string, unknown>, template: stri
     .map((p) => ({ name: p.name, required: p.required ?? false, schema: deref(doc, p.schema ?? {}) as Record<string, unknown> }));
 }
 
+/** An operation's JSON body schema as the contract writes it (a `$ref` not followed), or null if it takes none. */
+export function declaredJsonBody(spec: Record<string, unknown>, template: string, method: string): Record<string, unknown> | null {
+  const op = (spec as Document).paths[template]?.[method];
+  if (!op) throw new Error(`the contract has no ${method.toUpperCase()} ${template}`);
+  return (op.requestBody?.content['application/json']?.schema as Record<string, unknown> | undefined) ?? null;
+}
+
 /** A query parameter's value as an integer parameter takes it (canonical decimal digits), else null. */
 export function integerParam(raw: string): number | null {
   return INTEGER.test(raw) ? Number(raw) : null;

@@ -7,9 +7,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import request from 'supertest';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { createApp, readyRoutes } from '../src/app.js';
 import { openApiDocument } from '../src/contract.js';
 import { readyAnswers } from '../src/ready-answers.js';
+import { aiAnswers } from '../src/routes/ai.js';
 import { realDb, type Db } from './support/data.js';
 import { testApp } from './support/http.js';
 
@@ -35,9 +39,12 @@ const raw = (res: request.Response, done: (err: Error | null, body: Buffer) => v
   res.on('end', () => done(null, Buffer.concat(chunks)));
 };
 
+type Method = 'get' | 'head' | 'post';
+
 /** Status, headers (the date and connection aside) and body bytes of an answer. */
-async function answer(listener: Listener, method: 'get' | 'head', path: string, headers: Record<string, string>) {
-  const res = await request(listener)[method](path).set(headers).buffer(true).parse(raw);
+async function answer(listener: Listener, method: Method, path: string, headers: Record<string, string>, body?: string) {
+  const asked = request(listener)[method](path).set(headers);
+  const res = await (body === undefined ? asked : asked.send(body)).buffer(true).parse(raw);
   const got = { ...res.headers as Record<string, string> };
   for (const k of ['date', 'connection', 'keep-alive']) delete got[k];
   return { status: res.status, headers: got, body: (res.body as Buffer | undefined)?.toString('utf8') ?? '' };
@@ -57,8 +64,10 @@ describe('answers held ready, against the framework (real data)', function () {
     const stores = { current: () => store };
     framework = createApp({ stores, logger: logs.framework.logger });
     // the framework behind the ready path is a second app, so that its log lines are told apart
-    const behind = createApp({ stores, logger: logs.ready.logger });
-    const answers = readyAnswers(readyRoutes(), { spec: openApiDocument(), stores, logger: logs.ready.logger });
+    // which keeps the /ai/query answers the ready path keeps, as in the server (app.ts)
+    const cache = aiAnswers();
+    const behind = createApp({ stores, logger: logs.ready.logger, aiAnswers: cache });
+    const answers = readyAnswers(readyRoutes(cache), { spec: openApiDocument(), stores, logger: logs.ready.logger });
     ready = (req, res) => answers(req, res, () => {
       fellBack += 1;
       void behind(req, res);
@@ -67,14 +76,14 @@ describe('answers held ready, against the framework (real data)', function () {
   after(() => db.close());
 
   /** Asks both; expects the same answer and log line, and the ready path to have answered or not (null: either). */
-  async function same(path: string, expectReady: boolean | null, headers: Record<string, string> = {}, method: 'get' | 'head' = 'get') {
+  async function same(path: string, expectReady: boolean | null, headers: Record<string, string> = {}, method: Method = 'get', body?: string) {
     const id = `parity-${Math.random().toString(36).slice(2)}`;
     const before = fellBack;
     // supertest asks for gzip unless told otherwise
     const sent = { 'X-Request-Id': id, 'Accept-Encoding': 'identity', ...headers };
-    const [a, b] = [await answer(framework, method, path, sent), await answer(ready, method, path, sent)];
-    expect(b, `${method.toUpperCase()} ${path}`).to.deep.equal(a);
-    if (expectReady !== null) expect(fellBack - before, `${path}: handed to the framework`).to.equal(expectReady ? 0 : 1);
+    const [a, b] = [await answer(framework, method, path, sent, body), await answer(ready, method, path, sent, body)];
+    expect(b, `${method.toUpperCase()} ${path} ${body ?? ''}`.slice(0, 300)).to.deep.equal(a);
+    if (expectReady !== null) expect(fellBack - before, `${path} ${body ?? ''}: handed to the framework`.slice(0, 300)).to.equal(expectReady ? 0 : 1);
     // one log line each, the same
     expect(logs.ready.lines.at(-1), path).to.deep.equal(logs.framework.lines.at(-1));
     expect(logs.ready.lines.at(-1)).to.include({ request_id: id });
@@ -163,6 +172,86 @@ describe('answers held ready, against the framework (real data)', function () {
       ['/api/v1/search?q=virus&limit=0', 400], ['/api/v1/search?q=virus&field=genus', 400],
     ] as const) {
       expect((await same(path, false)).status, path).to.equal(status);
+    }
+  });
+  const JSON_BODY = { 'Content-Type': 'application/json' };
+  const post = (path: string, body: string, expectReady: boolean | null, headers: Record<string, string> = JSON_BODY) =>
+    same(path, expectReady, headers, 'post', body);
+
+  it('species searches by real names of any release, filtered, exact, misspelt', async () => {
+    const rows = await db.all<{ species: string; family: string | null; genus: string | null }>(`
+      SELECT s.species, s.family, s.genus FROM src.species s USING SAMPLE 50 ROWS (reservoir, 31)`);
+    let found = 0;
+    for (const [i, r] of rows.entries()) {
+      const typo = r.species.length > 6 ? r.species.slice(0, 3) + r.species[4] + r.species[3] + r.species.slice(5) : r.species;
+      for (const body of [
+        { query: r.species }, { query: r.species.slice(0, 5).toLowerCase(), limit: 1 + (i % 30) }, { query: typo },
+        { query: r.species.split(' ').at(-1)!, family_filter: r.family?.toUpperCase() ?? null, exact_match: i % 2 === 0 },
+        { query: r.species, genus_filter: r.genus, exact_match: true, limit: 3 },
+      ]) {
+        const got = await post('/search/species', JSON.stringify(body), true);
+        expect(got.status).to.equal(200);
+        if ((JSON.parse(got.body) as { total_matches: number }).total_matches > 0) found += 1;
+      }
+    }
+    // not all: a name of 1971 may be no species' name since, and typos may miss
+    expect(found).to.be.greaterThan(150);
+  });
+
+  it('questions of the development set, with the cache off and on', async () => {
+    const dev = JSON.parse(readFileSync('test/ai-eval/dev.json', 'utf8')) as Array<{ question: string }>;
+    expect(dev.length).to.be.greaterThan(100);
+    for (const [i, { question }] of dev.entries()) {
+      // each side keeps its own cache: both are asked the same questions in the same order, so `cached` agrees
+      const body = i % 3 === 0 ? { query: question } : { query: question, use_cache: i % 3 === 1 };
+      expect((await post('/ai/query', JSON.stringify(body), true)).status).to.equal(200);
+    }
+    await post('/ai/query', JSON.stringify({ query: dev[0]!.question }), true);
+  });
+
+  it('hands a POST to the framework, its body unread or put back, when it must not answer it', async () => {
+    const tmv = JSON.stringify({ query: 'tobacco mosaic' });
+    for (const [body, status, headers] of [
+      ['{"query": "tobacco', 400], ['[]', 422], ['"tmv"', 400], ['{}', 422], ['null', 400], ['{"query": ""}', 422],
+      ['{"query": "tmv", "limit": 0}', 422], ['{"query": "tmv", "limit": "10"}', 422], ['{"query": "tmv", "page": 2}', 422],
+      ['\ufeff{"query": "tmv"}', 200], [tmv + ' '.repeat(17_000), 200],
+      [tmv, 415, { 'Content-Type': 'text/html' }], [tmv, 415, { 'Content-Type': 'application/json; charset=latin1' }],
+      [tmv, 200, { ...JSON_BODY, 'Accept-Encoding': 'gzip' }],
+    ] as Array<[string, number, Record<string, string>?]>) {
+      expect((await post('/search/species', body, false, headers ?? JSON_BODY)).status, body.slice(0, 40)).to.equal(status);
+    }
+    expect((await post('/search/species?limit=2', tmv, false)).status).to.equal(400);
+    expect((await post('/ai/query', '{"query": 42}', false)).status).to.equal(422);
+    expect((await post('/ai/query', JSON.stringify({ query: 'what is TMV?', use_cache: 'no' }), false)).status).to.equal(422);
+    // the two answered ready still: a charset spelt out, and a question with no answer (a 200 that says so)
+    await post('/search/species', tmv, true, { 'Content-Type': 'application/json; charset=UTF-8' });
+    await post('/ai/query', JSON.stringify({ query: 'zzqx' }), true);
+  });
+
+  it('reads a body that comes in pieces, and puts back one it does not take', async () => {
+    const servers: Server[] = [framework, ready].map((l) => createServer(l));
+    await Promise.all(servers.map((s) => new Promise((listening) => s.listen(0, '127.0.0.1', () => listening(null)))));
+    try {
+      const ask = (server: Server, body: string) => new Promise<string>((resolve, reject) => {
+        const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+        let got = '';
+        socket.on('data', (c: Buffer) => { got += c.toString(); });
+        socket.on('end', () => resolve(got.replace(/^(Date|X-Request-Id): .*\r\n/gm, '')));
+        socket.on('error', reject);
+        const bytes = Buffer.from(body);
+        socket.write(`POST /search/species HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`);
+        socket.write(bytes.subarray(0, 7));
+        setTimeout(() => socket.end(bytes.subarray(7)), 50);
+      });
+      for (const body of ['{"query": "tobacco mosaic", "limit": 2}', '{"query": "tobacco', '{"query": "tmv", "limit": 0}']) {
+        const before = fellBack;
+        const [a, b] = [await ask(servers[0]!, body), await ask(servers[1]!, body)];
+        expect(b, body).to.equal(a);
+        expect(a).to.match(/^HTTP\/1\.1 (200|400|422)/);
+        expect(fellBack - before, body).to.equal(body.includes('limit": 2') ? 0 : 1);
+      }
+    } finally {
+      for (const s of servers) s.close();
     }
   });
 });

@@ -4,7 +4,9 @@
 // read models and names them in `sources`.
 import { Router, type Request } from 'express';
 import { HttpError } from '../errors.js';
+import type { ReadyRoute } from '../ready-answers.js';
 import { sendJson, sendUncached } from '../respond.js';
+import type { Store } from '../store.js';
 import { latest, releases } from '../read/releases.js';
 import { askQuestion, type QueryResult } from '../ai/query.js';
 import { AnswerCache } from '../ai/cache.js';
@@ -28,23 +30,34 @@ interface ClassifyBody {
   metadata?: { genome_type?: string; genome_size?: string | number; host?: string };
 }
 
-export function aiRouter(): Router {
+/** The answers of POST /query, kept by build id and question: one per app, shared by its ready route and its router. */
+export type AiAnswers = AnswerCache<QueryResult>;
+
+export const aiAnswers = (): AiAnswers => new AnswerCache<QueryResult>(1000);
+
+// POST /query <- parse.ts, then one answer function per intent (answer.ts) over in-memory documents
+async function queryAnswer(store: Store, cache: AiAnswers, body: QueryBody): Promise<object> {
+  const key = normaliseQuestion(body.query);
+  let result = body.use_cache ? cache.get(store.buildId, key) : undefined;
+  const cached = result !== undefined;
+  if (!result) {
+    result = await askQuestion(store, body.query);
+    cache.set(store.buildId, key, result);
+  }
+  return { query: body.query, ...result, cached };
+}
+
+/** The questions answered before the framework (ready-answers.ts), from the cache the router keeps too. */
+export const aiReady = (cache: AiAnswers): ReadyRoute[] => [
+  { path: '/ai/query', method: 'post', answer: async (store, { body }) => ({ body: await queryAnswer(store, cache, body as QueryBody), scope: 'latest' }) },
+];
+
+export function aiRouter(cache: AiAnswers): Router {
   const router = Router();
-  const cache = new AnswerCache<QueryResult>(1000);
   const started = Date.now();
 
-  // POST /query <- parse.ts, then one answer function per intent (answer.ts) over in-memory documents
   router.post('/query', async (req, res) => {
-    const body = req.body as QueryBody;
-    const key = normaliseQuestion(body.query);
-    const build = req.store.buildId;
-    let result = body.use_cache ? cache.get(build, key) : undefined;
-    const cached = result !== undefined;
-    if (!result) {
-      result = await askQuestion(req.store, body.query);
-      cache.set(build, key, result);
-    }
-    sendUncached(req, res, { query: body.query, ...result, cached });
+    sendUncached(req, res, await queryAnswer(req.store, cache, req.body as QueryBody));
   });
 
   // POST /classify: a known name -> its species' classification; else metadata -> the likeliest families

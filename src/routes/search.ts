@@ -4,6 +4,7 @@
 // are pre-rendered documents read from memory.
 import { Router, type Request, type Response } from 'express';
 import { sendJson, sendUncached } from '../respond.js';
+import type { ReadyRoute } from '../ready-answers.js';
 import type { Store } from '../store.js';
 import { nameParam, normaliseName } from '../read/names.js';
 import { latest, resolveVersion } from '../read/releases.js';
@@ -60,15 +61,23 @@ interface SpeciesBody {
 }
 
 // POST /species <- name_index and search_species of the latest release, from memory (read/search-index.ts)
-function searchSpecies(req: Request, res: Response): void {
-  const body = req.body as SpeciesBody;
-  const v = latest(req.store);
-  const { total, results } = speciesSearch(req.store, queryKey(body.query), body.exact_match, MIN_SCORE, lower(body.family_filter), lower(body.genus_filter), body.limit);
-  sendUncached(req, res, {
+function speciesAnswer(store: Store, body: SpeciesBody): object {
+  const v = latest(store);
+  const { total, results } = speciesSearch(store, queryKey(body.query), body.exact_match, MIN_SCORE, lower(body.family_filter), lower(body.genus_filter), body.limit);
+  return {
     query: body.query, exact_match: body.exact_match, family_filter: body.family_filter ?? null, genus_filter: body.genus_filter ?? null,
     msl_version: v.version, total_matches: total, limit: body.limit, results,
-  });
+  };
 }
+
+function searchSpecies(req: Request, res: Response): void {
+  sendUncached(req, res, speciesAnswer(req.store, req.body as SpeciesBody));
+}
+
+/** The searches answered before the framework (ready-answers.ts). */
+export const searchReady: ReadyRoute[] = [
+  { path: '/search/species', method: 'post', answer: (store, { body }) => ({ body: speciesAnswer(store, body as SpeciesBody), scope: 'latest' }) },
+];
 
 /** The query as the contract declares it, validated before a handler runs (operations.ts). */
 interface VersionQuery {
