@@ -8,6 +8,7 @@ import { endingText, lineageDoc, lineageText, mslOf, speciesDoc, type LineageDoc
 import { normaliseName } from '../read/names.js';
 import { releases as releaseRows, type ReleaseRow, type ResolvedVersion } from '../read/releases.js';
 import { placeIn, resolveOne } from '../read/resolve.js';
+import { speciesWalks } from '../read/species-walks.js';
 import { suggestNames } from '../read/suggest.js';
 import { fateOf, renamesTo, timeline, type TimelineEvent } from '../read/taxonomy-facts.js';
 import { modelOf, type FamilyProfile, type Member } from './classify.js';
@@ -142,14 +143,15 @@ function speciesClassification(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
 
 function currentName(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
   const res = resolveOne(ctx.store, s.matched_name, null, asResolved(ctx.latest));
-  const l = lineageDoc(ctx.store, s.lineage_ids[0]!);
-  const renames = renameSteps(l);
+  // the walk has the names release by release as the lineage's document does (without reading and parsing it)
+  const id = s.lineage_ids[0]!;
+  const renames = renameSteps(speciesWalks(ctx.store)?.get(id)?.entries ?? lineageDoc(ctx.store, id).timeline);
   const data = { query_name: s.text, matched_name: s.matched_name, matched_kind: s.kind, status: res.status, current_names: res.results, renames, version: ctx.latest.version };
   const sources = speciesSources(ctx, ctx.latest.version);
   if (res.results.length === 1) {
     const now = res.results[0]!;
-    const id = IDENTIFIER_KINDS[s.kind as IdentifierKind];
-    if (id) return { response: `${s.text} is ${id} of the species named ${now} in the latest release, ${release(ctx.latest)}.`, data, sources };
+    const idKind = IDENTIFIER_KINDS[s.kind as IdentifierKind];
+    if (idKind) return { response: `${s.text} is ${idKind} of the species named ${now} in the latest release, ${release(ctx.latest)}.`, data, sources };
     if (same(now, s.text)) {
       return { response: `${now} is still the species' name in the latest release, ${release(ctx.latest)}.`, data, sources };
     }
@@ -162,15 +164,16 @@ function currentName(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
   if (res.results.length > 1) {
     return { response: `${s.text} now corresponds to ${res.results.length} species in ${ctx.latest.version}: ${and(res.results)} (status: ${res.status}).`, data, sources };
   }
+  const l = lineageDoc(ctx.store, id);
   return { response: `${s.text} has no current name: its species was ${endingText(l)} and nothing of it is listed in ${ctx.latest.version}.`, data, sources };
 }
 
 interface Rename { version: string; from: string; to: string }
 
-function renameSteps(l: LineageDoc): Rename[] {
+function renameSteps(timeline: ReadonlyArray<{ version: string; name: string }>): Rename[] {
   const out: Rename[] = [];
-  for (let i = 1; i < l.timeline.length; i++) {
-    const a = l.timeline[i - 1]!, b = l.timeline[i]!;
+  for (let i = 1; i < timeline.length; i++) {
+    const a = timeline[i - 1]!, b = timeline[i]!;
     if (a.name !== b.name) out.push({ version: b.version, from: a.name, to: b.name });
   }
   return out;
@@ -190,7 +193,7 @@ function nameSpans(l: LineageDoc): Array<{ name: string; first: string; last: st
 function formerNames(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
   const l = lineageDoc(ctx.store, s.lineage_ids[0]!);
   const spans = nameSpans(l);
-  const renames = renameSteps(l);
+  const renames = renameSteps(l.timeline);
   const data = { query_name: s.text, matched_name: s.matched_name, names: spans, renames, lineage: summaryOf(l) };
   const sources = lineageSources(ctx);
   const last = spans[spans.length - 1]!;
