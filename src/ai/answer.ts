@@ -499,8 +499,13 @@ interface DiversityDoc {
   species_per_genome_composition: Array<{ genome_composition: string | null; species: number }> | null;
 }
 
+// parsed once per store: a families-by-host or -genome question reads it whole
+const diversities = new WeakMap<Store, DiversityDoc | null>();
+
 function diversity(ctx: Ctx): DiversityDoc | null {
-  return ctx.store.docJson<DiversityDoc>('diversity_stats', ctx.latest.msl) ?? null;
+  let d = diversities.get(ctx.store);
+  if (d === undefined) diversities.set(ctx.store, (d = ctx.store.docJson<DiversityDoc>('diversity_stats', ctx.latest.msl) ?? null));
+  return d;
 }
 
 /** Members of a family alike in what familiesBy tests (composition and hosts), and how many species each. */

@@ -152,8 +152,10 @@ export function storeLexicon(store: Store, identifiers?: Map<string, IdentifierH
 
 /** The cache key form of a question. */
 export function normaliseQuestion(q: string): string {
-  return clean(q).toLowerCase().replace(/[\s?!.]+$/, '').trim();
+  return normalisedOf(clean(q));
 }
+
+const normalisedOf = (cleaned: string): string => cleaned.toLowerCase().replace(/[\s?!.]+$/, '').trim();
 
 function clean(q: string): string {
   return q.normalize('NFKC').replace(/[‘’`´]/g, "'").replace(/[“”]/g, '"').replace(/[‐‑‒–—]/g, '-')
@@ -588,7 +590,7 @@ function changeOf(residue: string): ChangeKind | null {
 export function parseQuestion(query: string, lex: Lexicon): Parsed {
   const text = clean(query);
   const lower = text.toLowerCase();
-  const normalised = normaliseQuestion(query);
+  const normalised = normalisedOf(text);
 
   const mentions = findReleases(lower, lex.releases);
   const tokens = tokenise(text);

@@ -548,16 +548,24 @@ export interface Placement {
   resolution: Resolution | null;
 }
 
-/** Where a species lineage stands in a release: its own species there, or what it became. */
+/**
+ * Where a species lineage stands in a release: its own species there, or what it became. The lineage's walk
+ * has its names release by release, as its document's timeline (species-walks.ts), so the document is read
+ * and parsed only when an answer reads `lineage`.
+ */
 export function placeIn(store: Store, lineageId: number, name: string, target: ResolvedVersion): Placement {
-  const lineage = lineageDoc(store, lineageId);
-  const here = lineage.timeline.find((t) => t.version === target.version);
-  if (here) return { lineage, species: speciesDoc(store, target.msl, here.name), status: 'present', resolution: null };
-  if (target.msl < mslOf(lineage.first_appearance)) return { lineage, species: null, status: 'not_yet', resolution: null };
-  if (target.msl < mslOf(lineage.last_appearance)) return { lineage, species: null, status: 'gap', resolution: null };
+  const timeline: ReadonlyArray<{ msl: number; name: string }> | undefined = speciesWalks(store)?.get(lineageId)?.entries;
+  let doc: LineageDoc | undefined;
+  const lineage = (): LineageDoc => (doc ??= lineageDoc(store, lineageId));
+  const placed = (p: Omit<Placement, 'lineage'>): Placement => Object.defineProperty(p, 'lineage', { get: lineage, enumerable: true }) as Placement;
+  const entries = timeline ?? lineage().timeline.map((t) => ({ msl: mslOf(t.version), name: t.name }));
+  const here = entries.find((t) => t.msl === target.msl);
+  if (here) return placed({ species: speciesDoc(store, target.msl, here.name), status: 'present', resolution: null });
+  if (target.msl < entries[0]!.msl) return placed({ species: null, status: 'not_yet', resolution: null });
+  if (target.msl < entries[entries.length - 1]!.msl) return placed({ species: null, status: 'gap', resolution: null });
   const resolution = resolveOne(store, name, null, target);
   const successor = resolution.results[0];
-  return { lineage, species: successor ? speciesDoc(store, target.msl, successor) : null, status: 'ended', resolution };
+  return placed({ species: successor ? speciesDoc(store, target.msl, successor) : null, status: 'ended', resolution });
 }
 
 /** A resolution as the API shows it: everything but the lineage ids the read layer works with. */

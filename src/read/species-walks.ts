@@ -275,6 +275,14 @@ export class SpeciesWalks {
     };
   }
 
+  /** The lineage's name in the latest release (null: it is not in it), or undefined when there is no such lineage. */
+  currentName(id: number): string | null | undefined {
+    const i = this.indexOf(id);
+    if (i < 0) return undefined;
+    const current = this.currentNames[i]!;
+    return current < 0 ? null : this.strings.get(current);
+  }
+
   /** The lineage, or undefined when there is none of that id. */
   get(id: number): SpeciesWalk | undefined {
     const i = this.indexOf(id);
