@@ -59,8 +59,11 @@ const RESOURCES: Record<BulkResource, ResourceSpec> = {
                coalesce(s.ictv_id, i.ictv_id)::INTEGER AS ictv_id, s.taxnode_id::INTEGER AS taxnode_id, i.lineage_id::INTEGER AS lineage_id,
                trim(s.last_change, ', ') AS last_change, s.msl_of_last_change, s.proposal
         FROM src.species s
-        LEFT JOIN main.species_identity i ON i.taxnode_id = s.taxnode_id
-        LEFT JOIN main.species_genome g ON g.taxnode_id = s.taxnode_id
+        -- the joined tables cut to the release and the columns read: DuckDB otherwise built its hash tables of
+        -- every release's rows, and kept the blocks cached after each new download (README, Measured figures)
+        LEFT JOIN (SELECT taxnode_id, ictv_id, lineage_id FROM main.species_identity WHERE msl = $1) i ON i.taxnode_id = s.taxnode_id
+        LEFT JOIN (SELECT taxnode_id, vmr_genome_composition, exemplar_from_msl, host_source, genome_size_bp, genome_size_from_msl
+                   FROM main.species_genome WHERE msl = $1) g ON g.taxnode_id = s.taxnode_id
         WHERE s.msl = $1
       )
       WHERE ${FILTER}
