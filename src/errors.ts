@@ -102,20 +102,24 @@ export function errorHandler(terms: ContractTerms, log: (err: unknown) => void):
     res.setHeader('Cache-Control', 'no-store');
     // A 304 or an ETag set before the failure must not describe the error body.
     res.removeHeader('ETag');
-    if (req.path.startsWith('/api/v1/') || req.path === '/api/v1') {
-      res.status(status).json({ detail, ...extra });
-    } else {
-      res.status(status).json({ error: TITLES[status] ?? 'Error', detail, type, ...extra });
-    }
+    res.status(status).json(errorBody(req.path, { status, detail, type, extra }));
   };
 }
 
-interface Described { status: number; detail: string; type: string; extra: Record<string, unknown> }
+/** An error's body as every answer writes it: /api/v1 in its own shape, every other path in the spec's. */
+export function errorBody(path: string, { status, detail, type, extra }: Described): object {
+  return path.startsWith('/api/v1/') || path === '/api/v1' ? { detail, ...extra } : { error: TITLES[status] ?? 'Error', detail, type, ...extra };
+}
+
+/** An HttpError as the error handler describes it (answers held ready send it themselves: ready-answers.ts). */
+export const describedHttpError = (err: HttpError): Described => ({ status: err.status, detail: err.message, type: err.type, extra: err.extra });
+
+export interface Described { status: number; detail: string; type: string; extra: Record<string, unknown> }
 
 const described = (status: number, detail: string): Described => ({ status, detail, type: TYPES[status] ?? 'Error', extra: {} });
 
 function describe(err: unknown, req: Request, terms: ContractTerms): Described {
-  if (err instanceof HttpError) return { status: err.status, detail: err.message, type: err.type, extra: err.extra };
+  if (err instanceof HttpError) return describedHttpError(err);
   const e = err as LibraryError;
   const status = e.status ?? e.statusCode ?? 500;
   if (status >= 500 || status < 400) return described(500, 'internal error; the failure has been logged');

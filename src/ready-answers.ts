@@ -4,12 +4,15 @@
 // a router is answered here; anything else goes to the framework, which answers it as it answers every
 // request: If-None-Match, a client that accepts compression of a body of 1 KB or more, a parameter or body
 // the contract refuses or does not declare (checked against the contract's own schemas), a body that is not
-// plain JSON, and every miss (no such document, a name the resolver has to find, an error). An answer sent
-// here has the bytes and headers the framework would have sent (test/ready-answers.test.ts).
+// plain JSON, a miss a route leaves to the framework (a name the resolver has to find) and any failure. A
+// lookup's own refusal (an unknown name or release: an HttpError under 500) is sent here as the error handler
+// would send it. An answer sent here has the bytes and headers the framework would have sent
+// (test/ready-answers.test.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { Logger } from 'pino';
+import { describedHttpError, errorBody, HttpError } from './errors.js';
 import { ACCEPTS_COMPRESSION, requestLogger, setRequestId, setSafetyHeaders, setSimpleCors } from './front.js';
 import { declaredJsonBody, declaredParameters, firstMatch, integerParam, templatePattern } from './operations.js';
 import { CACHE_CONTROL, etagOf, linkTo, type Scope } from './respond.js';
@@ -36,7 +39,7 @@ export interface ReadyRoute {
   path: string;
   /** GET unless said. */
   method?: 'get' | 'post';
-  /** The answer; a throw counts as null. */
+  /** The answer; null (or a throw other than a refusal, an HttpError under 500) hands the request to the framework. */
   answer(store: Store, req: ReadyRequest): ReadyAnswer | Promise<ReadyAnswer>;
 }
 
@@ -191,25 +194,46 @@ export function readyAnswers(routes: ReadyRoute[], opts: ReadyOptions): (req: In
   const posts = compiled.filter((c) => c.body !== null);
   const logRequest = requestLogger(opts.logger, opts.logSample ?? 1);
 
-  const send = (req: IncomingMessage, res: ServerResponse, url: string, store: Store, answer: ReadyAnswer, framework: () => void): void => {
-    if (!answer) return framework();
-    const body = Buffer.isBuffer(answer.body) ? answer.body : Buffer.from(JSON.stringify(answer.body));
-    if (body.length >= COMPRESSED_FROM && ACCEPTS_COMPRESSION.test(req.headers['accept-encoding'] ?? '')) return framework();
+  /** Writes a JSON answer with the headers every answer has; false when the framework must send it (compressed). */
+  const write = (req: IncomingMessage, res: ServerResponse, url: string, status: number, body: Buffer, headers: (res: ServerResponse) => void): boolean => {
+    if (body.length >= COMPRESSED_FROM && ACCEPTS_COMPRESSION.test(req.headers['accept-encoding'] ?? '')) return false;
     const id = setRequestId(req, res);
     setSafetyHeaders(res);
     setSimpleCors(res);
+    res.statusCode = status;
     logRequest?.(req, url, res, id);
     res.setHeader('Vary', 'Accept-Encoding');
-    if (answer.next) res.setHeader('Link', linkTo(answer.next));
-    if (req.method === 'GET') {
-      res.setHeader('ETag', etagOf(store.buildId, 'GET', url));
-      res.setHeader('Cache-Control', CACHE_CONTROL[answer.scope]);
-    } else {
-      res.setHeader('Cache-Control', 'no-store');
-    }
+    headers(res);
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     res.setHeader('Content-Length', body.length);
     res.end(body);
+    return true;
+  };
+
+  const send = (req: IncomingMessage, res: ServerResponse, url: string, store: Store, answer: ReadyAnswer, framework: () => void): void => {
+    if (!answer) return framework();
+    const body = Buffer.isBuffer(answer.body) ? answer.body : Buffer.from(JSON.stringify(answer.body));
+    const sent = write(req, res, url, 200, body, () => {
+      if (answer.next) res.setHeader('Link', linkTo(answer.next));
+      if (req.method === 'GET') {
+        res.setHeader('ETag', etagOf(store.buildId, 'GET', url));
+        res.setHeader('Cache-Control', CACHE_CONTROL[answer.scope]);
+      } else {
+        res.setHeader('Cache-Control', 'no-store');
+      }
+    });
+    if (!sent) framework();
+  };
+
+  /**
+   * A lookup's refusal (no such name, no such release) as the error handler would send it (errors.ts), so that a
+   * miss is not looked up twice; anything else thrown (a failure) goes to the framework, which logs it.
+   */
+  const refuse = (req: IncomingMessage, res: ServerResponse, url: string, err: unknown, framework: () => void): void => {
+    if (!(err instanceof HttpError) || err.status >= 500) return framework();
+    const path = url.split('?', 1)[0]!;
+    const body = Buffer.from(JSON.stringify(errorBody(path, describedHttpError(err))));
+    if (!write(req, res, url, err.status, body, () => res.setHeader('Cache-Control', 'no-store'))) framework();
   };
 
   /** Answers `c` for `ready` with the store current now, or has the framework answer (`fallBack`). */
@@ -228,12 +252,13 @@ export function readyAnswers(routes: ReadyRoute[], opts: ReadyOptions): (req: In
       release();
       fallBack();
     };
+    const failed = (err: unknown) => refuse(req, res, ready.url, err, handOn);
     try {
       const a = c.route.answer(store, ready);
-      if (a instanceof Promise) a.then((x) => send(req, res, ready.url, store, x, handOn), handOn);
+      if (a instanceof Promise) a.then((x) => send(req, res, ready.url, store, x, handOn), failed);
       else send(req, res, ready.url, store, a, handOn);
-    } catch {
-      handOn();
+    } catch (err) {
+      failed(err);
     }
   };
 

@@ -90,16 +90,20 @@ async function resolveSpecies(store: Store, name: string): Promise<Found> {
 }
 
 // GET /species/:scientific_name <- the resolver + taxonomy_species (in memory)
-async function species(req: Request, res: Response): Promise<void> {
-  const name = nameParam(req.params.scientific_name as string);
-  const r = await resolveSpecies(req.store, name);
-  if ('unknown' in r) throw unknownNameError(req.store, name, r.unknown);
+/** The species a name stands for in the latest release, as its answer's bytes; a 404 saying why there is none. */
+async function speciesAnswer(store: Store, name: string): Promise<Buffer> {
+  const r = await resolveSpecies(store, name);
+  if ('unknown' in r) throw unknownNameError(store, name, r.unknown);
   if ('gone' in r) {
     const { matched_name, name_status, fate } = r.gone;
     throw new HttpError(404, fate.detail, 'NotFound', { matched_name, name_status, fate });
   }
   // the match's fields are none of the document's
-  sendJson(req, res, extendedJson(r.species, { query: name, ...r.match }), 'latest');
+  return extendedJson(r.species, { query: name, ...r.match });
+}
+
+async function species(req: Request, res: Response): Promise<void> {
+  sendJson(req, res, await speciesAnswer(req.store, nameParam(req.params.scientific_name as string)), 'latest');
 }
 
 // GET /family/:family_name <- taxonomy_family (in memory)
@@ -241,9 +245,7 @@ async function validate(req: Request, res: Response): Promise<void> {
 export const taxonomyReady: ReadyRoute[] = [{
   path: '/taxonomy/species/{scientific_name}',
   async answer(store, { params: p }) {
-    const name = nameParam(p.scientific_name!);
-    const r = await resolveSpecies(store, name);
-    return 'species' in r ? { body: extendedJson(r.species, { query: name, ...r.match }), scope: 'latest' } : null;
+    return { body: await speciesAnswer(store, nameParam(p.scientific_name!)), scope: 'latest' };
   },
 }];
 
