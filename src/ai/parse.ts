@@ -198,18 +198,20 @@ export function isQuestionWord(word: string): boolean {
   return QUESTION_WORDS.has(word.toLowerCase());
 }
 
-/** Words that name a rank, singular or plural, as typed. */
-const RANK_WORDS: Array<[RegExp, Rank]> = [
-  [/^subrealms?$/, 'subrealm'], [/^realms?$/, 'realm'], [/^subkingdoms?$/, 'subkingdom'], [/^kingdoms?$/, 'kingdom'],
-  [/^subphyl(?:um|a)$/, 'subphylum'], [/^phyl(?:um|a)$/, 'phylum'], [/^subclass(?:es)?$/, 'subclass'],
-  [/^class(?:es)?$/, 'class'], [/^suborders?$/, 'suborder'], [/^orders?$/, 'order'],
-  [/^subfamil(?:y|ies)$/, 'subfamily'], [/^famil(?:y|ies)$/, 'family'], [/^subgen(?:us|era)$/, 'subgenus'],
-  [/^gen(?:us|era)$/, 'genus'], [/^species$/, 'species'],
-];
+/** Words that name a rank, singular and plural, in lower case. */
+const RANK_WORDS = new Map<string, Rank>([
+  ['subrealm', 'subrealm'], ['subrealms', 'subrealm'], ['realm', 'realm'], ['realms', 'realm'],
+  ['subkingdom', 'subkingdom'], ['subkingdoms', 'subkingdom'], ['kingdom', 'kingdom'], ['kingdoms', 'kingdom'],
+  ['subphylum', 'subphylum'], ['subphyla', 'subphylum'], ['phylum', 'phylum'], ['phyla', 'phylum'],
+  ['subclass', 'subclass'], ['subclasses', 'subclass'], ['class', 'class'], ['classes', 'class'],
+  ['suborder', 'suborder'], ['suborders', 'suborder'], ['order', 'order'], ['orders', 'order'],
+  ['subfamily', 'subfamily'], ['subfamilies', 'subfamily'], ['family', 'family'], ['families', 'family'],
+  ['subgenus', 'subgenus'], ['subgenera', 'subgenus'], ['genus', 'genus'], ['genera', 'genus'], ['species', 'species'],
+]);
 
+// a lookup rather than a pattern per rank: the name finder asks it of the words around every run of words
 export function rankOf(word: string): Rank | null {
-  const w = word.toLowerCase();
-  return RANK_WORDS.find(([re]) => re.test(w))?.[1] ?? null;
+  return RANK_WORDS.get(word.toLowerCase()) ?? null;
 }
 
 interface Token {
@@ -282,76 +284,79 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
     push(m, []);
     if (out.length > before) previous.push(out[out.length - 1]!);
   }
-  for (const m of lower.matchAll(/\bmsl\s*-?\s*(\d{1,3})\b/g)) {
-    const r = byMsl(Number(m[1]));
-    if (r) push(m, [ref(r, m[0])]);
-    else push(m, [], `${m[0].toUpperCase().replace(/\s|-/g, '')} is not a release in this data set (${span})`);
-  }
-  // "the 23rd MSL", "the 5th release": a release by its number
-  for (const m of lower.matchAll(/\b(\d{1,3})(?:st|nd|rd|th)\s+(?:(?:ictv|master|species|official)\s+){0,2}(?:msl|release|version|list|edition)\b/g)) {
-    const r = byMsl(Number(m[1]));
-    if (r) push(m, [ref(r, m[0])]);
-    else push(m, [], `there is no ${m[1]}th release in this data set (${span})`);
-  }
-  // "release 39", "version 39", "release 5"
-  for (const m of lower.matchAll(/\b(?:release|version)\s+(?:number\s+|no\.?\s+|#)?(\d{1,3})\b(?!\s*(?:species|genera|famil))/g)) {
-    const r = byMsl(Number(m[1]));
-    if (r) push(m, [ref(r, m[0])]);
-    else push(m, [], `${m[0]} is not a release in this data set (${span})`);
-  }
-  // "the 1800s", "the 1960s": decades before the first release (or after the last)
-  for (const m of lower.matchAll(/\b(1\d|20)(\d)0'?s\b/g)) {
-    const from = Number(`${m[1]}${m[2]}0`);
-    if (from + 9 < first.year || from > last.year) push(m, [], `no release dates from the ${m[0]}; the data set covers ${span}`);
-    else push(m, []);   // a decade of the record is read whole (understood.ts), never as its first year
-  }
-  // "the first 1999 release", "the second release of 2018": one of a year's two releases
-  for (const m of lower.matchAll(/\b(first|second|earlier|later|last|1st|2nd)\s+(?:((?:19|20)\d\d)\s+(?:release|version|list|msl)|(?:release|version|list|msl)\s+(?:of|in)\s+((?:19|20)\d\d))\b/g)) {
-    const inYear = all.filter((r) => r.year === Number(m[2] ?? m[3]));
-    const r = /^(?:first|earlier|1st)$/.test(m[1]!) ? inYear[0] : inYear[1];
-    if (r && inYear.length > 1) push(m, [ref(r, m[0])]);
-  }
-  // "the 1850 release", "MSL of 1066": a year no release can be of
-  for (const m of lower.matchAll(/\b(1[0-8]\d\d|19[0-6]\d)\b/g)) {
-    if (/^\s*(?:release|version|list|msl|edition|taxonomy)/.test(lower.slice(m.index! + m[0].length)) || /\b(?:in|of|from|since|until|year)\s*(?:the\s+)?$/.test(lower.slice(0, m.index))) {
-      push(m, [], `no release dates from ${m[1]}; the data set covers ${span}`);
-    }
-  }
-  // "2018b" names one release by its label ("1999c" none); "2019" the release(s) of that year
-  for (const m of lower.matchAll(/\b((?:19|20)\d\d)([a-rt-z])?\b/g)) {
-    const year = Number(m[1]);
-    if (m[2]) {
-      const r = all.find((x) => x.label === `${m[1]}${m[2]}`);
+  // every pattern from here to the bare release number needs a digit, and most questions have none
+  if (/\d/.test(lower)) {
+    for (const m of lower.matchAll(/\bmsl\s*-?\s*(\d{1,3})\b/g)) {
+      const r = byMsl(Number(m[1]));
       if (r) push(m, [ref(r, m[0])]);
-      else push(m, [], `there is no release labelled ${m[0]} (releases: ${span})`);
-      continue;
+      else push(m, [], `${m[0].toUpperCase().replace(/\s|-/g, '')} is not a release in this data set (${span})`);
     }
-    if (RANK_OR_COUNT_AFTER.test(lower.slice(m.index! + m[0].length)) && !/\b(?:in|of|from|to|since|until|and|between)\s*$/.test(lower.slice(0, m.index))) continue;
-    const inYear = all.filter((r) => r.year === year);
-    if (inYear.length === 1) push(m, [ref(inYear[0]!, m[0])]);
-    else if (inYear.length > 1) {
-      // two releases in one year (2018a, 2018b): the later one was in force at the end of it
-      const chosen = inYear[inYear.length - 1]!;
-      push(m, [{ ...ref(chosen, m[0], `${year} had ${inYear.length} releases (${inYear.map((r) => `${r.version} = ${r.label}`).join(', ')})`), ambiguous: inYear.map((r) => r.label) }]);
-    } else if (year >= first.year && year <= last.year) {
-      // never the release in force instead: the question named a release that does not exist
-      const before = all.filter((r) => r.year < year).pop()!;
-      const after = all.find((r) => r.year > year)!;
-      push(m, [], `no release was published in ${year} (${before.version} is of ${before.label}, ${after.version} of ${after.label})`);
-    } else {
-      push(m, [], `no release dates from ${year}; the data set covers ${span}`);
+    // "the 23rd MSL", "the 5th release": a release by its number
+    for (const m of lower.matchAll(/\b(\d{1,3})(?:st|nd|rd|th)\s+(?:(?:ictv|master|species|official)\s+){0,2}(?:msl|release|version|list|edition)\b/g)) {
+      const r = byMsl(Number(m[1]));
+      if (r) push(m, [ref(r, m[0])]);
+      else push(m, [], `there is no ${m[1]}th release in this data set (${span})`);
     }
-  }
-  // a bare release number, when the words around it make it one: "in 39", "between 35 and 40"
-  for (const m of lower.matchAll(/\b(\d{2})\b/g)) {
-    const n = Number(m[1]);
-    const r = byMsl(n);
-    if (!r) continue;
-    const before = lower.slice(0, m.index);
-    const after = lower.slice(m.index! + m[0].length);
-    if (!/\b(?:in|of|for|from|to|and|between|vs\.?|versus|since|until|with|msl|release|version)\s*$/.test(before)) continue;
-    if (RANK_OR_COUNT_AFTER.test(after) || /^\s*,\d{3}/.test(after) || /^[.,]\d/.test(after)) continue;
-    push(m, [ref(r, m[0])]);
+    // "release 39", "version 39", "release 5"
+    for (const m of lower.matchAll(/\b(?:release|version)\s+(?:number\s+|no\.?\s+|#)?(\d{1,3})\b(?!\s*(?:species|genera|famil))/g)) {
+      const r = byMsl(Number(m[1]));
+      if (r) push(m, [ref(r, m[0])]);
+      else push(m, [], `${m[0]} is not a release in this data set (${span})`);
+    }
+    // "the 1800s", "the 1960s": decades before the first release (or after the last)
+    for (const m of lower.matchAll(/\b(1\d|20)(\d)0'?s\b/g)) {
+      const from = Number(`${m[1]}${m[2]}0`);
+      if (from + 9 < first.year || from > last.year) push(m, [], `no release dates from the ${m[0]}; the data set covers ${span}`);
+      else push(m, []);   // a decade of the record is read whole (understood.ts), never as its first year
+    }
+    // "the first 1999 release", "the second release of 2018": one of a year's two releases
+    for (const m of lower.matchAll(/\b(first|second|earlier|later|last|1st|2nd)\s+(?:((?:19|20)\d\d)\s+(?:release|version|list|msl)|(?:release|version|list|msl)\s+(?:of|in)\s+((?:19|20)\d\d))\b/g)) {
+      const inYear = all.filter((r) => r.year === Number(m[2] ?? m[3]));
+      const r = /^(?:first|earlier|1st)$/.test(m[1]!) ? inYear[0] : inYear[1];
+      if (r && inYear.length > 1) push(m, [ref(r, m[0])]);
+    }
+    // "the 1850 release", "MSL of 1066": a year no release can be of
+    for (const m of lower.matchAll(/\b(1[0-8]\d\d|19[0-6]\d)\b/g)) {
+      if (/^\s*(?:release|version|list|msl|edition|taxonomy)/.test(lower.slice(m.index! + m[0].length)) || /\b(?:in|of|from|since|until|year)\s*(?:the\s+)?$/.test(lower.slice(0, m.index))) {
+        push(m, [], `no release dates from ${m[1]}; the data set covers ${span}`);
+      }
+    }
+    // "2018b" names one release by its label ("1999c" none); "2019" the release(s) of that year
+    for (const m of lower.matchAll(/\b((?:19|20)\d\d)([a-rt-z])?\b/g)) {
+      const year = Number(m[1]);
+      if (m[2]) {
+        const r = all.find((x) => x.label === `${m[1]}${m[2]}`);
+        if (r) push(m, [ref(r, m[0])]);
+        else push(m, [], `there is no release labelled ${m[0]} (releases: ${span})`);
+        continue;
+      }
+      if (RANK_OR_COUNT_AFTER.test(lower.slice(m.index! + m[0].length)) && !/\b(?:in|of|from|to|since|until|and|between)\s*$/.test(lower.slice(0, m.index))) continue;
+      const inYear = all.filter((r) => r.year === year);
+      if (inYear.length === 1) push(m, [ref(inYear[0]!, m[0])]);
+      else if (inYear.length > 1) {
+        // two releases in one year (2018a, 2018b): the later one was in force at the end of it
+        const chosen = inYear[inYear.length - 1]!;
+        push(m, [{ ...ref(chosen, m[0], `${year} had ${inYear.length} releases (${inYear.map((r) => `${r.version} = ${r.label}`).join(', ')})`), ambiguous: inYear.map((r) => r.label) }]);
+      } else if (year >= first.year && year <= last.year) {
+        // never the release in force instead: the question named a release that does not exist
+        const before = all.filter((r) => r.year < year).pop()!;
+        const after = all.find((r) => r.year > year)!;
+        push(m, [], `no release was published in ${year} (${before.version} is of ${before.label}, ${after.version} of ${after.label})`);
+      } else {
+        push(m, [], `no release dates from ${year}; the data set covers ${span}`);
+      }
+    }
+    // a bare release number, when the words around it make it one: "in 39", "between 35 and 40"
+    for (const m of lower.matchAll(/\b(\d{2})\b/g)) {
+      const n = Number(m[1]);
+      const r = byMsl(n);
+      if (!r) continue;
+      const before = lower.slice(0, m.index);
+      const after = lower.slice(m.index! + m[0].length);
+      if (!/\b(?:in|of|for|from|to|and|between|vs\.?|versus|since|until|with|msl|release|version)\s*$/.test(before)) continue;
+      if (RANK_OR_COUNT_AFTER.test(after) || /^\s*,\d{3}/.test(after) || /^[.,]\d/.test(after)) continue;
+      push(m, [ref(r, m[0])]);
+    }
   }
   // "the latest release", "currently", "between MSL39 and the latest", or the word alone as the whole question
   for (const m of lower.matchAll(/\b(?:the\s+)?(?:latest|newest|current|most recent|last)\s+(?:release|version|msl|list|taxonomy)\b|\b(?:currently|nowadays|today|now)\b|\bright now\b|(?<=\b(?:and|to|with|vs\.?|versus|than)\s+)(?:the\s+)?(?:latest|newest|current|most recent)(?:\s+one)?\b|^(?:the\s+)?(?:latest|newest|current|most recent)(?:\s+one)?(?=[\s?.!]*$)/g)) {
