@@ -214,6 +214,13 @@ export async function sendFile(res: Response, path: string, bytes: number): Prom
 /** Writes a chunk and settles when the socket has taken it, or when the client has gone. */
 function written(res: Response, chunk: Buffer): Promise<void> {
   return new Promise((resolve) => {
+    // Node drops a write to a socket already destroyed without calling it back, and the response's 'close' may
+    // have come while the file was read: waiting then would never end (the file handle left to the garbage
+    // collector, which warned of it under the bench's downloads).
+    if (res.destroyed || !res.socket || res.socket.destroyed) {
+      resolve();
+      return;
+    }
     const gone = () => resolve();
     res.once('close', gone);
     res.write(chunk, () => {
