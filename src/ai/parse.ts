@@ -139,15 +139,17 @@ function memo<T>(store: Store, kind: string, norm: string, look: () => T): T {
 }
 
 export function storeLexicon(store: Store, identifiers?: Map<string, IdentifierHit[]>, aliases?: Map<string, Alias>): Lexicon {
-  return {
-    ...(identifiers ? { identifiers } : {}),
-    ...(aliases ? { aliases } : {}),
+  const lex: Lexicon = {
     // species, virus names and abbreviations; higher taxa are the taxa lexicon's
     names: (norm) => memo(store, 'n', norm, () => lookupName(store, norm).filter((h) => h.kind !== 'taxon')),
     taxa: (norm) => memo(store, 't', norm, () => store.docJson<TaxonEntry[]>('taxon_profile', norm) ?? []),
     stems: (text) => stemReading(store, text),
     releases: releaseRows(store),
   };
+  // set, not spread in: spreading them showed in a profile of every question
+  if (identifiers) lex.identifiers = identifiers;
+  if (aliases) lex.aliases = aliases;
+  return lex;
 }
 
 /** The cache key form of a question. */
@@ -407,17 +409,21 @@ function identifierRef(text: string, hits: IdentifierHit[]): SpeciesRef {
 
 function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
   const out: NameMatch[] = [];
+  // normaliseName works letter by letter, so a run's normal form is its words' joined: each word's once
+  const norms = tokens.map((t) => normaliseName(t.text));
   for (let i = 0; i < tokens.length; i++) {
     if (tokens[i]!.used) continue;
     for (let n = Math.min(MAX_NAME_WORDS, tokens.length - i); n >= 1; n--) {
       const span = tokens.slice(i, i + n);
       if (span.some((t) => t.used)) continue;
       const first = span[0]!.text.toLowerCase(), last = span[n - 1]!.text.toLowerCase();
+      const runText = () => span.map((t) => t.text).join(' ');
+      const runNorm = () => norms.slice(i, i + n).join('');
       // a name never starts or ends with a question word ("is TMV" is not the abbreviation ISTMV), except a
       // capital letter ending one ("Rotavirus A", "Influenza B virus" is caught whole anyway)
       const endsWithLetter = n > 1 && /^[A-Z]$/.test(span[n - 1]!.text);
       // "phage T4": a short name may start with the word phage, which no other name does
-      const alias = n <= 3 && (first === 'phage' || !QUESTION_WORDS.has(first)) ? aliasRef(span.map((t) => t.text).join(' '), lex) : null;
+      const alias = n <= 3 && (first === 'phage' || !QUESTION_WORDS.has(first)) ? aliasRef(runText(), runNorm(), lex) : null;
       if (alias) {
         for (const t of span) t.used = true;
         out.push({ start: span[0]!.start, end: span[n - 1]!.end, text: alias.text, species: alias });
@@ -426,14 +432,14 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
       }
       if (QUESTION_WORDS.has(first) || (n > 1 && QUESTION_WORDS.has(last) && last !== 'virus' && !endsWithLetter)) continue;
       if (/^\d+$/.test(first) && n === 1) continue;
-      const text = span.map((t) => t.text).join(' ');
+      const text = runText();
       const ids = n === 1 ? lex.identifiers?.get(text)?.filter((h) => h.rank === 'species') ?? [] : [];
       if (ids.length > 0) {
         span[0]!.used = true;
         out.push({ start: span[0]!.start, end: span[0]!.end, text, species: identifierRef(text, ids) });
         break;
       }
-      const norm = normaliseName(text);
+      const norm = runNorm();
       if (norm.length < 2) continue;
       const previous = i > 0 ? rankOf(tokens[i - 1]!.text) : null;
       const next = i + n < tokens.length ? rankOf(tokens[i + n]!.text) : null;
@@ -457,8 +463,8 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
 }
 
 /** A short name of a virus ("phage T4", "phiX174", "flu") as the species its list name denotes. */
-function aliasRef(text: string, lex: Lexicon): SpeciesRef | null {
-  const alias = lex.aliases?.get(normaliseName(text));
+function aliasRef(text: string, norm: string, lex: Lexicon): SpeciesRef | null {
+  const alias = lex.aliases?.get(norm);
   if (!alias) return null;
   const hits = lex.names(normaliseName(alias.name));
   if (hits.length === 0) return null;
