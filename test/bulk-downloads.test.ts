@@ -2,6 +2,8 @@
 // the 404 with suggestions for a filter naming no taxon, the whole-record files with their checksums, and
 // the data dictionary served through the contract.
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import request from 'supertest';
 import { onRealApp } from './support/http.js';
@@ -90,5 +92,38 @@ describe('bulk downloads', function () {
     const res = await request(real.app).get('/api/v1/bulk/dictionary').expect(200);
     const species = res.body.tables.find((t: { name: string }) => t.name === 'species');
     expect(species.columns.map((c: { name: string }) => c.name)).to.include.members(['ictv_id', 'ictv_id_source', 'sort', 'source', 'attr_match']);
+  });
+  it('sends a download asked for behind another on one connection whole (pipelined: no socket of its own yet)', async () => {
+    const server = createServer(real.app);
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    try {
+      const paths = ['/api/v1/bulk/species/latest?format=json', '/api/v1/bulk/species/latest?format=csv&family=coronaviridae',
+        '/api/v1/bulk/taxa/latest?format=tsv'];
+      const raw = await new Promise<Buffer>((resolve, reject) => {
+        const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+        const chunks: Buffer[] = [];
+        socket.on('data', (c: Buffer) => chunks.push(c));
+        socket.on('end', () => resolve(Buffer.concat(chunks)));
+        socket.on('error', reject);
+        // all three at once: the second and third wait for the first's answer to be written
+        socket.write(paths.map((p, i) => `GET ${p} HTTP/1.1\r\nHost: x\r\n${i === paths.length - 1 ? 'Connection: close\r\n' : ''}\r\n`).join(''));
+      });
+      // each answer: its head, then exactly Content-Length bytes, the same as asked alone
+      let at = 0;
+      for (const path of paths) {
+        const headEnd = raw.indexOf('\r\n\r\n', at);
+        const head = raw.subarray(at, headEnd).toString('latin1');
+        expect(head, path).to.match(/^HTTP\/1\.1 200 /);
+        const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)![1]);
+        const body = raw.subarray(headEnd + 4, headEnd + 4 + length);
+        const alone = await request(real.app).get(path).buffer(true).parse(binary).expect(200);
+        expect(body.length, path).to.equal((alone.body as Buffer).length);
+        expect(body.equals(alone.body as Buffer), path).to.equal(true);
+        at = headEnd + 4 + length;
+      }
+      expect(at).to.equal(raw.length);
+    } finally {
+      server.close();
+    }
   });
 });
