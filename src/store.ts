@@ -38,16 +38,10 @@ export type Lane = 'light' | 'bulk';
  */
 const BULK_LANE = Math.max(1, Math.min(2, availableParallelism() - 1));
 
-/**
- * Lowering DuckDB's limit for a moment evicts the blocks it caches; searches re-read what they need. A limit
- * below what results not yet collected by V8 hold is refused: then nothing is evicted, and `restore` stands.
- */
-async function evictCache(conn: DuckDBConnection, restore: string): Promise<void> {
-  try {
-    await conn.run("SET memory_limit = '16MB'");
-  } finally {
-    await conn.run(`SET memory_limit = '${restore}'`);
-  }
+/** Lowering DuckDB's limit for a moment evicts the blocks it caches; searches re-read what they need. */
+async function evictCache(conn: DuckDBConnection): Promise<void> {
+  await conn.run("SET memory_limit = '16MB'");
+  await conn.run(`SET memory_limit = '${LOADING_MEMORY_LIMIT}'`);
 }
 
 /** A value bound to a query parameter; arrays become DuckDB lists. */
@@ -67,9 +61,6 @@ const DERIVED_FILE_BYTES = 1 << 30;
 const LOADING_MEMORY_LIMIT = '256MB';
 const MEMORY_LIMIT = '128MB';
 
-/** How long after writing a download the store waits before dropping DuckDB's cached blocks (dropCacheSoon). */
-const DROP_CACHE_AFTER_MS = 1000;
-
 /**
  * Prepared statements kept per connection. Planning a query costs about as much as running one of the small
  * filtered reads the API makes; the SQL texts are a small fixed set, and the cap bounds the rare texts built
@@ -85,8 +76,6 @@ export class Store {
   private inFlight = 0;
   private closing: (() => void) | null = null;
   private closed = false;
-  /** Set from when dropping DuckDB's cached blocks is scheduled until it is done (dropCacheSoon). */
-  private dropping: NodeJS.Timeout | null = null;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -152,7 +141,7 @@ export class Store {
           docs = await loadDocs(connections.slice(0, opts.pool), opts.docs);
           // Loading read every document table once; DuckDB would keep those blocks cached although no
           // request reads them again.
-          await evictCache(conn, LOADING_MEMORY_LIMIT);
+          await evictCache(conn);
           source = `database (${snapshot.reason})`;
         }
       }
@@ -316,41 +305,8 @@ export class Store {
         await statement.run();
       } finally {
         statement.destroySync();
-        this.dropCacheSoon();
       }
     }));
-  }
-
-  /**
-   * DuckDB keeps the blocks a download read cached up to its memory limit, and a few hundred distinct downloads
-   * held some 200 MB more of the process's memory than their files needed (README, Measured figures): once
-   * downloads have paused for a moment, the cache is dropped. Every connection is held meanwhile, so that no
-   * query runs at the lowered limit; queries asked then wait the few milliseconds it takes.
-   */
-  private dropCacheSoon(): void {
-    if (this.dropping || this.closing || this.closed) return;
-    this.dropping = setTimeout(() => void this.dropCache(), DROP_CACHE_AFTER_MS).unref();
-  }
-
-  private async dropCache(): Promise<void> {
-    if (this.closing || this.closed) {
-      this.dropping = null;
-      return;
-    }
-    this.retain();
-    // the bulk lane first: a download's COPY may take a second, and lookups' queries must not wait behind it
-    const lanes = [this.lanes.bulk, this.lanes.light];
-    const held: DuckDBConnection[][] = [];
-    for (const lane of lanes) held.push(await Promise.all(lane.all.map(() => lane.acquire())));
-    try {
-      await evictCache(held[0]![0]!, MEMORY_LIMIT);
-    } catch {
-      // the limit is the serving one still (evictCache restores it): the blocks stay cached until next time
-    } finally {
-      lanes.forEach((lane, i) => held[i]!.forEach((c) => lane.release(c)));
-      this.dropping = null;
-      this.release();
-    }
   }
 
   /** A file derived from this build, written by `write` on first use (DerivedFiles.get). */
