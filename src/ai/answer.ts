@@ -8,7 +8,7 @@ import { endingText, lineageDoc, lineageText, mslOf, speciesDoc, type LineageDoc
 import { normaliseName } from '../read/names.js';
 import { releases as releaseRows, type ReleaseRow, type ResolvedVersion } from '../read/releases.js';
 import { placeIn, resolveOne } from '../read/resolve.js';
-import { speciesWalks } from '../read/species-walks.js';
+import { lineageNames } from '../read/species-walks.js';
 import { suggestNames } from '../read/suggest.js';
 import { fateOf, renamesTo, timeline, type TimelineEvent } from '../read/taxonomy-facts.js';
 import { modelOf, type FamilyProfile, type Member } from './classify.js';
@@ -143,9 +143,8 @@ function speciesClassification(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
 
 function currentName(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
   const res = resolveOne(ctx.store, s.matched_name, null, asResolved(ctx.latest));
-  // the walk has the names release by release as the lineage's document does (without reading and parsing it)
   const id = s.lineage_ids[0]!;
-  const renames = renameSteps(speciesWalks(ctx.store)?.get(id)?.entries ?? lineageDoc(ctx.store, id).timeline);
+  const renames = renameSteps(lineageNames(ctx.store, id));
   const data = { query_name: s.text, matched_name: s.matched_name, matched_kind: s.kind, status: res.status, current_names: res.results, renames, version: ctx.latest.version };
   const sources = speciesSources(ctx, ctx.latest.version);
   if (res.results.length === 1) {

@@ -6,10 +6,9 @@
 // this, so what is measured is what is served.
 import type { Store } from '../store.js';
 import { lookupIdentifiers } from '../read/identifiers.js';
-import { lineageDoc } from '../read/lineages.js';
 import { releases as releaseRows } from '../read/releases.js';
 import { abbreviationAside } from '../read/resolve.js';
-import { speciesWalks } from '../read/species-walks.js';
+import { lineageCurrentName } from '../read/species-walks.js';
 import { suggest } from '../read/suggest.js';
 import { normaliseName } from '../read/names.js';
 import { virusAliases } from '../read/virus-aliases.js';
@@ -134,12 +133,7 @@ function withYears(store: Store, text: string): string {
 function severalSpecies(store: Store, p: Parsed): { ref: SpeciesRef; now: string[] } | null {
   for (const ref of p.species) {
     if (ref.lineage_ids.length < 2) continue;
-    const walks = speciesWalks(store);
-    const currentOf = (id: number): string | null => {
-      const held = walks?.currentName(id);
-      return held === undefined ? lineageDoc(store, id).current_name : held;
-    };
-    const now = [...new Set(ref.lineage_ids.map(currentOf).filter((n): n is string => n !== null))];
+    const now = [...new Set(ref.lineage_ids.map((id) => lineageCurrentName(store, id)).filter((n): n is string => n !== null))];
     if (now.length > 1) return { ref, now };
   }
   return null;

@@ -11,7 +11,7 @@ import { lineageDoc, mslOf, speciesDoc, taxonDoc, type LineageDoc, type SpeciesD
 import { stemGroup, writtenAsStem, type StemGroup } from './abbreviation-stems.js';
 import { asWritten, findName, lookupName, normaliseName, type NameHit, type Spelling } from './names.js';
 import { latest, type ResolvedVersion } from './releases.js';
-import { speciesWalks, type WalkEntry } from './species-walks.js';
+import { lineageNames, speciesWalks, type WalkEntry } from './species-walks.js';
 import { suggest } from './suggest.js';
 
 export type MatchType = Spelling | 'former_name' | 'later_name' | 'virus_name' | 'abbreviation' | IdentifierKind | 'fuzzy';
@@ -549,16 +549,15 @@ export interface Placement {
 }
 
 /**
- * Where a species lineage stands in a release: its own species there, or what it became. The lineage's walk
- * has its names release by release, as its document's timeline (species-walks.ts), so the document is read
- * and parsed only when an answer reads `lineage`.
+ * Where a species lineage stands in a release: its own species there, or what it became. Its names release by
+ * release come from its walk (lineageNames), so the lineage's document is read and parsed only when an answer
+ * reads `lineage`.
  */
 export function placeIn(store: Store, lineageId: number, name: string, target: ResolvedVersion): Placement {
-  const timeline: ReadonlyArray<{ msl: number; name: string }> | undefined = speciesWalks(store)?.get(lineageId)?.entries;
   let doc: LineageDoc | undefined;
   const lineage = (): LineageDoc => (doc ??= lineageDoc(store, lineageId));
   const placed = (p: Omit<Placement, 'lineage'>): Placement => Object.defineProperty(p, 'lineage', { get: lineage, enumerable: true }) as Placement;
-  const entries = timeline ?? lineage().timeline.map((t) => ({ msl: mslOf(t.version), name: t.name }));
+  const entries = lineageNames(store, lineageId);
   const here = entries.find((t) => t.msl === target.msl);
   if (here) return placed({ species: speciesDoc(store, target.msl, here.name), status: 'present', resolution: null });
   if (target.msl < entries[0]!.msl) return placed({ species: null, status: 'not_yet', resolution: null });

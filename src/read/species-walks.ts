@@ -6,6 +6,7 @@
 // most of the cost of resolving a batch of names.
 import { Image, writeImage, type Field } from '../index-image.js';
 import type { Store } from '../store.js';
+import { lineageDoc, mslOf } from './lineages.js';
 
 /**
  * Lineages per query while loading: each query's text is under a MB, and splitting it up is a few
@@ -313,6 +314,21 @@ export class SpeciesWalks {
       ended: s.get(this.spans[span + 3]!) as SpeciesWalk['ended'], ended_in: str(this.spans[span + 4]!), into,
     };
   }
+}
+
+/**
+ * A species lineage's names release by release, as its document's timeline has them (equal on every lineage):
+ * from its walk once the walks are loaded, without reading and parsing the document; else from the document.
+ */
+export function lineageNames(store: Store, id: number): ReadonlyArray<{ msl: number; version: string; name: string }> {
+  return speciesWalks(store)?.get(id)?.entries
+    ?? lineageDoc(store, id).timeline.map((t) => ({ msl: mslOf(t.version), version: t.version, name: t.name }));
+}
+
+/** A species lineage's name in the latest release (null: it is not in it), from its walk once loaded, else its document. */
+export function lineageCurrentName(store: Store, id: number): string | null {
+  const held = speciesWalks(store)?.currentName(id);
+  return held === undefined ? lineageDoc(store, id).current_name : held;
 }
 
 /** The walks of each open store once loaded, and the loading. */

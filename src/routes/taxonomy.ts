@@ -89,7 +89,6 @@ async function resolveSpecies(store: Store, name: string): Promise<Found> {
   };
 }
 
-// GET /species/:scientific_name <- the resolver + taxonomy_species (in memory)
 /** The species a name stands for in the latest release, as its answer's bytes; a 404 saying why there is none. */
 async function speciesAnswer(store: Store, name: string): Promise<Buffer> {
   const r = await resolveSpecies(store, name);
@@ -102,6 +101,7 @@ async function speciesAnswer(store: Store, name: string): Promise<Buffer> {
   return extendedJson(r.species, { query: name, ...r.match });
 }
 
+// GET /species/:scientific_name <- the resolver + taxonomy_species (in memory)
 async function species(req: Request, res: Response): Promise<void> {
   sendJson(req, res, await speciesAnswer(req.store, nameParam(req.params.scientific_name as string)), 'latest');
 }
