@@ -44,6 +44,9 @@ async function evictCache(conn: DuckDBConnection): Promise<void> {
   await conn.run(`SET memory_limit = '${LOADING_MEMORY_LIMIT}'`);
 }
 
+/** DuckDB could not have the memory a query needed within its limit (its errors carry no code to test). */
+const outOfMemory = (err: unknown): boolean => err instanceof Error && err.message.startsWith('Out of Memory Error');
+
 /** A value bound to a query parameter; arrays become DuckDB lists. */
 export type Param = DuckDBValue | readonly string[] | readonly number[];
 
@@ -227,13 +230,49 @@ export class Store {
    */
   private async withConnection<T>(lane: Lane, work: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     this.retain();
-    const conn = await this.lanes[lane].acquire();
     try {
-      return await work(conn);
+      const conn = await this.lanes[lane].acquire();
+      try {
+        return await work(conn);
+      } catch (err) {
+        if (!outOfMemory(err)) throw err;
+      } finally {
+        this.lanes[lane].release(conn);
+      }
+      return await this.alone(work);
     } finally {
-      this.lanes[lane].release(conn);
       this.release();
     }
+  }
+
+  /** The last work run alone (alone()); the next waits for it. */
+  private lastAlone: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Work that ran out of DuckDB's memory runs again alone. The limit is shared by every connection, so a query
+   * that fits on its own fails when others hold the rest at that moment (a few large searches at once). Alone
+   * means every connection of both lanes held, one such run at a time, and the cached statements dropped: a
+   * plan with a top-N (ORDER BY ... LIMIT) keeps its last run's heap until the statement goes. Work that
+   * fails alone too needs more than the limit, and its error is the caller's.
+   */
+  private alone<T>(work: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    const run = this.lastAlone.then(async () => {
+      const held: Array<[ConnPool<DuckDBConnection>, DuckDBConnection]> = [];
+      try {
+        for (const lane of Object.values(this.lanes)) {
+          for (let i = 0; i < lane.all.length; i++) held.push([lane, await lane.acquire()]);
+        }
+        for (const [, conn] of held) {
+          for (const statement of this.prepared.get(conn)?.values() ?? []) statement.destroySync();
+          this.prepared.delete(conn);
+        }
+        return await work(held[0]![1]);
+      } finally {
+        for (const [lane, conn] of held) lane.release(conn);
+      }
+    });
+    this.lastAlone = run.catch(() => undefined);
+    return run;
   }
 
   /**

@@ -25,3 +25,22 @@ describe('a store closing', () => {
     expect(Number(answer![0]!.n)).to.equal(Math.ceil(rows / 7));
   });
 });
+
+describe('a store short of DuckDB memory', () => {
+  it('runs a query again alone when queries running at once need more than the limit together', async function () {
+    this.timeout(600_000);
+    await realBuild();
+    const store = await Store.open(join(defaultPaths().dataDir, DB_FILE), { pool: 3, docs: [] });
+    try {
+      await store.loaded();  // the serving limit
+      // Each needs most of the serving limit, for one list of two million strings (a single value DuckDB
+      // cannot spill to disk), so three at once do not fit; one at a time they do.
+      const items = 2_000_000;
+      const answers = await Promise.all([0, 1, 2].map((k) => store.query<{ n: string }>(
+        `SELECT length(list('${k}' || i::VARCHAR)) AS n FROM range(${items}) AS t(i)`)));
+      expect(answers.map((rows) => Number(rows[0]!.n))).to.deep.equal([items, items, items]);
+    } finally {
+      await store.close();
+    }
+  });
+});
