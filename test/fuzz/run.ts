@@ -218,6 +218,8 @@ async function main(): Promise<void> {
       shown.set(f.check, n);
       if (n <= 5) console.log(`- ${f.check} (${f.status}): ${f.probe}\n    ${f.detail}`);
     }
+    // A 500's cause is in the server's log (errors only), not in the answer: show it with the findings.
+    if (report.findings.some((f) => f.status >= 500) && server.stderr()) console.log(`\nserver log (last 4,000 characters):\n${server.stderr().slice(-4000)}`);
     process.exitCode = report.findings.length === 0 ? 0 : 1;
   } finally {
     server.child.kill('SIGTERM');
