@@ -158,11 +158,12 @@ async function faceted(req: Request, res: Response): Promise<void> {
   });
 }
 
+/** Each sort's ORDER BY over the columns of a row of `m` in advanced() aliased `t`. */
 const SORTS = {
-  relevance: 'h.tier NULLS LAST, h.similarity DESC NULLS LAST, r.species',
-  alphabetical: 'r.species',
-  first_appearance: 'r.lineage_first_msl, r.species',
-  recently_changed: 'r.last_change_msl DESC, r.species',
+  relevance: (t: string) => `${t}.tier NULLS LAST, ${t}.similarity DESC NULLS LAST, ${t}.species`,
+  alphabetical: (t: string) => `${t}.species`,
+  first_appearance: (t: string) => `${t}.lineage_first_msl, ${t}.species`,
+  recently_changed: (t: string) => `${t}.last_change_msl DESC, ${t}.species`,
 } as const;
 
 interface AdvancedBody {
@@ -188,9 +189,12 @@ async function advanced(req: Request, res: Response): Promise<void> {
     const seen = best.get(x.lineage_id);
     if (!seen || betterHit(x, seen) < 0) best.set(x.lineage_id, x);
   }
+  // Rows are filtered, counted and sorted on the few columns that decide a page, and only the page's rows are
+  // read whole and made JSON: every column of every species of a release, sorted, held a search's worth of
+  // DuckDB memory several times over (several such searches at once ran out of it).
   const rows = await req.store.query<{ total: number; result: string }>(`
     WITH r AS (
-      SELECT * FROM main.search_species s
+      SELECT s.msl, s.lineage_id, s.species, s.lineage_first_msl, s.last_change_msl FROM main.search_species s
       WHERE (CASE WHEN $3::INTEGER IS NULL THEN s.msl = $9
                   ELSE s.msl IN (SELECT msl FROM src.releases WHERE year BETWEEN $3 AND $4) END)
         AND ($5::VARCHAR IS NULL OR s.family_key = $5) AND ($6::VARCHAR IS NULL OR s.realm_key = $6)
@@ -199,18 +203,22 @@ async function advanced(req: Request, res: Response): Promise<void> {
     ),
     h AS (  -- each lineage's best-matching name, matched in memory (read/search-index.ts)
       SELECT unnest(from_json($2::JSON, '[{"lineage_id": "BIGINT", "name": "VARCHAR", "kind": "VARCHAR", "tier": "INTEGER", "similarity": "DOUBLE"}]'), recursive := true)
-    )
-    SELECT count(*) OVER ()::INTEGER AS total,
-           json_object('scientific_name', r.species, 'msl_version', r.version, 'realm', r.realm, 'family', r.family,
-                       'genus', r.genus, 'genome_composition', r.genome_composition, 'hosts', r.hosts,
-                       'status', r.lineage_ended, 'current_name', r.current_name,
-                       'first_appearance', 'MSL' || r.lineage_first_msl,
-                       'last_change', json_object('version', 'MSL' || r.last_change_msl, 'change', r.last_change),
-                       'match', CASE WHEN h.lineage_id IS NOT NULL THEN ${MATCH_JSON('h', 'r.current_name')} END)::VARCHAR AS result
-    FROM r LEFT JOIN h ON h.lineage_id = r.lineage_id
-    WHERE $1::VARCHAR IS NULL OR h.lineage_id IS NOT NULL
-    ORDER BY ${SORTS[sort]}
-    LIMIT $10`,
+    ),
+    m AS (
+      SELECT r.*, h.lineage_id IS NOT NULL AS matched, h.name, h.kind, h.tier, h.similarity
+      FROM r LEFT JOIN h ON h.lineage_id = r.lineage_id
+      WHERE $1::VARCHAR IS NULL OR h.lineage_id IS NOT NULL
+    ),
+    page AS (SELECT * FROM m AS t ORDER BY ${SORTS[sort]('t')} LIMIT $10)
+    SELECT (SELECT count(*) FROM m)::INTEGER AS total,
+           json_object('scientific_name', s.species, 'msl_version', s.version, 'realm', s.realm, 'family', s.family,
+                       'genus', s.genus, 'genome_composition', s.genome_composition, 'hosts', s.hosts,
+                       'status', s.lineage_ended, 'current_name', s.current_name,
+                       'first_appearance', 'MSL' || s.lineage_first_msl,
+                       'last_change', json_object('version', 'MSL' || s.last_change_msl, 'change', s.last_change),
+                       'match', CASE WHEN p.matched THEN ${MATCH_JSON('p', 's.current_name')} END)::VARCHAR AS result
+    FROM page p JOIN main.search_species s ON s.msl = p.msl AND s.lineage_id = p.lineage_id
+    ORDER BY ${SORTS[sort]('p')}`,
   [q, JSON.stringify([...best.values()].map(({ lineage_id, name, kind, tier, similarity }) => ({ lineage_id, name, kind, tier, similarity }))),
     era?.from ?? null, era?.to ?? null, lower(f.family), lower(f.realm), lower(f.genome_composition), lower(f.host), v.msl, body.limit]);
   sendUncached(req, res, {
