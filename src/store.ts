@@ -38,10 +38,16 @@ export type Lane = 'light' | 'bulk';
  */
 const BULK_LANE = Math.max(1, Math.min(2, availableParallelism() - 1));
 
-/** Lowering DuckDB's limit for a moment evicts the blocks it caches; searches re-read what they need. */
-async function evictCache(conn: DuckDBConnection): Promise<void> {
-  await conn.run("SET memory_limit = '16MB'");
-  await conn.run(`SET memory_limit = '${LOADING_MEMORY_LIMIT}'`);
+/**
+ * Lowering DuckDB's limit for a moment evicts the blocks it caches; searches re-read what they need. A limit
+ * below what results not yet collected by V8 hold is refused: then nothing is evicted, and `restore` stands.
+ */
+async function evictCache(conn: DuckDBConnection, restore: string): Promise<void> {
+  try {
+    await conn.run("SET memory_limit = '16MB'");
+  } finally {
+    await conn.run(`SET memory_limit = '${restore}'`);
+  }
 }
 
 /** DuckDB could not have the memory a query needed within its limit (its errors carry no code to test). */
@@ -64,6 +70,9 @@ const DERIVED_FILE_BYTES = 1 << 30;
 const LOADING_MEMORY_LIMIT = '256MB';
 const MEMORY_LIMIT = '128MB';
 
+/** How long after writing a download the store waits before dropping DuckDB's cached blocks (dropCacheSoon). */
+const DROP_CACHE_AFTER_MS = 1000;
+
 /**
  * Prepared statements kept per connection. Planning a query costs about as much as running one of the small
  * filtered reads the API makes; the SQL texts are a small fixed set, and the cap bounds the rare texts built
@@ -79,6 +88,8 @@ export class Store {
   private inFlight = 0;
   private closing: (() => void) | null = null;
   private closed = false;
+  /** Set from when dropping DuckDB's cached blocks is scheduled until it is done (dropCacheSoon). */
+  private dropping: NodeJS.Timeout | null = null;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -113,7 +124,11 @@ export class Store {
     pool: number; docs: DocSpec[]; lists?: Record<string, string>; snapshot?: string; previous?: Store; imageLayout?: string;
   }): Promise<Store> {
     // threads=1: requests run side by side on the pool, so one query never takes both cores from the rest.
-    const instance = await DuckDBInstance.create(dbFile, { access_mode: 'READ_ONLY', threads: '1', memory_limit: LOADING_MEMORY_LIMIT });
+    // A bulk deallocation (a download's buffers, the blocks a cache drop evicts) larger than a few MB is
+    // handed back to the system at once rather than kept by the allocator for reuse (its default: 512 MB).
+    const instance = await DuckDBInstance.create(dbFile, {
+      access_mode: 'READ_ONLY', threads: '1', memory_limit: LOADING_MEMORY_LIMIT, allocator_bulk_deallocation_flush_threshold: '4MB',
+    });
     const connections: DuckDBConnection[] = [];
     let file: OpenFile | null = null;
     try {
@@ -144,7 +159,7 @@ export class Store {
           docs = await loadDocs(connections.slice(0, opts.pool), opts.docs);
           // Loading read every document table once; DuckDB would keep those blocks cached although no
           // request reads them again.
-          await evictCache(conn);
+          await evictCache(conn, LOADING_MEMORY_LIMIT);
           source = `database (${snapshot.reason})`;
         }
       }
@@ -259,7 +274,8 @@ export class Store {
     const run = this.lastAlone.then(async () => {
       const held: Array<[ConnPool<DuckDBConnection>, DuckDBConnection]> = [];
       try {
-        for (const lane of Object.values(this.lanes)) {
+        // the bulk lane first: a download's COPY may take a second, and lookups' queries must not wait behind it
+        for (const lane of [this.lanes.bulk, this.lanes.light]) {
           for (let i = 0; i < lane.all.length; i++) held.push([lane, await lane.acquire()]);
         }
         for (const [, conn] of held) {
@@ -344,8 +360,30 @@ export class Store {
         await statement.run();
       } finally {
         statement.destroySync();
+        this.dropCacheSoon();
       }
     }));
+  }
+
+  /**
+   * Downloads leave DuckDB holding memory beyond what its limit counts (the blocks it caches count, and are a
+   * few MB): a few hundred distinct downloads left the process ~100 MB larger, which lowering the limit for a
+   * moment gives back (README, Serving). Once downloads have paused for a moment that is done, alone (no query
+   * may run at the lowered limit); queries asked meanwhile wait the few milliseconds it takes.
+   */
+  private dropCacheSoon(): void {
+    if (this.dropping || this.closing || this.closed) return;
+    this.dropping = setTimeout(() => {
+      if (this.closing || this.closed) return;  // going: its DuckDB goes with it
+      this.retain();
+      this.alone((conn) => evictCache(conn, MEMORY_LIMIT))
+        // refused (results not yet collected hold more than the lowered limit): the blocks stay until next time
+        .catch(() => undefined)
+        .finally(() => {
+          this.dropping = null;
+          this.release();
+        });
+    }, DROP_CACHE_AFTER_MS).unref();
   }
 
   /** A file derived from this build, written by `write` on first use (DerivedFiles.get). */

@@ -44,3 +44,42 @@ describe('a store short of DuckDB memory', () => {
     }
   });
 });
+
+describe('a store serving downloads', () => {
+  it('drops DuckDB\'s cache after them while lookups\' queries run, none failing, the serving limit kept', async function () {
+    this.timeout(600_000);
+    await realBuild();
+    // a query stuck behind the drop would hang the test: it fails in minutes instead
+    this.timeout(120_000);
+    const store = await Store.open(join(defaultPaths().dataDir, DB_FILE), { pool: 2, docs: [] });
+    try {
+      await store.loaded();
+      const limit = async () => (await store.query<{ l: string }>("SELECT current_setting('memory_limit') AS l"))[0]!.l;
+      const serving = await limit();
+      const versions = (await store.query<{ msl: number }>('SELECT DISTINCT msl::INTEGER AS msl FROM src.species ORDER BY msl')).map((r) => r.msl);
+      let answered = 0;
+      // three bursts of downloads, each followed by the pause after which the cache is dropped, with lookups'
+      // queries asked throughout (some wait for the drop: none may fail at the lowered limit)
+      for (let burst = 0; burst < 3; burst++) {
+        const downloads = versions.slice(burst * 10, burst * 10 + 10).map((msl) => store.exported(`test ${msl}`,
+          'SELECT s.*, i.lineage_id FROM src.species s LEFT JOIN main.species_identity i USING (taxnode_id) WHERE s.msl = $1 ORDER BY s.species',
+          [msl], 'FORMAT csv, HEADER true'));
+        const until = Date.now() + 1_600;
+        const lookups = (async () => {
+          while (Date.now() < until) {
+            const [row] = await store.query<{ n: number }>('SELECT count(*)::INTEGER AS n FROM src.taxa WHERE msl = $1 AND rank = $2', [versions.at(-1)!, 'family']);
+            expect(row!.n).to.be.greaterThan(0);
+            answered += 1;
+          }
+        })();
+        const files = await Promise.all(downloads);
+        for (const f of files) expect(f.bytes).to.be.greaterThan(0);
+        await lookups;
+      }
+      expect(answered).to.be.greaterThan(30);
+      expect(await limit()).to.equal(serving);
+    } finally {
+      await store.close();
+    }
+  });
+});
