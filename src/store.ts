@@ -264,11 +264,12 @@ export class Store {
   private lastAlone: Promise<unknown> = Promise.resolve();
 
   /**
-   * Work that ran out of DuckDB's memory runs again alone. The limit is shared by every connection, so a query
-   * that fits on its own fails when others hold the rest at that moment (a few large searches at once). Alone
-   * means every connection of both lanes held, one such run at a time, and the cached statements dropped: a
-   * plan with a top-N (ORDER BY ... LIMIT) keeps its last run's heap until the statement goes. Work that
-   * fails alone too needs more than the limit, and its error is the caller's.
+   * Runs work alone: every connection of both lanes held, one such run at a time, the cached statements
+   * dropped. For work that ran out of DuckDB's memory: the limit is shared by every connection, so a query that
+   * fits on its own fails when others hold the rest at that moment (a few large searches at once), and a plan
+   * with a top-N (ORDER BY ... LIMIT) keeps its last run's heap until its statement goes; work that fails alone
+   * too needs more than the limit, and its error is the caller's. And for a cache drop: no query may run at
+   * the lowered limit.
    */
   private alone<T>(work: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     const run = this.lastAlone.then(async () => {
@@ -368,8 +369,8 @@ export class Store {
   /**
    * Downloads leave DuckDB holding memory beyond what its limit counts (the blocks it caches count, and are a
    * few MB): a few hundred distinct downloads left the process ~100 MB larger, which lowering the limit for a
-   * moment gives back (README, Serving). Once downloads have paused for a moment that is done, alone (no query
-   * may run at the lowered limit); queries asked meanwhile wait the few milliseconds it takes.
+   * moment gives back (README, Soak). So a second after a download (one drop pending at a time) it is done,
+   * alone, after the download then running; queries asked meanwhile wait the few milliseconds it takes.
    */
   private dropCacheSoon(): void {
     if (this.dropping || this.closing || this.closed) return;
