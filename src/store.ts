@@ -264,14 +264,15 @@ export class Store {
   private lastAlone: Promise<unknown> = Promise.resolve();
 
   /**
-   * Runs work alone: every connection of both lanes held, one such run at a time, the cached statements
-   * dropped. For work that ran out of DuckDB's memory: the limit is shared by every connection, so a query that
-   * fits on its own fails when others hold the rest at that moment (a few large searches at once), and a plan
-   * with a top-N (ORDER BY ... LIMIT) keeps its last run's heap until its statement goes; work that fails alone
-   * too needs more than the limit, and its error is the caller's. And for a cache drop: no query may run at
-   * the lowered limit.
+   * Runs work alone: every connection of both lanes held, one such run at a time. For work that ran out of
+   * DuckDB's memory, with the cached statements dropped too: the limit is shared by every connection, so a query
+   * that fits on its own fails when others hold the rest at that moment (a few large searches at once), and a
+   * plan with a top-N (ORDER BY ... LIMIT) keeps its last run's heap until its statement goes; work that fails
+   * alone too needs more than the limit, and its error is the caller's. And for a cache drop (no query may run
+   * at the lowered limit), the statements kept: dropped and prepared again after every drop, a second apart
+   * through a burst of downloads, the soak's second heavy phase peaked higher than its first (README, Soak).
    */
-  private alone<T>(work: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+  private alone<T>(work: (conn: DuckDBConnection) => Promise<T>, dropStatements = true): Promise<T> {
     const run = this.lastAlone.then(async () => {
       const held: Array<[ConnPool<DuckDBConnection>, DuckDBConnection]> = [];
       try {
@@ -279,7 +280,7 @@ export class Store {
         for (const lane of [this.lanes.bulk, this.lanes.light]) {
           for (let i = 0; i < lane.all.length; i++) held.push([lane, await lane.acquire()]);
         }
-        for (const [, conn] of held) {
+        for (const [, conn] of dropStatements ? held : []) {
           for (const statement of this.prepared.get(conn)?.values() ?? []) statement.destroySync();
           this.prepared.delete(conn);
         }
@@ -377,7 +378,7 @@ export class Store {
     this.dropping = setTimeout(() => {
       if (this.closing || this.closed) return;  // going: its DuckDB goes with it
       this.retain();
-      this.alone((conn) => evictCache(conn, MEMORY_LIMIT))
+      this.alone((conn) => evictCache(conn, MEMORY_LIMIT), false)
         // refused (results not yet collected hold more than the lowered limit): the blocks stay until next time
         .catch(() => undefined)
         .finally(() => {
