@@ -280,9 +280,11 @@ export class Store {
         for (const lane of [this.lanes.bulk, this.lanes.light]) {
           for (let i = 0; i < lane.all.length; i++) held.push([lane, await lane.acquire()]);
         }
-        for (const [, conn] of dropStatements ? held : []) {
-          for (const statement of this.prepared.get(conn)?.values() ?? []) statement.destroySync();
-          this.prepared.delete(conn);
+        if (dropStatements) {
+          for (const [, conn] of held) {
+            for (const statement of this.prepared.get(conn)?.values() ?? []) statement.destroySync();
+            this.prepared.delete(conn);
+          }
         }
         return await work(held[0]![1]);
       } finally {
