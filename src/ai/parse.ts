@@ -11,6 +11,7 @@ import { lookupName, normaliseName, type NameHit } from '../read/names.js';
 import { releases as releaseRows, type ReleaseRow } from '../read/releases.js';
 import { stemReading } from '../read/resolve.js';
 import type { Alias } from '../read/virus-aliases.js';
+import { matches } from './matches.js';
 import { findGenomeTypes, findHosts } from './vocabulary.js';
 
 export const INTENTS = [
@@ -114,7 +115,10 @@ export interface Lexicon {
  * number is a release, a year or a count in a question, never an identifier).
  */
 export function identifierWords(query: string): string[] {
-  return tokenise(clean(query)).map((t) => t.text).filter((t) => !/^\d+$/.test(t) && identifierKeys(t) !== null);
+  const text = clean(query);
+  // every kind of identifier has a digit, and most questions none
+  if (!/\d/.test(text)) return [];
+  return tokenise(text).map((t) => t.text).filter((t) => !/^\d+$/.test(t) && identifierKeys(t) !== null);
 }
 
 // Every run of a question's words is looked up, most of them missing: the same few thousand runs ("how many",
@@ -160,8 +164,9 @@ export function normaliseQuestion(q: string): string {
 const normalisedOf = (cleaned: string): string => cleaned.toLowerCase().replace(/[\s?!.]+$/, '').trim();
 
 function clean(q: string): string {
-  return q.normalize('NFKC').replace(/[‘’`´]/g, "'").replace(/[“”]/g, '"').replace(/[‐‑‒–—]/g, '-')
-    .replace(/\s+/g, ' ').trim();
+  // printable ASCII but the backtick, as most questions are, has nothing for NFKC or the quotes and dashes to change
+  const text = /^[\x20-\x5f\x61-\x7e]*$/.test(q) ? q : q.normalize('NFKC').replace(/[‘’`´]/g, "'").replace(/[“”]/g, '"').replace(/[‐‑‒–—]/g, '-');
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 // Words of questions, never names on their own: a one-word match must not be one of these ("have" is the
@@ -226,7 +231,7 @@ interface Token {
 
 function tokenise(text: string): Token[] {
   const tokens: Token[] = [];
-  for (const m of text.matchAll(/\S+/g)) {
+  for (const m of matches(/\S+/g, text)) {
     let t = m[0];
     let start = m.index;
     // trim punctuation at the ends, keeping a closing parenthesis that closes one inside ("ssRNA(+)")
@@ -272,7 +277,7 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
     const n = /^(?:msl\s*-?\s*|release\s+)(\d{1,3})$/.exec(t);
     return n ? byMsl(Number(n[1])) : all.find((r) => r.label === t) ?? (all.filter((r) => String(r.year) === t).length === 1 ? all.find((r) => String(r.year) === t) : undefined);
   };
-  for (const m of lower.matchAll(/\b(?:the\s+)?(?:release|version|msl|list|one)\s+(?:that\s+)?(?:(?:came|comes|was\s+(?:published|released))\s+)?(before|after|following|preceding|prior\s+to)\s+(?:the\s+)?(msl\s*-?\s*\d{1,3}|release\s+\d{1,3}|(?:19|20)\d\d[ab]?|last|latest)\b/g)) {
+  for (const m of matches(/\b(?:the\s+)?(?:release|version|msl|list|one)\s+(?:that\s+)?(?:(?:came|comes|was\s+(?:published|released))\s+)?(before|after|following|preceding|prior\s+to)\s+(?:the\s+)?(msl\s*-?\s*\d{1,3}|release\s+\d{1,3}|(?:19|20)\d\d[ab]?|last|latest)\b/g, lower)) {
     const at = /^(?:last|latest)$/.test(m[2]!) ? last : named(m[2]!);
     if (!at) continue;
     const r = byMsl(at.msl + (/^(?:before|preceding|prior)/.test(m[1]!) ? -1 : 1));
@@ -281,50 +286,50 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
   }
   // "the previous release": the one before the release the question names, else before the latest (below)
   const previous: Mention[] = [];
-  for (const m of lower.matchAll(/\b(?:the\s+)?(?:previous|penultimate|second[- ]to[- ]last|second[- ]latest|last[- ]but[- ]one)\s+(?:release|version|msl|list)\b|\bthe\s+(?:one|release|version|list)\s+before\s+(?:it|that|this|this one)\b/g)) {
+  for (const m of matches(/\b(?:the\s+)?(?:previous|penultimate|second[- ]to[- ]last|second[- ]latest|last[- ]but[- ]one)\s+(?:release|version|msl|list)\b|\bthe\s+(?:one|release|version|list)\s+before\s+(?:it|that|this|this one)\b/g, lower)) {
     const before = out.length;
     push(m, []);
     if (out.length > before) previous.push(out[out.length - 1]!);
   }
   // every pattern from here to the bare release number needs a digit, and most questions have none
   if (/\d/.test(lower)) {
-    for (const m of lower.matchAll(/\bmsl\s*-?\s*(\d{1,3})\b/g)) {
+    for (const m of matches(/\bmsl\s*-?\s*(\d{1,3})\b/g, lower)) {
       const r = byMsl(Number(m[1]));
       if (r) push(m, [ref(r, m[0])]);
       else push(m, [], `${m[0].toUpperCase().replace(/\s|-/g, '')} is not a release in this data set (${span})`);
     }
     // "the 23rd MSL", "the 5th release": a release by its number
-    for (const m of lower.matchAll(/\b(\d{1,3})(?:st|nd|rd|th)\s+(?:(?:ictv|master|species|official)\s+){0,2}(?:msl|release|version|list|edition)\b/g)) {
+    for (const m of matches(/\b(\d{1,3})(?:st|nd|rd|th)\s+(?:(?:ictv|master|species|official)\s+){0,2}(?:msl|release|version|list|edition)\b/g, lower)) {
       const r = byMsl(Number(m[1]));
       if (r) push(m, [ref(r, m[0])]);
       else push(m, [], `there is no ${m[1]}th release in this data set (${span})`);
     }
     // "release 39", "version 39", "release 5"
-    for (const m of lower.matchAll(/\b(?:release|version)\s+(?:number\s+|no\.?\s+|#)?(\d{1,3})\b(?!\s*(?:species|genera|famil))/g)) {
+    for (const m of matches(/\b(?:release|version)\s+(?:number\s+|no\.?\s+|#)?(\d{1,3})\b(?!\s*(?:species|genera|famil))/g, lower)) {
       const r = byMsl(Number(m[1]));
       if (r) push(m, [ref(r, m[0])]);
       else push(m, [], `${m[0]} is not a release in this data set (${span})`);
     }
     // "the 1800s", "the 1960s": decades before the first release (or after the last)
-    for (const m of lower.matchAll(/\b(1\d|20)(\d)0'?s\b/g)) {
+    for (const m of matches(/\b(1\d|20)(\d)0'?s\b/g, lower)) {
       const from = Number(`${m[1]}${m[2]}0`);
       if (from + 9 < first.year || from > last.year) push(m, [], `no release dates from the ${m[0]}; the data set covers ${span}`);
       else push(m, []);   // a decade of the record is read whole (understood.ts), never as its first year
     }
     // "the first 1999 release", "the second release of 2018": one of a year's two releases
-    for (const m of lower.matchAll(/\b(first|second|earlier|later|last|1st|2nd)\s+(?:((?:19|20)\d\d)\s+(?:release|version|list|msl)|(?:release|version|list|msl)\s+(?:of|in)\s+((?:19|20)\d\d))\b/g)) {
+    for (const m of matches(/\b(first|second|earlier|later|last|1st|2nd)\s+(?:((?:19|20)\d\d)\s+(?:release|version|list|msl)|(?:release|version|list|msl)\s+(?:of|in)\s+((?:19|20)\d\d))\b/g, lower)) {
       const inYear = all.filter((r) => r.year === Number(m[2] ?? m[3]));
       const r = /^(?:first|earlier|1st)$/.test(m[1]!) ? inYear[0] : inYear[1];
       if (r && inYear.length > 1) push(m, [ref(r, m[0])]);
     }
     // "the 1850 release", "MSL of 1066": a year no release can be of
-    for (const m of lower.matchAll(/\b(1[0-8]\d\d|19[0-6]\d)\b/g)) {
+    for (const m of matches(/\b(1[0-8]\d\d|19[0-6]\d)\b/g, lower)) {
       if (/^\s*(?:release|version|list|msl|edition|taxonomy)/.test(lower.slice(m.index! + m[0].length)) || /\b(?:in|of|from|since|until|year)\s*(?:the\s+)?$/.test(lower.slice(0, m.index))) {
         push(m, [], `no release dates from ${m[1]}; the data set covers ${span}`);
       }
     }
     // "2018b" names one release by its label ("1999c" none); "2019" the release(s) of that year
-    for (const m of lower.matchAll(/\b((?:19|20)\d\d)([a-rt-z])?\b/g)) {
+    for (const m of matches(/\b((?:19|20)\d\d)([a-rt-z])?\b/g, lower)) {
       const year = Number(m[1]);
       if (m[2]) {
         const r = all.find((x) => x.label === `${m[1]}${m[2]}`);
@@ -349,7 +354,7 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
       }
     }
     // a bare release number, when the words around it make it one: "in 39", "between 35 and 40"
-    for (const m of lower.matchAll(/\b(\d{2})\b/g)) {
+    for (const m of matches(/\b(\d{2})\b/g, lower)) {
       const n = Number(m[1]);
       const r = byMsl(n);
       if (!r) continue;
@@ -361,10 +366,10 @@ function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
     }
   }
   // "the latest release", "currently", "between MSL39 and the latest", or the word alone as the whole question
-  for (const m of lower.matchAll(/\b(?:the\s+)?(?:latest|newest|current|most recent|last)\s+(?:release|version|msl|list|taxonomy)\b|\b(?:currently|nowadays|today|now)\b|\bright now\b|(?<=\b(?:and|to|with|vs\.?|versus|than)\s+)(?:the\s+)?(?:latest|newest|current|most recent)(?:\s+one)?\b|^(?:the\s+)?(?:latest|newest|current|most recent)(?:\s+one)?(?=[\s?.!]*$)/g)) {
+  for (const m of matches(/\b(?:the\s+)?(?:latest|newest|current|most recent|last)\s+(?:release|version|msl|list|taxonomy)\b|\b(?:currently|nowadays|today|now)\b|\bright now\b|(?<=\b(?:and|to|with|vs\.?|versus|than)\s+)(?:the\s+)?(?:latest|newest|current|most recent)(?:\s+one)?\b|^(?:the\s+)?(?:latest|newest|current|most recent)(?:\s+one)?(?=[\s?.!]*$)/g, lower)) {
     push(m, [ref(last, m[0])]);
   }
-  for (const m of lower.matchAll(/\b(?:the\s+)?(?:very\s+)?(?:first|earliest|oldest)\s+(?:(?:ictv|species|master|official|taxonomy)\s+){0,3}(?:release|version|msl|list)\b/g)) {
+  for (const m of matches(/\b(?:the\s+)?(?:very\s+)?(?:first|earliest|oldest)\s+(?:(?:ictv|species|master|official|taxonomy)\s+){0,3}(?:release|version|msl|list)\b/g, lower)) {
     push(m, [ref(first, m[0])]);
   }
   for (const p of previous) {
@@ -411,50 +416,54 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
   const out: NameMatch[] = [];
   // normaliseName works letter by letter, so a run's normal form is its words' joined: each word's once
   const norms = tokens.map((t) => normaliseName(t.text));
+  const lowers = tokens.map((t) => t.text.toLowerCase());
+  const textOf = (from: number, to: number) => tokens.slice(from, to).map((t) => t.text).join(' ');
+  const normOf = (from: number, to: number) => norms.slice(from, to).join('');
+  const take = (from: number, to: number, match: Omit<NameMatch, 'start' | 'end'>) => {
+    for (let k = from; k < to; k++) tokens[k]!.used = true;
+    out.push({ start: tokens[from]!.start, end: tokens[to - 1]!.end, ...match });
+  };
   for (let i = 0; i < tokens.length; i++) {
     if (tokens[i]!.used) continue;
-    for (let n = Math.min(MAX_NAME_WORDS, tokens.length - i); n >= 1; n--) {
-      const span = tokens.slice(i, i + n);
-      if (span.some((t) => t.used)) continue;
-      const first = span[0]!.text.toLowerCase(), last = span[n - 1]!.text.toLowerCase();
-      const runText = () => span.map((t) => t.text).join(' ');
-      const runNorm = () => norms.slice(i, i + n).join('');
+    // the longest run from here that takes in no word already read (a release, or a name found before)
+    let longest = 1;
+    while (longest < MAX_NAME_WORDS && i + longest < tokens.length && !tokens[i + longest]!.used) longest++;
+    for (let n = longest; n >= 1; n--) {
+      const end = i + n;
+      const first = lowers[i]!, last = lowers[end - 1]!;
       // a name never starts or ends with a question word ("is TMV" is not the abbreviation ISTMV), except a
       // capital letter ending one ("Rotavirus A", "Influenza B virus" is caught whole anyway)
-      const endsWithLetter = n > 1 && /^[A-Z]$/.test(span[n - 1]!.text);
+      const endsWithLetter = n > 1 && /^[A-Z]$/.test(tokens[end - 1]!.text);
+      const norm = normOf(i, end);
       // "phage T4": a short name may start with the word phage, which no other name does
-      const alias = n <= 3 && (first === 'phage' || !QUESTION_WORDS.has(first)) ? aliasRef(runText(), runNorm(), lex) : null;
+      const alias = n <= 3 && (first === 'phage' || !QUESTION_WORDS.has(first)) && lex.aliases?.has(norm) ? aliasRef(textOf(i, end), norm, lex) : null;
       if (alias) {
-        for (const t of span) t.used = true;
-        out.push({ start: span[0]!.start, end: span[n - 1]!.end, text: alias.text, species: alias });
+        take(i, end, { text: alias.text, species: alias });
         i += n - 1;
         break;
       }
       if (QUESTION_WORDS.has(first) || (n > 1 && QUESTION_WORDS.has(last) && last !== 'virus' && !endsWithLetter)) continue;
-      if (/^\d+$/.test(first) && n === 1) continue;
-      const text = runText();
+      if (n === 1 && /^\d+$/.test(first)) continue;
+      const text = textOf(i, end);
       const ids = n === 1 ? lex.identifiers?.get(text)?.filter((h) => h.rank === 'species') ?? [] : [];
       if (ids.length > 0) {
-        span[0]!.used = true;
-        out.push({ start: span[0]!.start, end: span[0]!.end, text, species: identifierRef(text, ids) });
+        take(i, end, { text, species: identifierRef(text, ids) });
         break;
       }
-      const norm = runNorm();
       if (norm.length < 2) continue;
       const previous = i > 0 ? rankOf(tokens[i - 1]!.text) : null;
-      const next = i + n < tokens.length ? rankOf(tokens[i + n]!.text) : null;
+      const next = end < tokens.length ? rankOf(tokens[end]!.text) : null;
       let match = lookupSpan(text, norm, lex, previous ?? next);
       // "family of zika", "measles genome": the virus name without its last word "virus"
       // (not when the next word is name-shaped itself: "Zika viruss" is a misspelt name, not "Zika")
-      const following = tokens[i + n]?.text ?? '';
+      const following = tokens[end]?.text ?? '';
       if (!match && last !== 'virus' && !/\d$/.test(norm) && norm.length >= 4 && !NAME_SHAPED.test(following) && !/vir/i.test(following)
-        && span.every((t) => !QUESTION_WORDS.has(t.text.toLowerCase()))) {
+        && lowers.slice(i, end).every((w) => !QUESTION_WORDS.has(w))) {
         const hits = lex.names(`${norm}virus`);
         if (hits.length > 0) match = { species: speciesRef(text, hits) };
       }
       if (!match) continue;
-      for (const t of span) t.used = true;
-      out.push({ start: span[0]!.start, end: span[n - 1]!.end, text, ...match });
+      take(i, end, { text, ...match });
       i += n - 1;
       break;
     }

@@ -2,6 +2,7 @@
 // sources and genome lengths. Shared by the question parser (parse.ts: "which families infect archaea?") and the
 // classifier's metadata (classify.ts: {genome_type: "positive-sense RNA", host: "mosquito", genome_size: "11 kb"}).
 // Each table maps phrasings to the values the data uses; nothing here is a fact about a taxon.
+import { matches } from './matches.js';
 
 /** The genome compositions of the MSL's "Genome Composition" column (src.vocab_molecule abbreviations). */
 export const COMPOSITIONS = [
@@ -59,7 +60,7 @@ export interface VocabularyMatch {
 // patterns are not run one by one
 const anyOf = new WeakMap<Array<[RegExp, string[]]>, RegExp>();
 
-function matchAll(text: string, patterns: Array<[RegExp, string[]]>): VocabularyMatch[] {
+function findAll(text: string, patterns: Array<[RegExp, string[]]>): VocabularyMatch[] {
   let any = anyOf.get(patterns);
   if (!any) {
     any = new RegExp(patterns.map(([re]) => `(?:${re.source})`).join('|'));
@@ -69,7 +70,7 @@ function matchAll(text: string, patterns: Array<[RegExp, string[]]>): Vocabulary
   const taken: Array<[number, number]> = [];
   const out: VocabularyMatch[] = [];
   for (const [re, values] of patterns) {
-    for (const m of text.matchAll(re)) {
+    for (const m of matches(re, text)) {
       const start = m.index, end = m.index + m[0].length;
       if (taken.some(([a, b]) => start < b && end > a)) continue;
       taken.push([start, end]);
@@ -81,7 +82,7 @@ function matchAll(text: string, patterns: Array<[RegExp, string[]]>): Vocabulary
 
 /** Genome compositions named in a lower-case text ("positive-sense RNA", "ssRNA(+)", "dsDNA"). */
 export function findGenomeTypes(text: string): VocabularyMatch[] {
-  return matchAll(text, GENOME_PATTERNS);
+  return findAll(text, GENOME_PATTERNS);
 }
 
 /** A genome_type value given on its own (classifier metadata): the compositions it means, or [] if none. */
@@ -121,7 +122,7 @@ const HOST_PATTERNS: Array<[RegExp, string[]]> = [
 
 /** Host categories named in a lower-case text. */
 export function findHosts(text: string): VocabularyMatch[] {
-  return matchAll(text, HOST_PATTERNS);
+  return findAll(text, HOST_PATTERNS);
 }
 
 /** A host value given on its own (classifier metadata): its categories, or [] if none is recognised. */
