@@ -11,7 +11,7 @@ import { placeIn, resolveOne } from '../read/resolve.js';
 import { lineageNames } from '../read/species-walks.js';
 import { suggestNames } from '../read/suggest.js';
 import { fateOf, renamesTo, timeline, type TimelineEvent } from '../read/taxonomy-facts.js';
-import { modelOf, type FamilyProfile, type Member } from './classify.js';
+import { modelOf, type FamilyProfile, type Member, type Model } from './classify.js';
 import { and, count, dec, num, or, RANK_PLURAL, release, signed } from './format.js';
 import type { ChangeKind, Intent, Parsed, SpeciesRef, TaxonEntry, TaxonRef } from './parse.js';
 import { stabilityExtremes, stabilityRow, stabilitySentence, STABILITY_FORMULA, statusOf } from './stability.js';
@@ -498,52 +498,81 @@ interface DiversityDoc {
   species_per_genome_composition: Array<{ genome_composition: string | null; species: number }> | null;
 }
 
-// parsed once per store: a families-by-host or -genome question reads it whole
-const diversities = new WeakMap<Store, DiversityDoc | null>();
+/** diversity_stats' species per host source and per genome composition, each host source read into its hosts. */
+interface Diversity {
+  hosts: Array<{ hosts: string[]; species: number }> | null;
+  genomes: Array<{ composition: string; species: number }> | null;
+}
 
-function diversity(ctx: Ctx): DiversityDoc | null {
+// read once per store: a families-by-host or -genome question reads it whole
+const diversities = new WeakMap<Store, Diversity | null>();
+
+function diversity(ctx: Ctx): Diversity | null {
   let d = diversities.get(ctx.store);
-  if (d === undefined) diversities.set(ctx.store, (d = ctx.store.docJson<DiversityDoc>('diversity_stats', ctx.latest.msl) ?? null));
+  if (d === undefined) {
+    const doc = ctx.store.docJson<DiversityDoc>('diversity_stats', ctx.latest.msl);
+    // "archaea, bacteria(S)": each host named, the (S) of a source that is not the exemplar's own dropped
+    d = doc ? {
+      hosts: doc.species_per_host_source?.flatMap((x) => (x.host_source ? [{ hosts: x.host_source.split(',').map((h) => h.replace('(S)', '').trim()), species: x.species }] : [])) ?? null,
+      genomes: doc.species_per_genome_composition?.flatMap((x) => (x.genome_composition ? [{ composition: x.genome_composition, species: x.species }] : [])) ?? null,
+    } : null;
+    diversities.set(ctx.store, d);
+  }
   return d;
 }
 
 /** Members of a family alike in what familiesBy tests (composition and hosts), and how many species each. */
 type Kind = Pick<Member, 'composition' | 'hosts'> & { species: number };
-const kinds = new WeakMap<FamilyProfile, Kind[]>();
 
-/** A family's members as kinds: a few per family where members are thousands, tested once each. */
-function kindsOf(f: FamilyProfile): Kind[] {
-  let list = kinds.get(f);
+/**
+ * A family of the latest release with its members as kinds (a few per family where members are thousands),
+ * and its place among the families by name.
+ */
+interface FamilyKinds { family: string; species: number; kinds: Kind[]; order: number }
+
+const familyKinds = new WeakMap<Model, FamilyKinds[]>();
+
+/** The families of the model as kinds, made once per model: a question then tests each kind once. */
+async function kindsOfFamilies(ctx: Ctx): Promise<FamilyKinds[]> {
+  const model = await modelOf(ctx.store);
+  let list = familyKinds.get(model);
   if (!list) {
-    const byKey = new Map<string, Kind>();
-    for (const m of f.members) {
-      const key = `${m.composition}\u0000${m.hosts.join('\u0000')}`;
-      const k = byKey.get(key);
-      if (k) k.species++;
-      else byKey.set(key, { composition: m.composition, hosts: m.hosts, species: 1 });
-    }
-    kinds.set(f, (list = [...byKey.values()]));
+    list = model.families.map(({ profile: f }) => {
+      const byKey = new Map<string, Kind>();
+      for (const m of f.members) {
+        const key = `${m.composition}\u0000${m.hosts.join('\u0000')}`;
+        const k = byKey.get(key);
+        if (k) k.species++;
+        else byKey.set(key, { composition: m.composition, hosts: m.hosts, species: 1 });
+      }
+      return { family: f.family, species: f.species, kinds: [...byKey.values()], order: 0 };
+    });
+    // sorted by name once (as localeCompare orders them), so that a question's ties are ordered by a number
+    [...list].sort((a, b) => a.family.localeCompare(b.family)).forEach((f, i) => { f.order = i; });
+    familyKinds.set(model, list);
   }
   return list;
 }
 
 async function familiesBy(ctx: Ctx, p: Parsed, what: 'host' | 'genome'): Promise<Answer> {
-  const list = await profiles(ctx);
   const wanted = what === 'host' ? p.hosts : p.genomeTypes;
   // "dsDNA viruses that infect archaea": both filters, the species counted must pass each
   const hostOk = (m: Kind) => p.hosts.length === 0 || m.hosts.some((h) => p.hosts.includes(h));
   const genomeOk = (m: Kind) => p.genomeTypes.length === 0 || (m.composition !== null && p.genomeTypes.includes(m.composition));
-  const test = (m: Kind) => hostOk(m) && genomeOk(m);
   const both = p.hosts.length > 0 && p.genomeTypes.length > 0;
-  const hits = list.map((f) => ({ family: f.family, species: kindsOf(f).reduce((n, k) => (test(k) ? n + k.species : n), 0), of: f.species }))
-    .filter((x) => x.species > 0)
-    .sort((a, b) => b.species - a.species || a.family.localeCompare(b.family));
+  const found: Array<{ f: FamilyKinds; species: number }> = [];
+  for (const f of await kindsOfFamilies(ctx)) {
+    let species = 0;
+    for (const k of f.kinds) if (hostOk(k) && genomeOk(k)) species += k.species;
+    if (species > 0) found.push({ f, species });
+  }
+  const hits = found.sort((a, b) => b.species - a.species || a.f.order - b.f.order).map(({ f, species }) => ({ family: f.family, species, of: f.species }));
   const limit = Math.min(p.limit ?? 5, 20);
   const d = diversity(ctx);
   // the species total, families or not (diversity_stats counts one attribute at a time, so not for both filters)
   const total = both ? null : what === 'host'
-    ? d?.species_per_host_source?.filter((x) => x.host_source && x.host_source.split(',').some((h) => wanted.includes(h.replace('(S)', '').trim()))).reduce((a, x) => a + x.species, 0)
-    : d?.species_per_genome_composition?.filter((x) => x.genome_composition && wanted.includes(x.genome_composition)).reduce((a, x) => a + x.species, 0);
+    ? d?.hosts?.reduce((a, x) => (x.hosts.some((h) => wanted.includes(h)) ? a + x.species : a), 0)
+    : d?.genomes?.reduce((a, x) => (wanted.includes(x.composition) ? a + x.species : a), 0);
   const genomeLabel = `${p.genomeTypes.length > 3 ? `${p.genomeTypes[0]!.replace(/\(.*$/, '')} (any kind)` : p.genomeTypes.join(' or ')} genomes`;
   const hostLabel = `${p.hosts.join(' or ')} as host source`;
   const label = both ? `${genomeLabel} and ${hostLabel}` : what === 'host' ? hostLabel : genomeLabel;

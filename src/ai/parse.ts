@@ -424,7 +424,8 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
     out.push({ start: tokens[from]!.start, end: tokens[to - 1]!.end, ...match });
   };
   for (let i = 0; i < tokens.length; i++) {
-    if (tokens[i]!.used) continue;
+    // no name starts with a question word, but for a short name beginning with "phage" ("phage T4")
+    if (tokens[i]!.used || (QUESTION_WORDS.has(lowers[i]!) && lowers[i] !== 'phage')) continue;
     // the longest run from here that takes in no word already read (a release, or a name found before)
     let longest = 1;
     while (longest < MAX_NAME_WORDS && i + longest < tokens.length && !tokens[i + longest]!.used) longest++;

@@ -159,8 +159,12 @@ export async function askQuestion(store: Store, query: string): Promise<QueryRes
   const topic = outOfScope(query);
   if (topic) return refuse('declined', null, 'out_of_scope', `${SCOPE_SENTENCE} (The question asks about ${topic}.) ${offered()}`, { topic });
 
-  const [ids, aliases] = await Promise.all([lookupIdentifiers(store, identifierWords(query)), virusAliases(store)]);
-  const lex = storeLexicon(store, ids, aliases);
+  // most questions hold no identifier, and the aliases are built once: then nothing is awaited (an await is a
+  // turn of the microtask queue, which showed in profiles of every question)
+  const idWords = identifierWords(query);
+  const ids = idWords.length > 0 ? await lookupIdentifiers(store, idWords) : undefined;
+  const held = virusAliases(store);
+  const lex = storeLexicon(store, ids, held instanceof Map ? held : await held);
   let parsed = parseQuestion(query, lex);
   const nothingFound = parsed.species.length === 0 && parsed.taxa.length === 0;
   if (parsed.unknownNames.length > 0 || nothingFound) parsed = (await corrected(store, query, parsed, lex)) ?? parsed;

@@ -18,9 +18,13 @@ const TOPICS: Array<[string, RegExp]> = [
   ['diagnosis and testing', /\b(?:diagnos\w*|pcr test|test(?:ing)? for|detect(?:ed|ion)? in (?:patients|blood))\b/],
 ];
 
+// every topic's pattern in one: nearly every question matches none, and one pass over it then says so
+const ANY_TOPIC = new RegExp(TOPICS.map(([, re]) => `(?:${re.source})`).join('|'));
+
 /** The topic outside taxonomy a question asks about, or null when it asks nothing the patterns know. */
 export function outOfScope(question: string): string | null {
   const q = question.toLowerCase();
+  if (!ANY_TOPIC.test(q)) return null;
   for (const [topic, re] of TOPICS) if (re.test(q)) return topic;
   return null;
 }

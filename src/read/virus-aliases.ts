@@ -25,6 +25,8 @@ export interface Alias {
 }
 
 const built = new WeakMap<Store, Promise<Map<string, Alias>>>();
+// the table once built, handed out without a promise: a question then awaits nothing for it
+const ready = new WeakMap<Store, Map<string, Alias>>();
 
 async function build(store: Store): Promise<Map<string, Alias>> {
   const rows = await store.query<{ name: string; lineage_id: number | bigint }>(
@@ -52,12 +54,15 @@ async function build(store: Store): Promise<Map<string, Alias>> {
   return out;
 }
 
-/** The alias table of an opened build (built on first use, then held for the build's life). */
-export function virusAliases(store: Store): Promise<Map<string, Alias>> {
+/** The alias table of an opened build: built on first use (a promise of it meanwhile), then held for the build's life. */
+export function virusAliases(store: Store): Map<string, Alias> | Promise<Map<string, Alias>> {
+  const held = ready.get(store);
+  if (held) return held;
   let p = built.get(store);
   if (!p) {
     p = build(store);
     built.set(store, p);
+    void p.then((table) => ready.set(store, table), () => built.delete(store));
   }
   return p;
 }
