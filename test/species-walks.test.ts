@@ -8,7 +8,7 @@ import { DB_FILE } from '../build/publish.js';
 import { defaultPaths } from '../build/paths.js';
 import { openStore } from '../src/read/documents.js';
 import { lineageDoc, mslOf } from '../src/read/lineages.js';
-import { speciesWalksLoaded } from '../src/read/species-walks.js';
+import { renamesIn, speciesWalksLoaded } from '../src/read/species-walks.js';
 import type { Store } from '../src/store.js';
 import { realBuild } from './support/data.js';
 
@@ -26,7 +26,7 @@ describe('species walks (compact lineages) against history_doc, and the document
     const ids = (await store.query<{ id: number }>('SELECT lineage_id::INTEGER AS id FROM main.history_doc ORDER BY lineage_id')).map((r) => r.id);
     expect(walks.size).to.equal(ids.length);
     const above = (lineage: string) => lineage.split(';').slice(0, -1).join(';');
-    let splits = 0;
+    let splits = 0, renames = 0;
     for (const id of ids) {
       const d = lineageDoc(store, id);
       const w = walks.get(id);
@@ -42,11 +42,22 @@ describe('species walks (compact lineages) against history_doc, and the document
       };
       expect(w, `lineage ${id}`).to.deep.equal(fromDoc);
       expect(walks.summary(id), `lineage ${id}`).to.deep.equal({ first: fromDoc.first, last: fromDoc.last, names: d.names, current_name: d.current_name });
+      // the light reads, without the entries: renames, and the name in a release listed, one before and one after
+      expect(walks.renames(id), `lineage ${id}`).to.deep.equal(renamesIn(d.timeline));
+      renames += walks.renames(id)!.length;
+      const listed = fromDoc.entries.map((e) => e.msl);
+      const span = { first: listed[0], last: listed[listed.length - 1] };
+      for (const msl of [listed[Math.floor(listed.length / 2)]!, span.first! - 1, span.last! + 1]) {
+        expect(walks.placeOf(id, msl), `lineage ${id} in MSL${msl}`).to.deep.equal({ ...span, name: fromDoc.entries.find((e) => e.msl === msl)?.name ?? null });
+      }
       splits += fromDoc.entries.filter((e) => e.split_off.length > 0).length;
     }
-    // the comparison covered the rarer fields too
+    // the comparison covered the rarer fields and cases too
     expect(splits).to.be.greaterThan(0);
+    expect(renames).to.be.greaterThan(0);
     expect(walks.get(-1)).to.equal(undefined);
+    expect(walks.placeOf(-1, 1)).to.equal(undefined);
+    expect(walks.renames(-1)).to.equal(undefined);
   });
 
   // GET /api/v1/history sends the lineage documents as they are held (history.ts): the same bytes res.json

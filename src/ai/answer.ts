@@ -8,7 +8,7 @@ import { endingText, lineageDoc, lineageText, mslOf, speciesDoc, type LineageDoc
 import { normaliseName } from '../read/names.js';
 import { releases as releaseRows, type ReleaseRow, type ResolvedVersion } from '../read/releases.js';
 import { placeIn, resolveOne } from '../read/resolve.js';
-import { lineageNames } from '../read/species-walks.js';
+import { lineageRenames, renamesIn } from '../read/species-walks.js';
 import { suggestNames } from '../read/suggest.js';
 import { fateOf, renamesTo, timeline, type TimelineEvent } from '../read/taxonomy-facts.js';
 import { modelOf, type FamilyProfile, type Member, type Model } from './classify.js';
@@ -144,7 +144,7 @@ function speciesClassification(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
 function currentName(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
   const res = resolveOne(ctx.store, s.matched_name, null, asResolved(ctx.latest));
   const id = s.lineage_ids[0]!;
-  const renames = renameSteps(lineageNames(ctx.store, id));
+  const renames = lineageRenames(ctx.store, id);
   const data = { query_name: s.text, matched_name: s.matched_name, matched_kind: s.kind, status: res.status, current_names: res.results, renames, version: ctx.latest.version };
   const sources = speciesSources(ctx, ctx.latest.version);
   if (res.results.length === 1) {
@@ -167,17 +167,6 @@ function currentName(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
   return { response: `${s.text} has no current name: its species was ${endingText(l)} and nothing of it is listed in ${ctx.latest.version}.`, data, sources };
 }
 
-interface Rename { version: string; from: string; to: string }
-
-function renameSteps(timeline: ReadonlyArray<{ version: string; name: string }>): Rename[] {
-  const out: Rename[] = [];
-  for (let i = 1; i < timeline.length; i++) {
-    const a = timeline[i - 1]!, b = timeline[i]!;
-    if (a.name !== b.name) out.push({ version: b.version, from: a.name, to: b.name });
-  }
-  return out;
-}
-
 /** Each name of a lineage with the releases it was used in. */
 function nameSpans(l: LineageDoc): Array<{ name: string; first: string; last: string }> {
   const spans: Array<{ name: string; first: string; last: string }> = [];
@@ -192,7 +181,7 @@ function nameSpans(l: LineageDoc): Array<{ name: string; first: string; last: st
 function formerNames(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
   const l = lineageDoc(ctx.store, s.lineage_ids[0]!);
   const spans = nameSpans(l);
-  const renames = renameSteps(l.timeline);
+  const renames = renamesIn(l.timeline);
   const data = { query_name: s.text, matched_name: s.matched_name, names: spans, renames, lineage: summaryOf(l) };
   const sources = lineageSources(ctx);
   const last = spans[spans.length - 1]!;

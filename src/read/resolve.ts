@@ -11,7 +11,7 @@ import { lineageDoc, mslOf, speciesDoc, taxonDoc, type LineageDoc, type SpeciesD
 import { stemGroup, writtenAsStem, type StemGroup } from './abbreviation-stems.js';
 import { asWritten, findName, lookupName, normaliseName, type NameHit, type Spelling } from './names.js';
 import { latest, type ResolvedVersion } from './releases.js';
-import { lineageNames, speciesWalks, type WalkEntry } from './species-walks.js';
+import { lineagePlace, speciesWalks, type WalkEntry } from './species-walks.js';
 import { suggest } from './suggest.js';
 
 export type MatchType = Spelling | 'former_name' | 'later_name' | 'virus_name' | 'abbreviation' | IdentifierKind | 'fuzzy';
@@ -550,18 +550,17 @@ export interface Placement {
 
 /**
  * Where a species lineage stands in a release: its own species there, or what it became. Its names release by
- * release come from its walk (lineageNames), so the lineage's document is read and parsed only when an answer
+ * release come from its walk (lineagePlace), so the lineage's document is read and parsed only when an answer
  * reads `lineage`.
  */
 export function placeIn(store: Store, lineageId: number, name: string, target: ResolvedVersion): Placement {
   let doc: LineageDoc | undefined;
   const lineage = (): LineageDoc => (doc ??= lineageDoc(store, lineageId));
   const placed = (p: Omit<Placement, 'lineage'>): Placement => Object.defineProperty(p, 'lineage', { get: lineage, enumerable: true }) as Placement;
-  const entries = lineageNames(store, lineageId);
-  const here = entries.find((t) => t.msl === target.msl);
-  if (here) return placed({ species: speciesDoc(store, target.msl, here.name), status: 'present', resolution: null });
-  if (target.msl < entries[0]!.msl) return placed({ species: null, status: 'not_yet', resolution: null });
-  if (target.msl < entries[entries.length - 1]!.msl) return placed({ species: null, status: 'gap', resolution: null });
+  const here = lineagePlace(store, lineageId, target.msl);
+  if (here.name !== null) return placed({ species: speciesDoc(store, target.msl, here.name), status: 'present', resolution: null });
+  if (target.msl < here.first) return placed({ species: null, status: 'not_yet', resolution: null });
+  if (target.msl < here.last) return placed({ species: null, status: 'gap', resolution: null });
   const resolution = resolveOne(store, name, null, target);
   const successor = resolution.results[0];
   return placed({ species: successor ? speciesDoc(store, target.msl, successor) : null, status: 'ended', resolution });

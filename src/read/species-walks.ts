@@ -108,6 +108,13 @@ export interface SpeciesWalk {
 }
 
 const US = '\x1f';
+
+/** "MSL39" of 39, made once per release: a walk's entries name their release, and a walk is read per request. */
+const VERSIONS: string[] = [];
+const versionOf = (msl: number): string => (VERSIONS[msl] ??= `MSL${msl}`);
+
+/** The split_off of most entries: none, one array for all (walks are only read). */
+const NO_SPLITS: string[] = Object.freeze([]) as unknown as string[];
 const RS = '\x1e';
 const GS = '\x1d';
 
@@ -284,6 +291,35 @@ export class SpeciesWalks {
     return current < 0 ? null : this.strings.get(current);
   }
 
+  /**
+   * The lineage's name in release msl (null: not listed there) and the first and last releases it is listed
+   * in; undefined when there is no such lineage. Read from the arrays, without making the walk's entries.
+   */
+  placeOf(id: number, msl: number): LineagePlace | undefined {
+    const i = this.indexOf(id);
+    if (i < 0) return undefined;
+    const e = this.entries;
+    const E = SpeciesWalks.ENTRY;
+    const from = this.entryStart[i]!, to = this.entryStart[i + 1]!;
+    let name: string | null = null;
+    for (let k = from; k < to; k++) if (e[k * E] === msl) name = this.strings.get(e[k * E + 1]!);
+    return { name, first: e[from * E]!, last: e[(to - 1) * E]! };
+  }
+
+  /** The releases in which the lineage took another name, with the names before and after; undefined: no such lineage. */
+  renames(id: number): Rename[] | undefined {
+    const i = this.indexOf(id);
+    if (i < 0) return undefined;
+    const e = this.entries;
+    const E = SpeciesWalks.ENTRY;
+    const out: Rename[] = [];
+    // names are interned: a name is the same string id wherever it recurs
+    for (let k = this.entryStart[i]! + 1; k < this.entryStart[i + 1]!; k++) {
+      if (e[k * E + 1] !== e[(k - 1) * E + 1]) out.push({ version: versionOf(e[k * E]!), from: this.strings.get(e[(k - 1) * E + 1]!), to: this.strings.get(e[k * E + 1]!) });
+    }
+    return out;
+  }
+
   /** The lineage, or undefined when there is none of that id. */
   get(id: number): SpeciesWalk | undefined {
     const i = this.indexOf(id);
@@ -302,10 +338,10 @@ export class SpeciesWalks {
     for (let k = this.entryStart[i]!; k < this.entryStart[i + 1]!; k++) {
       const e = this.entries;
       const msl = e[k * E]!;
-      const split_off: string[] = [];
+      const split_off: string[] = e[k * E + 6]! === 0 ? NO_SPLITS : [];
       for (let j = e[k * E + 5]!; j < e[k * E + 5]! + e[k * E + 6]!; j++) split_off.push(s.get(this.splits[j]!));
       entries.push({
-        msl, version: `MSL${msl}`, name: s.get(e[k * E + 1]!), parent: s.get(e[k * E + 2]!), change: s.get(e[k * E + 3]!),
+        msl, version: versionOf(msl), name: s.get(e[k * E + 1]!), parent: s.get(e[k * E + 2]!), change: s.get(e[k * E + 3]!),
         proposal: str(e[k * E + 4]!), split_off,
       });
     }
@@ -316,13 +352,37 @@ export class SpeciesWalks {
   }
 }
 
+/** Where a species lineage is in one release: its name there (null: not listed), and its first and last release. */
+export interface LineagePlace { name: string | null; first: number; last: number }
+
+/** A release in which a lineage took another name. */
+export interface Rename { version: string; from: string; to: string }
+
 /**
- * A species lineage's names release by release, as its document's timeline has them (equal on every lineage):
- * from its walk once the walks are loaded, without reading and parsing the document; else from the document.
+ * A species lineage's name in release msl and the span of releases it is listed in, as its document's timeline
+ * has them (equal on every lineage): from its walk once the walks are loaded, without reading and parsing the
+ * document; else from the document.
  */
-export function lineageNames(store: Store, id: number): ReadonlyArray<{ msl: number; version: string; name: string }> {
-  return speciesWalks(store)?.get(id)?.entries
-    ?? lineageDoc(store, id).timeline.map((t) => ({ msl: mslOf(t.version), version: t.version, name: t.name }));
+export function lineagePlace(store: Store, id: number, msl: number): LineagePlace {
+  const held = speciesWalks(store)?.placeOf(id, msl);
+  if (held) return held;
+  const timeline = lineageDoc(store, id).timeline;
+  return { name: timeline.find((t) => mslOf(t.version) === msl)?.name ?? null, first: mslOf(timeline[0]!.version), last: mslOf(timeline[timeline.length - 1]!.version) };
+}
+
+/** The renames in a timeline of names, release by release. */
+export function renamesIn(timeline: ReadonlyArray<{ version: string; name: string }>): Rename[] {
+  const out: Rename[] = [];
+  for (let i = 1; i < timeline.length; i++) {
+    const a = timeline[i - 1]!, b = timeline[i]!;
+    if (a.name !== b.name) out.push({ version: b.version, from: a.name, to: b.name });
+  }
+  return out;
+}
+
+/** The renames of a species lineage (its walk once loaded, else its document's timeline). */
+export function lineageRenames(store: Store, id: number): Rename[] {
+  return speciesWalks(store)?.renames(id) ?? renamesIn(lineageDoc(store, id).timeline);
 }
 
 /** A species lineage's name in the latest release (null: it is not in it), from its walk once loaded, else its document. */
