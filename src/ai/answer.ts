@@ -39,7 +39,13 @@ interface Ctx {
 
 type Handler = (ctx: Ctx, p: Parsed) => Answer | Promise<Answer>;
 
-const asResolved = (r: ReleaseRow): ResolvedVersion => ({ ...r, scope: 'release' });
+// one per release row (rows are held for the build's life), not a copy per question
+const resolvedRows = new WeakMap<ReleaseRow, ResolvedVersion>();
+const asResolved = (r: ReleaseRow): ResolvedVersion => {
+  let v = resolvedRows.get(r);
+  if (!v) resolvedRows.set(r, (v = { ...r, scope: 'release' }));
+  return v;
+};
 const span = (ctx: Ctx) => `${ctx.all[0]!.version}-${ctx.latest.version}`;
 const rowOf = (ctx: Ctx, msl: number) => ctx.all.find((r) => r.msl === msl);
 /** "MSL39" -> "MSL39 (2023)": a release named in an answer says when it was. */

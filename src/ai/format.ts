@@ -1,8 +1,11 @@
 // Writing numbers and lists into answer sentences, the same way everywhere (the tests look for "16,213").
 
+// one formatter: toLocaleString with a locale sets up ICU's formatting again on every call
+const EN_US = new Intl.NumberFormat('en-US');
+
 /** 16213 -> "16,213". */
 export function num(n: number): string {
-  return n.toLocaleString('en-US');
+  return EN_US.format(n);
 }
 
 /** 0.90976 -> "0.91". */
