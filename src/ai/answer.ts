@@ -516,8 +516,11 @@ function diversity(ctx: Ctx): Diversity | null {
   return d;
 }
 
-/** Members of a family alike in what familiesBy tests (composition and hosts), and how many species each. */
-type Kind = Pick<Member, 'composition' | 'hosts'> & { species: number };
+/**
+ * Members of a family alike in what familiesBy tests (composition and hosts), and how many species each; their
+ * hosts and composition also as bits of the model's host and composition values (0 when those do not fit in 31).
+ */
+type Kind = Pick<Member, 'composition' | 'hosts'> & { species: number; hostBits: number; compositionBits: number };
 
 /**
  * A family of the latest release with its members as kinds (a few per family where members are thousands),
@@ -525,38 +528,63 @@ type Kind = Pick<Member, 'composition' | 'hosts'> & { species: number };
  */
 interface FamilyKinds { family: string; species: number; kinds: Kind[]; order: number }
 
-const familyKinds = new WeakMap<Model, FamilyKinds[]>();
+/** The families as kinds, and each host and composition value's bit (null: too many values for one number's bits). */
+interface Kinds { families: FamilyKinds[]; hostBit: Map<string, number> | null; compositionBit: Map<string, number> | null }
 
-/** The families of the model as kinds, made once per model: a question then tests each kind once. */
-async function kindsOfFamilies(ctx: Ctx): Promise<FamilyKinds[]> {
+const familyKinds = new WeakMap<Model, Kinds>();
+
+/** A bit for each value, in the order first seen; null when there are more values than a number holds bits. */
+function bitsOf(values: Iterable<string>): Map<string, number> | null {
+  const bits = new Map<string, number>();
+  for (const v of values) if (!bits.has(v)) bits.set(v, 1 << bits.size);
+  return bits.size <= 31 ? bits : null;
+}
+
+/** The families of the model as kinds, made once per model: a question then tests each kind once, by its bits. */
+async function kindsOfFamilies(ctx: Ctx): Promise<Kinds> {
   const model = await modelOf(ctx.store);
-  let list = familyKinds.get(model);
-  if (!list) {
-    list = model.families.map(({ profile: f }) => {
+  let held = familyKinds.get(model);
+  if (!held) {
+    const members = model.families.flatMap((f) => f.profile.members);
+    const hostBit = bitsOf(members.flatMap((m) => m.hosts));
+    const compositionBit = bitsOf(members.flatMap((m) => (m.composition === null ? [] : [m.composition])));
+    const families = model.families.map(({ profile: f }) => {
       const byKey = new Map<string, Kind>();
       for (const m of f.members) {
         const key = `${m.composition}\u0000${m.hosts.join('\u0000')}`;
         const k = byKey.get(key);
         if (k) k.species++;
-        else byKey.set(key, { composition: m.composition, hosts: m.hosts, species: 1 });
+        else {
+          byKey.set(key, {
+            composition: m.composition, hosts: m.hosts, species: 1,
+            hostBits: hostBit ? m.hosts.reduce((b, h) => b | hostBit.get(h)!, 0) : 0,
+            compositionBits: compositionBit && m.composition !== null ? compositionBit.get(m.composition)! : 0,
+          });
+        }
       }
       return { family: f.family, species: f.species, kinds: [...byKey.values()], order: 0 };
     });
     // sorted by name once (as localeCompare orders them), so that a question's ties are ordered by a number
-    [...list].sort((a, b) => a.family.localeCompare(b.family)).forEach((f, i) => { f.order = i; });
-    familyKinds.set(model, list);
+    [...families].sort((a, b) => a.family.localeCompare(b.family)).forEach((f, i) => { f.order = i; });
+    familyKinds.set(model, (held = { families, hostBit, compositionBit }));
   }
-  return list;
+  return held;
 }
 
 async function familiesBy(ctx: Ctx, p: Parsed, what: 'host' | 'genome'): Promise<Answer> {
   const wanted = what === 'host' ? p.hosts : p.genomeTypes;
-  // "dsDNA viruses that infect archaea": both filters, the species counted must pass each
-  const hostOk = (m: Kind) => p.hosts.length === 0 || m.hosts.some((h) => p.hosts.includes(h));
-  const genomeOk = (m: Kind) => p.genomeTypes.length === 0 || (m.composition !== null && p.genomeTypes.includes(m.composition));
+  const { families, hostBit, compositionBit } = await kindsOfFamilies(ctx);
+  // "dsDNA viruses that infect archaea": both filters, the species counted must pass each. By bits where the
+  // values fit (a question tests every kind of every family), else by the values.
+  const hostsWanted = hostBit && p.hosts.reduce((b, h) => b | (hostBit.get(h) ?? 0), 0);
+  const compositionsWanted = compositionBit && p.genomeTypes.reduce((b, c) => b | (compositionBit.get(c) ?? 0), 0);
+  const hostOk = (m: Kind) => p.hosts.length === 0
+    || (hostsWanted !== null ? (m.hostBits & hostsWanted) !== 0 : m.hosts.some((h) => p.hosts.includes(h)));
+  const genomeOk = (m: Kind) => p.genomeTypes.length === 0
+    || (compositionsWanted !== null ? (m.compositionBits & compositionsWanted) !== 0 : m.composition !== null && p.genomeTypes.includes(m.composition));
   const both = p.hosts.length > 0 && p.genomeTypes.length > 0;
   const found: Array<{ f: FamilyKinds; species: number }> = [];
-  for (const f of await kindsOfFamilies(ctx)) {
+  for (const f of families) {
     let species = 0;
     for (const k of f.kinds) if (hostOk(k) && genomeOk(k)) species += k.species;
     if (species > 0) found.push({ f, species });

@@ -5,7 +5,12 @@ const EN_US = new Intl.NumberFormat('en-US');
 
 /** 16213 -> "16,213". */
 export function num(n: number): string {
-  return EN_US.format(n);
+  // the counts answers name are integers: grouped by hand, as the formatter would, at a fraction of its cost
+  if (!Number.isSafeInteger(n) || Object.is(n, -0)) return EN_US.format(n);
+  const digits = String(Math.abs(n));
+  let out = digits.slice(0, digits.length % 3 || 3);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return n < 0 ? `-${out}` : out;
 }
 
 /** 0.90976 -> "0.91". */

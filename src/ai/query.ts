@@ -58,7 +58,7 @@ async function corrected(store: Store, query: string, p: Parsed, lex: Lexicon): 
   // name-shaped words that matched nothing; runs of words ending in "virus" (whose first words a vocabulary may
   // have read: "tomato spoted wilt virus"); else, in a question where nothing was found, the words left over
   const nothingFound = p.species.length === 0 && p.taxa.length === 0;
-  const virusRuns = nothingFound ? matches(/\b((?:[\p{L}\d-]+\s+){1,4}vir(?:us|sus|su|is))\b/giu, query).flatMap((m) => {
+  const virusRuns = nothingFound && /vir/i.test(query) ? matches(/\b((?:[\p{L}\d-]+\s+){1,4}vir(?:us|sus|su|is))\b/giu, query).flatMap((m) => {
     const w = m[1]!.trim().split(/\s+/);
     // "how many virus" is no name: a run starts after the last question word
     const from = w.slice(0, -1).reduce((at, x, k) => (isQuestionWord(x) ? k + 1 : at), 0);
