@@ -11,7 +11,7 @@ import { placeIn, resolveOne } from '../read/resolve.js';
 import { lineageRenames, renamesIn } from '../read/species-walks.js';
 import { suggestNames } from '../read/suggest.js';
 import { fateOf, renamesTo, timeline, type TimelineEvent } from '../read/taxonomy-facts.js';
-import { modelOf, type FamilyProfile, type Member, type Model } from './classify.js';
+import { modelOf, type FamilyProfile, type Model } from './classify.js';
 import { and, count, dec, num, or, RANK_PLURAL, release, signed } from './format.js';
 import type { ChangeKind, Intent, Parsed, SpeciesRef, TaxonEntry, TaxonRef } from './parse.js';
 import { stabilityExtremes, stabilityRow, stabilitySentence, STABILITY_FORMULA, statusOf } from './stability.js';
@@ -517,10 +517,10 @@ function diversity(ctx: Ctx): Diversity | null {
 }
 
 /**
- * Members of a family alike in what familiesBy tests (composition and hosts), and how many species each; their
- * hosts and composition also as bits of the model's host and composition values (0 when those do not fit in 31).
+ * Members of a family alike in what familiesBy tests (composition and hosts), and how many species each, their
+ * hosts and composition as numbers (the values' places in the model's lists; -1: no composition).
  */
-type Kind = Pick<Member, 'composition' | 'hosts'> & { species: number; hostBits: number; compositionBits: number };
+interface Kind { hosts: number[]; composition: number; species: number }
 
 /**
  * A family of the latest release with its members as kinds (a few per family where members are thousands),
@@ -528,60 +528,67 @@ type Kind = Pick<Member, 'composition' | 'hosts'> & { species: number; hostBits:
  */
 interface FamilyKinds { family: string; species: number; kinds: Kind[]; order: number }
 
-/** The families as kinds, and each host and composition value's bit (null: too many values for one number's bits). */
-interface Kinds { families: FamilyKinds[]; hostBit: Map<string, number> | null; compositionBit: Map<string, number> | null }
+/** The families as kinds, and the number of each host and composition value. */
+interface Kinds { families: FamilyKinds[]; hostIds: Map<string, number>; compositionIds: Map<string, number> }
 
 const familyKinds = new WeakMap<Model, Kinds>();
 
-/** A bit for each value, in the order first seen; null when there are more values than a number holds bits. */
-function bitsOf(values: Iterable<string>): Map<string, number> | null {
-  const bits = new Map<string, number>();
-  for (const v of values) if (!bits.has(v)) bits.set(v, 1 << bits.size);
-  return bits.size <= 31 ? bits : null;
+/** The number of a value, given in the order values are first seen. */
+function idOf(ids: Map<string, number>, value: string): number {
+  let id = ids.get(value);
+  if (id === undefined) ids.set(value, (id = ids.size));
+  return id;
 }
 
-/** The families of the model as kinds, made once per model: a question then tests each kind once, by its bits. */
+/**
+ * The families of the model as kinds, made once per model: a question tests every kind of every family, each
+ * then by numbers instead of strings.
+ */
 async function kindsOfFamilies(ctx: Ctx): Promise<Kinds> {
   const model = await modelOf(ctx.store);
   let held = familyKinds.get(model);
   if (!held) {
-    const members = model.families.flatMap((f) => f.profile.members);
-    const hostBit = bitsOf(members.flatMap((m) => m.hosts));
-    const compositionBit = bitsOf(members.flatMap((m) => (m.composition === null ? [] : [m.composition])));
+    const hostIds = new Map<string, number>();
+    const compositionIds = new Map<string, number>();
     const families = model.families.map(({ profile: f }) => {
       const byKey = new Map<string, Kind>();
       for (const m of f.members) {
         const key = `${m.composition}\u0000${m.hosts.join('\u0000')}`;
         const k = byKey.get(key);
         if (k) k.species++;
-        else {
-          byKey.set(key, {
-            composition: m.composition, hosts: m.hosts, species: 1,
-            hostBits: hostBit ? m.hosts.reduce((b, h) => b | hostBit.get(h)!, 0) : 0,
-            compositionBits: compositionBit && m.composition !== null ? compositionBit.get(m.composition)! : 0,
-          });
-        }
+        else byKey.set(key, { hosts: m.hosts.map((h) => idOf(hostIds, h)), composition: m.composition === null ? -1 : idOf(compositionIds, m.composition), species: 1 });
       }
       return { family: f.family, species: f.species, kinds: [...byKey.values()], order: 0 };
     });
     // sorted by name once (as localeCompare orders them), so that a question's ties are ordered by a number
     [...families].sort((a, b) => a.family.localeCompare(b.family)).forEach((f, i) => { f.order = i; });
-    familyKinds.set(model, (held = { families, hostBit, compositionBit }));
+    familyKinds.set(model, (held = { families, hostIds, compositionIds }));
   }
   return held;
 }
 
+/** Which of the numbered values a question asks for (a value the model does not have is asked of no kind). */
+function asked(ids: Map<string, number>, values: string[]): Uint8Array {
+  const wanted = new Uint8Array(ids.size);
+  for (const v of values) {
+    const id = ids.get(v);
+    if (id !== undefined) wanted[id] = 1;
+  }
+  return wanted;
+}
+
 async function familiesBy(ctx: Ctx, p: Parsed, what: 'host' | 'genome'): Promise<Answer> {
   const wanted = what === 'host' ? p.hosts : p.genomeTypes;
-  const { families, hostBit, compositionBit } = await kindsOfFamilies(ctx);
-  // "dsDNA viruses that infect archaea": both filters, the species counted must pass each. By bits where the
-  // values fit (a question tests every kind of every family), else by the values.
-  const hostsWanted = hostBit && p.hosts.reduce((b, h) => b | (hostBit.get(h) ?? 0), 0);
-  const compositionsWanted = compositionBit && p.genomeTypes.reduce((b, c) => b | (compositionBit.get(c) ?? 0), 0);
-  const hostOk = (m: Kind) => p.hosts.length === 0
-    || (hostsWanted !== null ? (m.hostBits & hostsWanted) !== 0 : m.hosts.some((h) => p.hosts.includes(h)));
-  const genomeOk = (m: Kind) => p.genomeTypes.length === 0
-    || (compositionsWanted !== null ? (m.compositionBits & compositionsWanted) !== 0 : m.composition !== null && p.genomeTypes.includes(m.composition));
+  const { families, hostIds, compositionIds } = await kindsOfFamilies(ctx);
+  // "dsDNA viruses that infect archaea": both filters, the species counted must pass each
+  const hosts = asked(hostIds, p.hosts);
+  const compositions = asked(compositionIds, p.genomeTypes);
+  const hostOk = (k: Kind) => {
+    if (p.hosts.length === 0) return true;
+    for (const h of k.hosts) if (hosts[h] === 1) return true;
+    return false;
+  };
+  const genomeOk = (k: Kind) => p.genomeTypes.length === 0 || (k.composition >= 0 && compositions[k.composition] === 1);
   const both = p.hosts.length > 0 && p.genomeTypes.length > 0;
   const found: Array<{ f: FamilyKinds; species: number }> = [];
   for (const f of families) {
