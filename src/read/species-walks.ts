@@ -108,6 +108,8 @@ export interface SpeciesWalk {
 }
 
 const US = '\x1f';
+const RS = '\x1e';
+const GS = '\x1d';
 
 /** "MSL39" of 39, made once per release: a walk's entries name their release, and a walk is read per request. */
 const VERSIONS: string[] = [];
@@ -115,8 +117,6 @@ const versionOf = (msl: number): string => (VERSIONS[msl] ??= `MSL${msl}`);
 
 /** The split_off of most entries: none, one array for all (walks are only read). */
 const NO_SPLITS: string[] = Object.freeze([]) as unknown as string[];
-const RS = '\x1e';
-const GS = '\x1d';
 
 /** Species lineages as one text per batch: lineage fields, then each timeline entry, apart by US/RS/GS. */
 const LINEAGES_SQL = `
