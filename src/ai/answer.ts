@@ -6,7 +6,7 @@ import { diffSummary, type CompareCounts } from '../read/compare.js';
 import { IDENTIFIER_KINDS, type IdentifierKind } from '../read/identifiers.js';
 import { endingText, lineageDoc, lineageText, mslOf, speciesDoc, type LineageDoc, type Rank, type SpeciesDoc } from '../read/lineages.js';
 import { normaliseName } from '../read/names.js';
-import { releases as releaseRows, type ReleaseRow, type ResolvedVersion } from '../read/releases.js';
+import { asResolved, releases as releaseRows, type ReleaseRow } from '../read/releases.js';
 import { placeIn, resolveOne } from '../read/resolve.js';
 import { lineageRenames, renamesIn } from '../read/species-walks.js';
 import { suggestNames } from '../read/suggest.js';
@@ -39,13 +39,6 @@ interface Ctx {
 
 type Handler = (ctx: Ctx, p: Parsed) => Answer | Promise<Answer>;
 
-// one per release row (rows are held for the build's life), not a copy per question
-const resolvedRows = new WeakMap<ReleaseRow, ResolvedVersion>();
-const asResolved = (r: ReleaseRow): ResolvedVersion => {
-  let v = resolvedRows.get(r);
-  if (!v) resolvedRows.set(r, (v = { ...r, scope: 'release' }));
-  return v;
-};
 const span = (ctx: Ctx) => `${ctx.all[0]!.version}-${ctx.latest.version}`;
 const rowOf = (ctx: Ctx, msl: number) => ctx.all.find((r) => r.msl === msl);
 /** "MSL39" -> "MSL39 (2023)": a release named in an answer says when it was. */

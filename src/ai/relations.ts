@@ -6,7 +6,7 @@
 // answers "not understood" naming the part; a question that is none of these returns null (answer.ts then).
 import type { Store } from '../store.js';
 import { RANKS, type Rank } from '../read/lineages.js';
-import { releases as releaseRows, type ReleaseRow } from '../read/releases.js';
+import { asResolved, releases as releaseRows, type ReleaseRow } from '../read/releases.js';
 import { placeIn } from '../read/resolve.js';
 import { fateOf, type RenameRow, renamesIn, speciesChanges, type SpeciesChange, speciesMarked, taxaNames, typeSpecies, typeSpeciesReleases } from '../read/taxonomy-facts.js';
 import { listedAside, releaseTotal, taxonFormerNames, type Answer } from './answer.js';
@@ -43,7 +43,7 @@ function theRelease(ctx: Ctx, p: Parsed): ReleaseRow {
 }
 
 function speciesIn(ctx: Ctx, s: SpeciesRef, r: ReleaseRow) {
-  return placeIn(ctx.store, s.lineage_ids[0]!, s.matched_name, { ...r, scope: 'release' });
+  return placeIn(ctx.store, s.lineage_ids[0]!, s.matched_name, asResolved(r));
 }
 
 function who(s: SpeciesRef, name: string): string {

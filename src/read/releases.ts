@@ -29,9 +29,20 @@ export function releases(store: Store): ReleaseRow[] {
   return store.list<ReleaseRow>('releases');
 }
 
+// Made once per row and scope (rows are held for the build's life): a request asks for its release several times.
+const resolvedRows: Record<Scope, WeakMap<ReleaseRow, ResolvedVersion>> = { release: new WeakMap(), latest: new WeakMap() };
+
+/** A release row with the scope an answer about it has; one object per row and scope, which callers only read. */
+export function asResolved(r: ReleaseRow, scope: Scope = 'release'): ResolvedVersion {
+  const held = resolvedRows[scope];
+  let v = held.get(r);
+  if (!v) held.set(r, (v = { ...r, scope }));
+  return v;
+}
+
 export function latest(store: Store): ResolvedVersion {
   const all = releases(store);
-  return { ...all[all.length - 1]!, scope: 'latest' };
+  return asResolved(all[all.length - 1]!, 'latest');
 }
 
 /** The releases the data set holds, for messages: "MSL1..MSL41". */
@@ -47,5 +58,5 @@ export function resolveVersion(store: Store, raw: string | undefined): ResolvedV
   if (!m) throw new HttpError(400, `invalid version '${raw}'; expected MSL<number> (${releaseSpan(store)}) or latest`);
   const found = releases(store).find((r) => r.msl === Number(m[1]));
   if (!found) throw new HttpError(404, `Version MSL${Number(m[1])} not found`);
-  return { ...found, scope: 'release' };
+  return asResolved(found);
 }
