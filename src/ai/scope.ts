@@ -2,6 +2,7 @@
 // (virulence, vaccines, epidemiology, treatment, sequences and structures, origins, the future). Such a
 // question is declined with a sentence saying what the service answers, never answered with a taxonomy fact
 // about the virus it names. Each topic is a pattern over the question's words.
+import { anyOf } from './matches.js';
 export const SCOPE_SENTENCE = 'This service answers questions about the ICTV virus taxonomy and its history (names, classification, '
   + 'type species, genome composition and hosts as the VMR records them, counts and changes between releases); it cannot answer that.';
 
@@ -19,7 +20,7 @@ const TOPICS: Array<[string, RegExp]> = [
 ];
 
 // every topic's pattern in one: nearly every question matches none, and one pass over it then says so
-const ANY_TOPIC = new RegExp(TOPICS.map(([, re]) => `(?:${re.source})`).join('|'));
+const ANY_TOPIC = anyOf(TOPICS.map(([, re]) => re));
 
 /** The topic outside taxonomy a question asks about, or null when it asks nothing the patterns know. */
 export function outOfScope(question: string): string | null {

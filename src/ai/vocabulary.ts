@@ -2,7 +2,7 @@
 // sources and genome lengths. Shared by the question parser (parse.ts: "which families infect archaea?") and the
 // classifier's metadata (classify.ts: {genome_type: "positive-sense RNA", host: "mosquito", genome_size: "11 kb"}).
 // Each table maps phrasings to the values the data uses; nothing here is a fact about a taxon.
-import { matches } from './matches.js';
+import { anyOf, matches } from './matches.js';
 
 /** The genome compositions of the MSL's "Genome Composition" column (src.vocab_molecule abbreviations). */
 export const COMPOSITIONS = [
@@ -48,6 +48,7 @@ const GENOME_PATTERNS: Array<[RegExp, string[]]> = [
   [/\bdna\b/g, ['dsDNA', 'ssDNA', 'ssDNA(+)', 'ssDNA(-)', 'ssDNA(+/-)', 'dsDNA; ssDNA', 'dsDNA-RT']],
   [/\brna\b/g, ['dsRNA', 'ssRNA', 'ssRNA(+)', 'ssRNA(-)', 'ssRNA(+/-)', 'ssRNA-RT']],
 ];
+const ANY_GENOME = anyOf(GENOME_PATTERNS.map(([re]) => re));
 
 export interface VocabularyMatch {
   values: string[];
@@ -56,16 +57,9 @@ export interface VocabularyMatch {
   index: number;
 }
 
-// one test of all of a list's patterns at once: most questions name no host or genome type, and then the
-// patterns are not run one by one
-const anyOf = new WeakMap<Array<[RegExp, string[]]>, RegExp>();
-
-function findAll(text: string, patterns: Array<[RegExp, string[]]>): VocabularyMatch[] {
-  let any = anyOf.get(patterns);
-  if (!any) {
-    any = new RegExp(patterns.map(([re]) => `(?:${re.source})`).join('|'));
-    anyOf.set(patterns, any);
-  }
+// all of a list's patterns tested at once first (anyOf): most questions name no host or genome type, and then
+// the patterns are not run one by one
+function findAll(text: string, patterns: Array<[RegExp, string[]]>, any: RegExp): VocabularyMatch[] {
   if (!any.test(text)) return [];
   const taken: Array<[number, number]> = [];
   const out: VocabularyMatch[] = [];
@@ -82,7 +76,7 @@ function findAll(text: string, patterns: Array<[RegExp, string[]]>): VocabularyM
 
 /** Genome compositions named in a lower-case text ("positive-sense RNA", "ssRNA(+)", "dsDNA"). */
 export function findGenomeTypes(text: string): VocabularyMatch[] {
-  return findAll(text, GENOME_PATTERNS);
+  return findAll(text, GENOME_PATTERNS, ANY_GENOME);
 }
 
 /** A genome_type value given on its own (classifier metadata): the compositions it means, or [] if none. */
@@ -119,10 +113,11 @@ const HOST_PATTERNS: Array<[RegExp, string[]]> = [
   [/\b(?:sewage|wastewater)\b/g, ['sewage']],
   [/\bphytobiome\b/g, ['phytobiome']],
 ];
+const ANY_HOST = anyOf(HOST_PATTERNS.map(([re]) => re));
 
 /** Host categories named in a lower-case text. */
 export function findHosts(text: string): VocabularyMatch[] {
-  return findAll(text, HOST_PATTERNS);
+  return findAll(text, HOST_PATTERNS, ANY_HOST);
 }
 
 /** A host value given on its own (classifier metadata): its categories, or [] if none is recognised. */
