@@ -11,13 +11,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { DB_FILE } from '../build/index.js';
-import { defaultPaths, DOC_SNAPSHOT_FILE } from '../build/paths.js';
+import { DB_FILE, DOC_SNAPSHOT_FILE } from '../src/store/files.js';
+import { defaultPaths } from '../build/paths.js';
 import { openStore } from '../src/read/documents.js';
 import { askQuestion } from '../src/ai/query.js';
 import { parseQuestion, storeLexicon } from '../src/ai/parse.js';
 import { virusAliases } from '../src/read/virus-aliases.js';
-import type { Store } from '../src/store.js';
+import type { Store } from '../src/store/store.js';
 
 interface EvalQuestion {
   question: string;

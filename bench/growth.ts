@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { projectRoot } from '../build/paths.js';
+import { projectRoot } from '../src/shared/project-root.js';
 
 const PORT = 18_704;
 const STARTS = Number(process.env.BENCH_RUNS ?? 3);

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { projectRoot } from '../build/paths.js';
+import { projectRoot } from '../src/shared/project-root.js';
 import { NAMES_SQL, searchQueries } from './search-queries.js';
 
 const ROOT = projectRoot();

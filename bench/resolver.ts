@@ -5,8 +5,8 @@
 // several species one of which is theirs (a name or accession shared by isolates of several species), to
 // other species only, or to nothing; and the time the resolver took.
 import { join } from 'node:path';
-import { DB_FILE } from '../build/index.js';
-import { defaultPaths, DOC_SNAPSHOT_FILE } from '../build/paths.js';
+import { DB_FILE, DOC_SNAPSHOT_FILE } from '../src/store/files.js';
+import { defaultPaths } from '../build/paths.js';
 import { openStore } from '../src/read/documents.js';
 import { latest } from '../src/read/releases.js';
 import { resolveMany, type Resolution } from '../src/read/resolve.js';

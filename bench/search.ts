@@ -9,15 +9,15 @@
 import { join } from 'node:path';
 import uFuzzy from '@leeoniya/ufuzzy';
 import MiniSearch from 'minisearch';
-import { DB_FILE } from '../build/index.js';
-import { defaultPaths, DOC_SNAPSHOT_FILE } from '../build/paths.js';
+import { DB_FILE, DOC_SNAPSHOT_FILE } from '../src/store/files.js';
+import { defaultPaths } from '../build/paths.js';
 import { openStore } from '../src/read/documents.js';
 import { normaliseName } from '../src/read/names.js';
 import { releases } from '../src/read/releases.js';
 import { releaseSearch, speciesSearch } from '../src/read/search-index.js';
 import { SubstringIndex } from '../src/read/substring-index.js';
 import { MIN_SCORE } from '../src/read/suggest.js';
-import type { Store } from '../src/store.js';
+import type { Store } from '../src/store/store.js';
 import { DUCKDB_SEARCH, DUCKDB_SPECIES, NAMES_SQL, searchQueries, type Query } from './search-queries.js';
 
 const N = Number(process.env.SEARCH_N ?? 500);

@@ -12,7 +12,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, setPriority, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { projectRoot } from '../build/paths.js';
+import { projectRoot } from '../src/shared/project-root.js';
 import { closeClient, send, type Req } from './soak/client.js';
 import { readKeys, type Keys } from './soak/keys.js';
 import { clock, percentile, Recorder } from './soak/record.js';

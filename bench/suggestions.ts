@@ -8,14 +8,14 @@
 // For each threshold: recall (the first suggestion is the name meant), precision (of first suggestions
 // offered, the share that are the name meant) and how often a control gets a suggestion at all.
 import { join } from 'node:path';
-import { DB_FILE } from '../build/index.js';
-import { defaultPaths, DOC_SNAPSHOT_FILE } from '../build/paths.js';
+import { DB_FILE, DOC_SNAPSHOT_FILE } from '../src/store/files.js';
+import { defaultPaths } from '../build/paths.js';
 import { openStore } from '../src/read/documents.js';
 import { lookupName, normaliseName } from '../src/read/names.js';
 import { latest } from '../src/read/releases.js';
 import { resolveMany } from '../src/read/resolve.js';
 import { MIN_SCORE, suggest, type Suggestion } from '../src/read/suggest.js';
-import type { Store } from '../src/store.js';
+import type { Store } from '../src/store/store.js';
 import { misspell, random, shuffle } from './misspellings.js';
 
 const N = Number(process.env.SUGGEST_N ?? 1000);

@@ -4,14 +4,16 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { DB_CHECKSUM_FILE, fileChecksum } from './checksum.js';
+import { fileChecksum } from '../src/store/checksum.js';
+import { DB_CHECKSUM_FILE, DB_FILE, DOC_SNAPSHOT_FILE, REPORT_FILE, SUMMARY_FILE } from '../src/store/files.js';
 import { fetchInputs } from './fetch.js';
 import { killableProgress } from './kill-points.js';
 import { firstReleases, loadManifest } from './manifest.js';
-import { DOC_SNAPSHOT_FILE, projectRoot, type BuildPaths } from './paths.js';
+import { type BuildPaths } from './paths.js';
+import { projectRoot } from '../src/shared/project-root.js';
 import { seconds, type Progress } from './progress.js';
 import { summary } from './summary.js';
-import { DB_FILE, publish, removeStale, REPORT_FILE, stagingName, SUMMARY_FILE } from './publish.js';
+import { publish, removeStale, stagingName } from './publish.js';
 import { ingest, type IngestReport } from './stage-ingest.js';
 import { runChecks, type Checks } from './checks.js';
 import { project, type ProjectReport } from './stage-project.js';
@@ -56,7 +58,6 @@ export interface BuildReport {
   warnings: string[];
 }
 
-export { DB_FILE, PREVIOUS_DIR, REPORT_FILE, SUMMARY_FILE } from './publish.js';
 
 export async function build(opts: BuildOptions): Promise<BuildReport> {
   const started = Date.now();

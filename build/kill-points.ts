@@ -1,12 +1,6 @@
-// A seam for the fault drills (test/fault-drills.test.ts): a build started with BUILD_KILL_AT=<point> sends
-// itself SIGKILL at that point, as abruptly as a power cut. A kill sent from outside lands wherever the
-// build has got to by then, which depends on the machine: from inside, the drills kill a build at the same
-// step every time, on a record small enough to build in seconds. Unset, none of this does anything.
+// The fault drills' kill seam (src/store/kill-points.ts) for steps inside a stage: a build started with
+// BUILD_KILL_AT=line:<text> kills itself right after its progress reports a line beginning with <text>.
 import type { Progress } from './progress.js';
-
-export function killPoint(point: string): void {
-  if (process.env.BUILD_KILL_AT === point) process.kill(process.pid, 'SIGKILL');
-}
 
 /**
  * The build's progress, which with BUILD_KILL_AT=line:<text> also kills the build right after it reports a

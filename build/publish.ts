@@ -1,27 +1,21 @@
 // Publishing a staged build, keeping the generation it replaces, and clearing what killed builds left.
 //
 // The database rename is the commit point for the server: it reads nothing else of the data set except
-// the document snapshot, which it checks against the database's build (doc-snapshot.ts). Every step is a
+// the document snapshot, which it checks against the database's build (src/store/snapshot-file.ts). Every step is a
 // rename within one file system, so a build killed anywhere leaves each file whole, old or new; at worst
 // the snapshot is newer than the database (the server then reads the documents from the database) or
 // previous/ is missing until the next build.
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { DB_CHECKSUM_FILE, fileChecksum, readRecordedChecksum } from './checksum.js';
-import { killPoint } from './kill-points.js';
-import { DOC_SNAPSHOT_FILE } from './paths.js';
+import { fileChecksum, readRecordedChecksum } from '../src/store/checksum.js';
+import { DB_CHECKSUM_FILE, DB_FILE, DOC_SNAPSHOT_FILE, PREVIOUS_DIR, REPORT_FILE, SUMMARY_FILE } from '../src/store/files.js';
+import { killPoint } from '../src/store/kill-points.js';
 
-export const DB_FILE = 'taxonomy.duckdb';
-export const REPORT_FILE = 'build-report.json';
-/** The build's printed summary (summary.ts). */
-export const SUMMARY_FILE = 'build-report.txt';
-/** The generation before the published one: what the server opens when the published database is damaged. */
-export const PREVIOUS_DIR = 'previous';
 
 /** Where a build stages its outputs: beside the published data set, so the final renames stay atomic. */
 export const stagingName = (pid: number, at: number) => `.staging-${pid}-${at}`;
 const STAGING = /^\.staging-(\d+)-\d+$/;
-// The up-to-date path rewrites the snapshot in place through a temporary file (doc-snapshot.ts).
+// The up-to-date path rewrites the snapshot in place through a temporary file (src/store/snapshot-file.ts).
 const SNAPSHOT_TEMP = new RegExp(`^${DOC_SNAPSHOT_FILE.replaceAll('.', '\\.')}\\.(\\d+)\\.tmp$`);
 
 /**

@@ -13,10 +13,8 @@ import { readOntology } from './ingest/ontology.js';
 import { readTreeExport } from './ingest/tree-json.js';
 import { readVmr } from './ingest/vmr.js';
 import { readVmrTable } from './ingest/vmr-table.js';
-import {
-  RANKS, type GenomeLength, type Lineage, type MslRow, type OntologyTaxon, type Rank, type RenameRow,
-  type TaxonCounts, type TreeNode, type TreeShortfall, type VmrRow,
-} from './ingest/types.js';
+import { type GenomeLength, type Lineage, type MslRow, type OntologyTaxon, type RenameRow, type TaxonCounts, type TreeNode, type TreeShortfall, type VmrRow } from './ingest/types.js';
+import { RANKS, type Rank } from '../src/shared/ranks.js';
 
 export interface ReleaseReport {
   version: string;

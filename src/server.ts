@@ -1,19 +1,17 @@
-// Opens the data set (building it first when there is none), listens, and swaps in a rebuilt database
+// Opens the data set (`npm start` builds it first when there is none: build/cli.ts), listens, and swaps in a rebuilt database
 // without downtime: on SIGHUP or when the database file is replaced, a new store is opened and swapped in
 // atomically; requests already running finish on the old one, which closes when they are done. A new
 // store of the same build takes over the old one's documents and indexes.
 // A database that fails its checks (data-set.ts) is never served: at start-up the server falls back to the
 // generation the last build kept, and while running it goes on serving what it has.
-import { spawnSync } from 'node:child_process';
 import { existsSync, watch } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { basename } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
-import { requestListener } from './app.js';
-import { loadConfig } from './config.js';
-import { dataSet, openDataSet, type DataSet, type Opened } from './data-set.js';
-import type { Store } from './store.js';
+import { requestListener } from './http/app.js';
+import { loadConfig } from './config/env.js';
+import { dataSet, openDataSet, type DataSet, type Opened } from './read/data-set.js';
+import type { Store } from './store/store.js';
 
 const config = loadConfig();
 const logger = pino({ level: config.logLevel }, pino.destination({ sync: false }));
@@ -119,13 +117,6 @@ function listen(listener: RequestListener): Server {
 
 async function main(): Promise<void> {
   const t0 = Date.now();
-  if (!existsSync(config.dbFile)) {
-    logger.info('no data set yet: building it from the raw ICTV files');
-    // In a process of its own: the build parses spreadsheets in JS and needs far more heap than serving,
-    // which `npm start` caps (README, Configuration).
-    const built = spawnSync(process.execPath, [fileURLToPath(new URL('./cli/build.js', import.meta.url))], { stdio: 'inherit' });
-    if (built.status !== 0) throw new Error(`the data build failed (exit status ${built.status ?? built.signal})`);
-  }
   // The app first: the request validator prepares the contract asynchronously, in the gaps while DuckDB
   // scans the document tables.
   const listener = requestListener({ stores: { current: () => store }, logger, logSample: config.logSample });

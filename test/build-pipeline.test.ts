@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, DB_FILE, REPORT_FILE } from '../build/index.js';
+import { build } from '../build/index.js';
+import { DB_FILE, REPORT_FILE } from '../src/store/files.js';
 import { silent } from '../build/progress.js';
 import { msl24Sheet, writeFixtureProject, writeWorkbook, type FixtureProject } from './support/fixture-inputs.js';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { BuildReport } from '../build/index.js';
 import { allInputs, loadManifest } from '../build/manifest.js';
 import { defaultPaths } from '../build/paths.js';
-import { RANKS } from '../build/ingest/types.js';
+import { RANKS } from '../src/shared/ranks.js';
 import { realBuild, realDb, type Db } from './support/data.js';
 
 const paths = defaultPaths();

@@ -8,12 +8,12 @@ import { createConfig, lint } from '@redocly/openapi-core';
 import { expect } from 'chai';
 import { isDeepStrictEqual } from 'node:util';
 import { parseDocument, parse as parseYaml, stringify } from 'yaml';
-import { projectRoot } from '../build/paths.js';
+import { projectRoot } from '../src/shared/project-root.js';
 import { EXAMPLES_FILE, realExamples, type Examples } from '../src/cli/contract-examples.js';
-import { openApiDocument } from '../src/contract.js';
+import { openApiDocument } from '../src/contract/openapi.js';
 import { testApp } from './support/http.js';
 
-const YAML_FILE = join(projectRoot(), 'src', 'openapi.yaml');
+const YAML_FILE = join(projectRoot(), 'src', 'contract', 'openapi.yaml');
 type Node = Record<string, unknown>;
 
 /** Keys whose value may be null in an OpenAPI document: values, never structure. */

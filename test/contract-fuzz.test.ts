@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { load as loadJsYaml } from 'js-yaml';
 import { parse as parseYaml } from 'yaml';
-import { projectRoot } from '../build/paths.js';
+import { projectRoot } from '../src/shared/project-root.js';
 import { loadContract } from './fuzz/contract.js';
 import { fuzz, startServer, summary } from './fuzz/run.js';
 
@@ -30,7 +30,7 @@ describe('the contract, fuzzed from outside', function () {
   });
 
   it('reads the same in two YAML parsers (yaml, js-yaml)', () => {
-    const text = readFileSync(join(projectRoot(), 'src', 'openapi.yaml'), 'utf8');
+    const text = readFileSync(join(projectRoot(), 'src', 'contract', 'openapi.yaml'), 'utf8');
     const a = parseYaml(text) as Record<string, unknown>;
     expect(loadJsYaml(text)).to.deep.equal(a);
     expect(Object.keys(a.paths as object)).to.have.length.above(30);

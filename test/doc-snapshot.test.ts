@@ -6,16 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { DB_FILE } from '../build/index.js';
-import { defaultPaths, DOC_SNAPSHOT_FILE } from '../build/paths.js';
-import { definitionsKey, readSnapshot, snapshotMismatch } from '../src/doc-snapshot.js';
+import { DB_FILE, DOC_SNAPSHOT_FILE } from '../src/store/files.js';
+import { defaultPaths } from '../build/paths.js';
+import { definitionsKey, readSnapshot, snapshotMismatch } from '../src/store/snapshot-file.js';
 import { DOCUMENTS, IMAGE_LAYOUT, openStore, refreshDocSnapshot } from '../src/read/documents.js';
 import { releases } from '../src/read/releases.js';
 import { matchNames, releaseSearch } from '../src/read/search-index.js';
 import { speciesWalks, speciesWalksLoaded } from '../src/read/species-walks.js';
 import { suggest } from '../src/read/suggest.js';
 import { typeahead } from '../src/read/typeahead.js';
-import type { Store } from '../src/store.js';
+import type { Store } from '../src/store/store.js';
 import { realBuild, realDb } from './support/data.js';
 
 describe('the document snapshot', function () {

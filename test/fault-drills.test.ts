@@ -12,10 +12,12 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as XLSX from '@e965/xlsx';
-import { DB_CHECKSUM_FILE, fileChecksum, readRecordedChecksum } from '../build/checksum.js';
-import { build, DB_FILE, PREVIOUS_DIR, REPORT_FILE, type BuildReport } from '../build/index.js';
+import { fileChecksum, readRecordedChecksum } from '../src/store/checksum.js';
+import { DB_CHECKSUM_FILE, DB_FILE, DOC_SNAPSHOT_FILE, PREVIOUS_DIR, REPORT_FILE } from '../src/store/files.js';
+import { build, type BuildReport } from '../build/index.js';
 import { loadManifest } from '../build/manifest.js';
-import { defaultPaths, DOC_SNAPSHOT_FILE, projectRoot } from '../build/paths.js';
+import { defaultPaths } from '../build/paths.js';
+import { projectRoot } from '../src/shared/project-root.js';
 import { silent } from '../build/progress.js';
 import { realBuild, realDb } from './support/data.js';
 import { writeFixtureProject, type FixtureProject } from './support/fixture-inputs.js';

@@ -7,9 +7,9 @@ import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { pino } from 'pino';
 import request from 'supertest';
-import { createApp } from '../src/app.js';
+import { createApp } from '../src/http/app.js';
 import { deriveRequests } from '../src/cli/contract-examples.js';
-import { openApiDocument } from '../src/contract.js';
+import { openApiDocument } from '../src/contract/openapi.js';
 import { launchBrowser } from './support/browser.js';
 import { onRealApp, testApp } from './support/http.js';
 

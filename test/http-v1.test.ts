@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
 import request from 'supertest';
-import { createApp } from '../src/app.js';
+import { createApp } from '../src/http/app.js';
 import { batchHead, csvAnswer, namesTable } from '../src/read/resolve-batch.js';
 import { resolveMany, shownResolution } from '../src/read/resolve.js';
 import { resolveVersion } from '../src/read/releases.js';

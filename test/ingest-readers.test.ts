@@ -9,7 +9,8 @@ import { readOntology } from '../build/ingest/ontology.js';
 import { parseChildCounts, readTreeExport } from '../build/ingest/tree-json.js';
 import { readMergeSplit, readToc, readTsv } from '../build/ingest/tsv.js';
 import { readVmrTable } from '../build/ingest/vmr-table.js';
-import { InputError, RANKS, type Lineage } from '../build/ingest/types.js';
+import { InputError, type Lineage } from '../build/ingest/types.js';
+import { RANKS } from '../src/shared/ranks.js';
 
 let dir: string;
 before(() => { dir = mkdtempSync(join(tmpdir(), 'ingest-readers-')); });

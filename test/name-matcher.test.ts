@@ -4,11 +4,11 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { random } from '../bench/misspellings.js';
-import { DB_FILE } from '../build/publish.js';
+import { DB_FILE } from '../src/store/files.js';
 import { defaultPaths } from '../build/paths.js';
 import { openStore } from '../src/read/documents.js';
 import { MIN_SCORE, similaritySql, suggest } from '../src/read/suggest.js';
-import type { Store } from '../src/store.js';
+import type { Store } from '../src/store/store.js';
 import { realBuild } from './support/data.js';
 
 /** The definition as SQL: every name within 2 characters of the input's length sharing its first or last letter. */

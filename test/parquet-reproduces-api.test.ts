@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { defaultPaths, projectRoot } from '../build/paths.js';
+import { defaultPaths } from '../build/paths.js';
+import { projectRoot } from '../src/shared/project-root.js';
 import { onRealApp } from './support/http.js';
 
 const SEED = 'issue-16';

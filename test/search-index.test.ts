@@ -5,14 +5,14 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { DUCKDB_SEARCH, DUCKDB_SPECIES, NAMES_SQL, searchQueries } from '../bench/search-queries.js';
-import { DB_FILE } from '../build/publish.js';
+import { DB_FILE } from '../src/store/files.js';
 import { defaultPaths } from '../build/paths.js';
 import { openStore } from '../src/read/documents.js';
 import { normaliseName } from '../src/read/names.js';
 import { releases } from '../src/read/releases.js';
 import { releaseSearch, speciesSearch, type SearchField } from '../src/read/search-index.js';
 import { MIN_SCORE } from '../src/read/suggest.js';
-import type { Store } from '../src/store.js';
+import type { Store } from '../src/store/store.js';
 import { realBuild } from './support/data.js';
 
 describe('search index: searches from memory', function () {

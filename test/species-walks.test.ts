@@ -4,12 +4,12 @@
 // documents such that an answer can splice them in as they are.
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { DB_FILE } from '../build/publish.js';
+import { DB_FILE } from '../src/store/files.js';
 import { defaultPaths } from '../build/paths.js';
 import { openStore } from '../src/read/documents.js';
 import { lineageDoc, mslOf } from '../src/read/lineages.js';
 import { renamesIn, speciesWalksLoaded } from '../src/read/species-walks.js';
-import type { Store } from '../src/store.js';
+import type { Store } from '../src/store/store.js';
 import { realBuild } from './support/data.js';
 
 describe('species walks (compact lineages) against history_doc, and the documents as sent', function () {

@@ -4,9 +4,9 @@
 // exits).
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { DB_FILE } from '../build/index.js';
+import { DB_FILE } from '../src/store/files.js';
 import { defaultPaths } from '../build/paths.js';
-import { Store } from '../src/store.js';
+import { Store } from '../src/store/store.js';
 import { realBuild } from './support/data.js';
 
 describe('a store closing', () => {

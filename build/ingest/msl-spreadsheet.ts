@@ -5,9 +5,8 @@ import type * as XLSX from '@e965/xlsx';
 import {
   RANK_ALIASES, Table, cellInt, cellSignedInt, findSheet, normaliseHeader, readWorkbook, sheetRows, unknownLayout,
 } from './sheet.js';
-import {
-  InputError, RANKS, type MslRow, type MslWorkbook, type Rank, type RenameRow, type TaxonCounts,
-} from './types.js';
+import { InputError, type MslRow, type MslWorkbook, type RenameRow, type TaxonCounts } from './types.js';
+import { RANKS, type Rank } from '../../src/shared/ranks.js';
 
 type MslField =
   | Rank | 'sort' | 'typeSpecies' | 'genomeComposition' | 'lastChange' | 'mslOfLastChange' | 'proposal'

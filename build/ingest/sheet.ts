@@ -2,7 +2,8 @@
 // so headers and cells are normalised here once, and every bad cell becomes an InputError naming where it is.
 import { readFileSync } from 'node:fs';
 import * as XLSX from '@e965/xlsx';
-import { InputError, RANKS, type Lineage, type Rank } from './types.js';
+import { type Rank, RANKS } from '../../src/shared/ranks.js';
+import { InputError, type Lineage } from './types.js';
 
 export type Cell = XLSX.CellObject | undefined;
 export type Row = Cell[] | undefined;

@@ -3,7 +3,8 @@
 // that must not become taxa: a "legend" chain, "Unassigned" placeholder nodes standing in for a
 // missing rank, and a second copy of the root among the root's children.
 import { readFileSync } from 'node:fs';
-import { InputError, RANKS, type Lineage, type Rank, type TreeExport, type TreeNode, type TreeShortfall } from './types.js';
+import { type Rank, RANKS } from '../../src/shared/ranks.js';
+import { InputError, type Lineage, type TreeExport, type TreeNode, type TreeShortfall } from './types.js';
 
 /**
  * Words the root's `child_counts` uses for each rank. ICTV's `taxonomy_level` table

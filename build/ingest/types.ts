@@ -1,11 +1,7 @@
 // Shapes shared by the readers (one per raw format) and the stages that turn their output into Parquet.
 // Readers return plain rows; they never decide which source is authoritative (that is build/species.ts).
 
-export const RANKS = [
-  'realm', 'subrealm', 'kingdom', 'subkingdom', 'phylum', 'subphylum', 'class', 'subclass',
-  'order', 'suborder', 'family', 'subfamily', 'genus', 'subgenus', 'species',
-] as const;
-export type Rank = (typeof RANKS)[number];
+import type { Rank } from '../../src/shared/ranks.js';
 
 /** One value per ICTV rank; null where the taxon has no ancestor at that rank (never "Unassigned"). */
 export type Lineage = Record<Rank, string | null>;

@@ -4,7 +4,8 @@
 // what only the database holds: the species' taxnode id, the NCBI taxids of the RefSeq records, and how
 // the species came from the previous release (update_change, update_prev_species, update_prev_taxnode_id).
 import { readTsv, type TsvRow } from './tsv.js';
-import { InputError, RANKS, type Lineage, type VmrRow, type VmrWorkbook } from './types.js';
+import { RANKS } from '../../src/shared/ranks.js';
+import { InputError, type Lineage, type VmrRow, type VmrWorkbook } from './types.js';
 
 const COLUMNS = [
   'isolate_id', 'taxnode_id', 'species_sort', 'isolate_sort', 'species_name', 'isolate_type', 'isolate_names',

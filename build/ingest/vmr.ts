@@ -4,7 +4,8 @@
 // published as ICTV's database table are read by vmr-table.ts.
 import { RANK_ALIASES, Table, findSheet, readWorkbook, sheetRows, unknownLayout } from './sheet.js';
 import { exemplarWarnings } from './vmr-table.js';
-import type { Rank, VmrRow, VmrWorkbook } from './types.js';
+import type { VmrRow, VmrWorkbook } from './types.js';
+import type { Rank } from '../../src/shared/ranks.js';
 
 type VmrField =
   | Rank | 'isolateId' | 'speciesSort' | 'isolateSort' | 'ictvId' | 'exemplar' | 'virusNames' | 'abbreviations'

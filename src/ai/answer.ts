@@ -1,7 +1,7 @@
 // One function per intent of POST /ai/query: a parsed question in, {response, data, sources} out. Every number
 // and name in a response is read from a read model (named in sources) at answer time; a question whose subject
 // is missing from the data gets a sentence saying so, never a made-up value.
-import type { Store } from '../store.js';
+import type { Store } from '../store/store.js';
 import { diffSummary, type CompareCounts } from '../read/compare.js';
 import { IDENTIFIER_KINDS, type IdentifierKind } from '../read/identifiers.js';
 import { endingText, lineageDoc, lineageText, mslOf, speciesDoc, type LineageDoc, type Rank, type SpeciesDoc } from '../read/lineages.js';

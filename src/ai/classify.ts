@@ -19,7 +19,7 @@
 // it; only the overall shares and pooled variance, over ~14k species, keep its one contribution (its accuracy is
 // in the README and test/ai-classify.test.ts). Lengths carry most of the signal (phage
 // families have tight length ranges), hence a small V: 0.0002 in log10 is about 3% of a length.
-import type { Store } from '../store.js';
+import type { Store } from '../store/store.js';
 import { count, num } from './format.js';
 import { COMPOSITION_NAMES, formatGenomeSize } from './vocabulary.js';
 

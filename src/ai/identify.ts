@@ -1,7 +1,7 @@
 // The name path of POST /ai/classify: a species name of any release, a VMR virus name or abbreviation, an
 // accession or an id, as the resolver (read/resolve.ts) follows it to the latest release, becomes that
 // species' classification there; a lineage that ended without a successor shows its last record.
-import type { Store } from '../store.js';
+import type { Store } from '../store/store.js';
 import { endingText, lineageDoc, lineageText, mslOf, speciesDoc, type SpeciesDoc } from '../read/lineages.js';
 import { IDENTIFIER_KINDS } from '../read/identifiers.js';
 import type { ResolvedVersion } from '../read/releases.js';

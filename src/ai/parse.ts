@@ -4,7 +4,7 @@
 // and abbreviations), higher taxa in taxon_profile, hosts and genome types in vocabulary.ts; the intent is then
 // chosen by ordered rules over what was found and the words left around it. A question this cannot read gets
 // the intent 'unknown' (and an honest answer), never a best guess.
-import type { Store } from '../store.js';
+import type { Store } from '../store/store.js';
 import { identifierKeys, type IdentifierHit, type IdentifierKind } from '../read/identifiers.js';
 import type { Rank } from '../read/lineages.js';
 import { lookupName, normaliseName, type NameHit } from '../read/names.js';

@@ -4,7 +4,7 @@
 // intent (answer.ts), and judged (understood.ts): an answer only when every part was understood, otherwise a
 // "not understood" answer naming the part. The router and the evaluation harness (bench/ai-eval.ts) both call
 // this, so what is measured is what is served.
-import type { Store } from '../store.js';
+import type { Store } from '../store/store.js';
 import { lookupIdentifiers } from '../read/identifiers.js';
 import { releases as releaseRows } from '../read/releases.js';
 import { abbreviationAside } from '../read/resolve.js';

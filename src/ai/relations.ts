@@ -4,7 +4,7 @@
 // counts and the difference), a count between two releases (both and the arithmetic), and which taxa a release
 // added, abolished, renamed, merged or split (naming them). A relation that is recognised but lacks a part
 // answers "not understood" naming the part; a question that is none of these returns null (answer.ts then).
-import type { Store } from '../store.js';
+import type { Store } from '../store/store.js';
 import { RANKS, type Rank } from '../read/lineages.js';
 import { asResolved, releases as releaseRows, type ReleaseRow } from '../read/releases.js';
 import { placeIn } from '../read/resolve.js';

@@ -1,7 +1,7 @@
 // The stability analysis of one family (GET /ai/stability/:family_name and the stability questions of
 // POST /ai/query), read from family_stability: its score, the score's formula, its churn per release, its events
 // and where it stands against the median family. Families that no longer exist have a row too.
-import type { Store } from '../store.js';
+import type { Store } from '../store/store.js';
 import { latest } from '../read/releases.js';
 import { notFoundAt } from '../read/taxa.js';
 import { count, dec, num } from './format.js';

@@ -2,21 +2,21 @@
 // every operation (each status and media type) one request is derived from the contract itself (its
 // parameter and body examples; a bad value for a 400, an unknown name or release for a 404, a body over the
 // limit, of a foreign type or with a misnamed field for 413, 415 and 422), sent to the app over the data set
-// in DATA_DIR, and the answer written to src/openapi-examples.json, which the served contract carries
-// (contract.ts). test/contract-document.test.ts derives them again and holds the file equal to the answers.
+// in DATA_DIR, and the answer written to src/contract/openapi-examples.json, which the served contract carries
+// (contract/openapi.ts). test/contract-document.test.ts derives them again and holds the file equal to the answers.
 import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
-import { DB_FILE } from '../../build/index.js';
-import { defaultPaths, DOC_SNAPSHOT_FILE, projectRoot } from '../../build/paths.js';
-import { createApp } from '../app.js';
-import { openApiDocument } from '../contract.js';
+import { loadConfig } from '../config/env.js';
+import { projectRoot } from '../shared/project-root.js';
+import { createApp } from '../http/app.js';
+import { openApiDocument } from '../contract/openapi.js';
 import { openStore } from '../read/documents.js';
-import type { Store } from '../store.js';
+import type { Store } from '../store/store.js';
 
-export const EXAMPLES_FILE = join(projectRoot(), 'src', 'openapi-examples.json');
+export const EXAMPLES_FILE = join(projectRoot(), 'src', 'contract', 'openapi-examples.json');
 
 /** One example: the request that gave it (shown as the example's summary) and the answer. */
 export interface Example {
@@ -190,8 +190,8 @@ export async function realExamples(store: Store): Promise<{ examples: Examples; 
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { dataDir } = defaultPaths();
-  const store = await openStore(join(dataDir, DB_FILE), 2, join(dataDir, DOC_SNAPSHOT_FILE));
+  const { dbFile, snapshotFile } = loadConfig();
+  const store = await openStore(dbFile, 2, snapshotFile);
   const { examples, mismatches } = await realExamples(store);
   writeFileSync(EXAMPLES_FILE, `${JSON.stringify(examples, null, 1)}\n`);
   const n = Object.values(examples).flatMap((s) => Object.values(s).flatMap((t) => Object.keys(t))).length;

@@ -7,9 +7,9 @@
 import { createReadStream, readFileSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { HttpError } from '../errors.js';
-import { loadConfig } from '../config.js';
-import { openApiDocument } from '../contract.js';
+import { HttpError } from '../read/errors.js';
+import { loadConfig } from '../config/env.js';
+import { openApiDocument } from '../contract/openapi.js';
 import { BULK_FORMATS, bulkRows, type BulkFormat } from '../read/bulk.js';
 import { assertPair, CHANGE_TYPES, changesAnswer, diffSummary, type ChangeType } from '../read/compare.js';
 import { openStore } from '../read/documents.js';
@@ -18,7 +18,7 @@ import { asWritten } from '../read/names.js';
 import { resolveVersion } from '../read/releases.js';
 import { resolveMany, shownResolution } from '../read/resolve.js';
 import { batchHead, csvAnswer, namesTable, readNamesCsv } from '../read/resolve-batch.js';
-import type { Store } from '../store.js';
+import type { Store } from '../store/store.js';
 
 /** Exit statuses scripts can rely on (3: the data set cannot be read, or the command failed otherwise). */
 const EXIT = { found: 0, notFound: 1, usage: 2, failed: 3 } as const;

@@ -4,7 +4,7 @@
 // is what is left without a trailing type: digits (a letter after them: "1a"), or one capital after a hyphen
 // ("FMDV-O"); the resolver reads a stem as every abbreviation it begins (resolve.ts identify). Built from
 // name_index once per opened build.
-import type { Store } from '../store.js';
+import type { Store } from '../store/store.js';
 import { asWritten, normaliseName } from './names.js';
 
 /**

@@ -5,9 +5,9 @@ import { createReadStream, createWriteStream, existsSync, readFileSync, statSync
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { HttpError } from '../errors.js';
-import type { DerivedFile } from '../derived-files.js';
-import type { Store } from '../store.js';
+import { HttpError } from './errors.js';
+import type { DerivedFile } from '../store/derived-files.js';
+import type { Store } from '../store/store.js';
 import type { ResolvedVersion } from './releases.js';
 import { notFoundAt } from './taxa.js';
 

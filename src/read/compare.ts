@@ -2,8 +2,8 @@
 // rows) and the changes themselves, page by page (compare_rows, compare_species, compare_exit_proposal, held
 // as documents). A pair is stored once, read forwards; read backwards it exchanges what was added with what
 // was removed and merges with splits.
-import { HttpError } from '../errors.js';
-import type { Store } from '../store.js';
+import { HttpError } from './errors.js';
+import type { Store } from '../store/store.js';
 import type { ResolvedVersion } from './releases.js';
 
 export interface DiffSummary {

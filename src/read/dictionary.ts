@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { projectRoot } from '../../build/paths.js';
+import { projectRoot } from '../shared/project-root.js';
 
 export interface DictionaryColumn {
   name: string;

@@ -1,8 +1,8 @@
 // The read models a store holds in memory: the pre-rendered documents (everything answered by key: a species
 // in a release, a release pair, a lineage, a release, a name) and the small tables every request may need,
 // held as rows. Opening a store, and keeping the snapshot of these documents in step with the build.
-import { definitionsKey, snapshotMismatch } from '../doc-snapshot.js';
-import { Store, type DocSpec } from '../store.js';
+import { definitionsKey, snapshotMismatch } from '../store/snapshot-file.js';
+import { Store, type DocSpec } from '../store/store.js';
 import { loadAbbreviationStems } from './abbreviation-stems.js';
 import { DIFF_LIST } from './compare.js';
 import { RELEASES_LIST } from './releases.js';

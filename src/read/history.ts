@@ -1,8 +1,8 @@
 // The history of whatever a name or identifier denotes: every lineage the name has stood for (species or a
 // higher taxon of any rank), release by release, and where it lives now. The one answer of GET
 // /api/v1/history/:name and of the command line's `history`.
-import { jsonArray, withJsonField } from '../json-text.js';
-import type { Store } from '../store.js';
+import { jsonArray, withJsonField } from './json-text.js';
+import type { Store } from '../store/store.js';
 import { lineageDoc, mslOf, taxonDoc, type LineageDoc, type TaxonLineageDoc } from './lineages.js';
 import { latest } from './releases.js';
 import { lineagesNamed, resolveName, type MatchType, type Status } from './resolve.js';

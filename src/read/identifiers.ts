@@ -1,7 +1,7 @@
 // Identifiers users hold instead of names: GenBank and RefSeq accessions and NCBI taxids of VMR isolates,
 // ICTV ids and taxnode ids (identifier_index). Looked up with one keyed query for a whole batch: the index has
 // ~250k rows, which the memory budget keeps in DuckDB rather than in the in-memory documents.
-import type { Store } from '../store.js';
+import type { Store } from '../store/store.js';
 
 export type IdentifierKind = 'accession' | 'taxid' | 'ictv_id' | 'taxnode_id';
 

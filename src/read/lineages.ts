@@ -1,8 +1,8 @@
 // Lineages: a species (history_doc) or a higher taxon (taxon_history_doc) through every release it is in, with
 // the change that brought it into each and how it ended; and a species' record in one release (species_doc),
 // as the documents held in memory give them. The one shape of these documents the routes and /ai read.
-import { RANKS, type Rank } from '../../build/ingest/types.js';
-import type { Store } from '../store.js';
+import { RANKS, type Rank } from '../shared/ranks.js';
+import type { Store } from '../store/store.js';
 
 // The one list of ranks, realm first, is the build's (build/ingest/types.ts): the data holds no other.
 export { RANKS, type Rank };

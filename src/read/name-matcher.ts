@@ -10,7 +10,7 @@
 // suggestions. The rows are held as columns (a few bytes each, repeated strings once), not as an object each;
 // the bounds' masks and bigrams are made from the forms as the matcher is made (the image holds the forms).
 
-import type { Field, Image } from '../index-image.js';
+import type { Field, Image } from '../store/index-image.js';
 
 /** Normal forms are [a-z0-9] (names.ts normaliseName): each letter or digit is one of 36 codes. */
 const ALPHABET = 36;

@@ -2,7 +2,7 @@
 // the SQL macro name_norm, build/name-norm.ts; test/read-layer.test.ts holds the two together), the lineages a
 // name has ever denoted (name_lookup, held in memory), and how closely a spelling matches: an exact spelling
 // wins over one that differs in case or accents, which wins over one that differs in punctuation or spaces.
-import type { Store } from '../store.js';
+import type { Store } from '../store/store.js';
 
 /** The normal form names are matched on: case, accents, punctuation and spaces ignored (as name_norm). */
 export function normaliseName(name: string): string {

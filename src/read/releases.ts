@@ -1,9 +1,12 @@
 // The releases of the data set, and release identifiers in requests: "MSL40", "msl40" ("40" is not
 // accepted); "latest" means the newest release. Which releases exist is the data set's business (the
 // manifest it was built from), never this code's.
-import { HttpError } from '../errors.js';
-import type { Store } from '../store.js';
-import type { Scope } from '../respond.js';
+import { HttpError } from './errors.js';
+import type { Store } from '../store/store.js';
+
+/** What an answer is about, for its caching: one release named, or whichever is the latest (which a new
+ *  build changes). */
+export type Scope = 'release' | 'latest';
 
 export interface ReleaseRow {
   version: string;

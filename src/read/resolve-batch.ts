@@ -5,8 +5,8 @@
 // several times the size of their text) are never all alive at once.
 import { parse as csvParser, type Options as CsvOptions } from 'csv-parse';
 import { stringify as stringifyCsv } from 'csv-stringify/sync';
-import { HttpError } from '../errors.js';
-import { eachInSlices, mapInSlices, nextTurn } from '../slices.js';
+import { HttpError } from './errors.js';
+import { eachInSlices, mapInSlices, nextTurn } from './slices.js';
 import type { ResolvedVersion } from './releases.js';
 import { shownResolution, type Resolution } from './resolve.js';
 

@@ -4,8 +4,8 @@
 // splits and abolitions (the lineages of history_doc and taxon_history_doc, held in memory). Every endpoint
 // that answers for a name answers with this: /api/v1/resolve, /species, /history, /taxonomy, /historical,
 // /search and /ai.
-import { eachInSlices, mapInSlices } from '../slices.js';
-import type { Store } from '../store.js';
+import { eachInSlices, mapInSlices } from './slices.js';
+import type { Store } from '../store/store.js';
 import { identifierKeys, lookupIdentifiers, type IdentifierHit, type IdentifierKind } from './identifiers.js';
 import { lineageDoc, mslOf, speciesDoc, taxonDoc, type LineageDoc, type SpeciesDoc } from './lineages.js';
 import { stemGroup, writtenAsStem, type StemGroup } from './abbreviation-stems.js';

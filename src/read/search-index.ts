@@ -11,9 +11,9 @@
 // The /search endpoints match normal forms of name_index: the name matcher's forms (suggest.ts), with a
 // trigram index over them for prefixes and substrings and the matcher's own scan for misspellings.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { Image, writeImage, type Field } from '../index-image.js';
-import { jsonArray } from '../json-text.js';
-import type { Store } from '../store.js';
+import { Image, writeImage, type Field } from '../store/index-image.js';
+import { jsonArray } from './json-text.js';
+import type { Store } from '../store/store.js';
 import { releases } from './releases.js';
 import { nameMatcher } from './suggest.js';
 import { ENTRY_BYTES, Recent } from './recent.js';

@@ -4,8 +4,8 @@
 // species_timeline; test/species-walks.test.ts holds the two together), held as typed arrays and one string
 // of strings: a walk read a lineage document, inflated and parsed whole, for the few fields it needs, which was
 // most of the cost of resolving a batch of names.
-import { Image, writeImage, type Field } from '../index-image.js';
-import type { Store } from '../store.js';
+import { Image, writeImage, type Field } from '../store/index-image.js';
+import type { Store } from '../store/store.js';
 import { lineageDoc, mslOf } from './lineages.js';
 
 /**

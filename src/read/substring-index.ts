@@ -4,7 +4,7 @@
 // three characters or more is looked for only in the strings of its rarest trigram (a hash collision adds
 // candidates, never loses one); a shorter one is looked for in the whole text.
 
-import type { Field, Image } from '../index-image.js';
+import type { Field, Image } from '../store/index-image.js';
 
 const SEP = '\x1f';
 const BUCKETS = 1 << 16;

@@ -4,10 +4,10 @@
 // same suggestions everywhere. The scoring and the threshold were chosen by measurement (bench/suggestions.ts,
 // README "Measured figures"): misspellings generated from real names, the share whose first suggestion is
 // the name meant, against how often a suggestion is offered for a name that is not a misspelling at all.
-import { HttpError } from '../errors.js';
-import { Image, writeImage } from '../index-image.js';
-import { eachInSlices } from '../slices.js';
-import type { Store } from '../store.js';
+import { HttpError } from './errors.js';
+import { Image, writeImage } from '../store/index-image.js';
+import { eachInSlices } from './slices.js';
+import type { Store } from '../store/store.js';
 import { NameMatcher } from './name-matcher.js';
 import { normaliseName, type NameHit } from './names.js';
 import { Recent } from './recent.js';

@@ -1,7 +1,7 @@
 // Taxa above species by name: where a name stands in the latest release, or what became of it
 // (taxonomy_taxon, held in memory), and the 404 for a name that is not a taxon of the rank asked.
-import { HttpError } from '../errors.js';
-import type { Store } from '../store.js';
+import { HttpError } from './errors.js';
+import type { Store } from '../store/store.js';
 import type { ClassificationRank } from './lineages.js';
 import type { ResolvedVersion } from './releases.js';
 import { absence, resolveName, shownResolution } from './resolve.js';

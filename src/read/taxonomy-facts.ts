@@ -3,7 +3,7 @@
 // (taxon_counts), the higher-taxon renames and abolitions of the change lists (taxon_change_list), and the
 // species changes of one release (release_diff_detail), and the timeline's events. Each is one small query of a
 // read model, kept per opened build once asked.
-import type { Store } from '../store.js';
+import type { Store } from '../store/store.js';
 
 const cache = new WeakMap<Store, Map<string, Promise<unknown>>>();
 

@@ -2,9 +2,9 @@
 // higher taxa, of every release) whose words begin with the words typed, each word allowed one typo once it
 // has four letters ("tobaco mosaic" finds Tobacco mosaic virus). suggest.ts answers a different question (the
 // whole name misspelt, for a 404); this one matches beginnings of words, as a text still being typed is.
-import { Image, writeImage } from '../index-image.js';
-import { eachInSlices } from '../slices.js';
-import type { Store } from '../store.js';
+import { Image, writeImage } from '../store/index-image.js';
+import { eachInSlices } from './slices.js';
+import type { Store } from '../store/store.js';
 import type { NameHit } from './names.js';
 
 export interface TypeaheadHit {

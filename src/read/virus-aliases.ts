@@ -4,7 +4,7 @@
 // is kept only when every name it comes from denotes one and the same species lineage (a tail shared by phages
 // of two species names neither). Plus a few words no list holds at all ("flu"). Read from name_index once per
 // opened build.
-import type { Store } from '../store.js';
+import type { Store } from '../store/store.js';
 import { normaliseName } from './names.js';
 
 /** Common words for a virus that no list spells out; the value is a VMR virus name. */

@@ -3,10 +3,10 @@
 // health, examples). The language layer is deterministic (src/ai/parse.ts); every answer is read from the
 // read models and names them in `sources`.
 import { Router, type Request } from 'express';
-import { HttpError } from '../errors.js';
-import type { ReadyRoute } from '../ready-answers.js';
-import { sendJson, sendUncached } from '../respond.js';
-import type { Store } from '../store.js';
+import { HttpError } from '../read/errors.js';
+import type { ReadyRoute } from '../http/ready-answers.js';
+import { sendJson, sendUncached } from '../http/send-answer.js';
+import type { Store } from '../store/store.js';
 import { latest, releases } from '../read/releases.js';
 import { askQuestion, type QueryResult } from '../ai/query.js';
 import { AnswerCache } from '../ai/cache.js';

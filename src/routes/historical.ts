@@ -3,10 +3,10 @@
 // (projections *_doc.sql, caudovirales_dissolution.sql), held in memory except the species histories; names
 // are found by the resolver, and a 404 for an unknown name suggests close ones (read/suggest.ts).
 import { Router } from 'express';
-import { HttpError } from '../errors.js';
-import type { ReadyRoute } from '../ready-answers.js';
-import { sendJson } from '../respond.js';
-import type { Store } from '../store.js';
+import { HttpError } from '../read/errors.js';
+import type { ReadyRoute } from '../http/ready-answers.js';
+import { sendJson } from '../http/send-answer.js';
+import type { Store } from '../store/store.js';
 import { assertPair, diffSummary } from '../read/compare.js';
 import { nameParam } from '../read/names.js';
 import { latest, resolveVersion } from '../read/releases.js';

@@ -3,9 +3,9 @@
 // advanced search filter search_species in one bound DuckDB query each; facets, statistics and family summaries
 // are pre-rendered documents read from memory.
 import { Router, type Request, type Response } from 'express';
-import { sendJson, sendUncached } from '../respond.js';
-import type { ReadyRoute } from '../ready-answers.js';
-import type { Store } from '../store.js';
+import { sendJson, sendUncached } from '../http/send-answer.js';
+import type { ReadyRoute } from '../http/ready-answers.js';
+import type { Store } from '../store/store.js';
 import { nameParam, normaliseName } from '../read/names.js';
 import { latest, resolveVersion } from '../read/releases.js';
 import { betterHit, matchNames, speciesSearch, type NameHit } from '../read/search-index.js';

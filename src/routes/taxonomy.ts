@@ -2,11 +2,11 @@
 // Every answer is a pre-rendered document (taxonomy_* projections), read from memory except the trees; only
 // the "did you mean" suggestions of an unknown name are a search.
 import { Router, type Request, type Response } from 'express';
-import { HttpError } from '../errors.js';
-import { extendedJson } from '../json-text.js';
-import type { ReadyRoute } from '../ready-answers.js';
-import { sendJson, sendUncached } from '../respond.js';
-import type { Store } from '../store.js';
+import { HttpError } from '../read/errors.js';
+import { extendedJson } from '../read/json-text.js';
+import type { ReadyRoute } from '../http/ready-answers.js';
+import { sendJson, sendUncached } from '../http/send-answer.js';
+import type { Store } from '../store/store.js';
 import { CLASSIFICATION_RANKS, type ClassificationRank } from '../read/lineages.js';
 import { nameParam, normaliseName } from '../read/names.js';
 import { latest, resolveVersion, type ResolvedVersion } from '../read/releases.js';

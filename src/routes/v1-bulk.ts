@@ -5,7 +5,7 @@
 // File answers pick their own encoding (a gzipped copy of the file, made once) and skip the app's compression
 // middleware (app.ts), which would compress the same bytes again on every download.
 import { Router, type Request, type Response } from 'express';
-import { sendJson, notModified, sendFile } from '../respond.js';
+import { sendJson, notModified, sendFile } from '../http/send-answer.js';
 import { BULK_FORMATS, bulkRows, recordFile, recordFiles, type BulkFormat, type BulkResource } from '../read/bulk.js';
 import { dataDictionary } from '../read/dictionary.js';
 import { resolveVersion } from '../read/releases.js';

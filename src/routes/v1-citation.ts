@@ -4,11 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Router, type Request, type Response } from 'express';
-import { projectRoot } from '../../build/paths.js';
-import { HttpError } from '../errors.js';
+import { projectRoot } from '../shared/project-root.js';
+import { HttpError } from '../read/errors.js';
 import { RANKS } from '../read/lineages.js';
 import { resolveVersion } from '../read/releases.js';
-import { sendUncached } from '../respond.js';
+import { sendUncached } from '../http/send-answer.js';
 
 /** The body as the contract declares it (exactly one subject), validated and defaulted before the handler runs. */
 interface Body {

@@ -1,13 +1,13 @@
 // /api/v1/compare and /api/v1/history: comparisons of any two releases, and the history of the taxon of any
 // rank that a name or identifier denotes. The answers are the read layer's (read/compare.ts, read/history.ts).
 import { Router, type Request, type Response } from 'express';
-import type { ReadyRoute } from '../ready-answers.js';
-import { nextPage, sendJson, type Scope } from '../respond.js';
-import type { Store } from '../store.js';
+import type { ReadyRoute } from '../http/ready-answers.js';
+import { nextPage, sendJson } from '../http/send-answer.js';
+import { type ResolvedVersion, resolveVersion, type Scope } from '../read/releases.js';
+import type { Store } from '../store/store.js';
 import { assertPair, CHANGE_TYPES, changesAnswer, diffSummary } from '../read/compare.js';
 import { historyJson } from '../read/history.js';
 import { nameParam } from '../read/names.js';
-import { resolveVersion, type ResolvedVersion } from '../read/releases.js';
 
 function pair(store: Store, fromVersion: string, toVersion: string): { from: ResolvedVersion; to: ResolvedVersion; scope: Scope } {
   const from = resolveVersion(store, fromVersion);

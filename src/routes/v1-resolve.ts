@@ -2,11 +2,11 @@
 // (JSON, or CSV in and CSV out). The resolution and the answer's shape are the read layer's (read/resolve.ts,
 // read/resolve-batch.ts).
 import { Router, type Request, type Response } from 'express';
-import { HttpError } from '../errors.js';
+import { HttpError } from '../read/errors.js';
 import { resolveVersion } from '../read/releases.js';
 import { resolveInSlices, resolveName, shownResolution } from '../read/resolve.js';
 import { csvAnswer, emptyHead, jsonResults, readNamesCsv } from '../read/resolve-batch.js';
-import { sendCsvPieces, sendJson, sendJsonPieces } from '../respond.js';
+import { sendCsvPieces, sendJson, sendJsonPieces } from '../http/send-answer.js';
 
 const MAX_NAMES = 10_000;
 

@@ -2,14 +2,14 @@
 // (comparisons and histories, resolution, citations and bulk downloads have modules of their own). Point
 // lookups read in-memory documents, searches the in-memory search index; listings are one bound DuckDB query each.
 import { Router, type Request } from 'express';
-import { HttpError } from '../errors.js';
-import { withJsonField } from '../json-text.js';
-import type { ReadyRoute } from '../ready-answers.js';
-import { linkTo, nextPage, nextPageOf, sendJson, type Scope } from '../respond.js';
-import type { Store } from '../store.js';
+import { HttpError } from '../read/errors.js';
+import { withJsonField } from '../read/json-text.js';
+import type { ReadyRoute } from '../http/ready-answers.js';
+import { linkTo, nextPage, nextPageOf, sendJson } from '../http/send-answer.js';
+import { releases, type ResolvedVersion, resolveVersion, type Scope } from '../read/releases.js';
+import type { Store } from '../store/store.js';
 import { CLASSIFICATION_RANKS, speciesDoc } from '../read/lineages.js';
 import { asWritten, nameParam } from '../read/names.js';
-import { releases, resolveVersion, type ResolvedVersion } from '../read/releases.js';
 import { absence, resolveName, shownResolution, type Resolution } from '../read/resolve.js';
 import { releaseSearch } from '../read/search-index.js';
 import { unknownNameError } from '../read/suggest.js';

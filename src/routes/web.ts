@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { Router, type RequestHandler } from 'express';
-import { notFound } from '../errors.js';
+import { notFound } from '../http/errors.js';
 
 /** The repository root: this module runs as dist/src/routes/web.js. */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');

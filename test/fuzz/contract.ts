@@ -2,7 +2,7 @@
 // ($refs resolved), and an ajv validator per response schema. Nothing here knows an endpoint by name: the
 // fuzzer's whole knowledge of the API is the OpenAPI document.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { openApiDocument } from '../../src/contract.js';
+import { openApiDocument } from '../../src/contract/openapi.js';
 
 export type Schema = Record<string, unknown> & {
   type?: string | string[];

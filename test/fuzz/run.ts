@@ -10,7 +10,7 @@ import net from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { projectRoot } from '../../build/paths.js';
+import { projectRoot } from '../../src/shared/project-root.js';
 import { check, describeProbe, type Answer, type Finding, type Probe } from './checks.js';
 import { loadContract, type Contract } from './contract.js';
 import { probes } from './probes.js';

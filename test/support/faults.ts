@@ -9,9 +9,11 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { DB_CHECKSUM_FILE, fileChecksum, readRecordedChecksum } from '../../build/checksum.js';
-import { DB_FILE, REPORT_FILE, type BuildReport } from '../../build/index.js';
-import { defaultPaths, DOC_SNAPSHOT_FILE, projectRoot } from '../../build/paths.js';
+import { fileChecksum, readRecordedChecksum } from '../../src/store/checksum.js';
+import { DB_CHECKSUM_FILE, DB_FILE, DOC_SNAPSHOT_FILE, REPORT_FILE } from '../../src/store/files.js';
+import { type BuildReport } from '../../build/index.js';
+import { defaultPaths } from '../../build/paths.js';
+import { projectRoot } from '../../src/shared/project-root.js';
 import { sleep } from './server-process.js';
 
 /** The files a server reads. */
@@ -74,10 +76,10 @@ export interface RunOptions {
 /** What a progress line starts with when the build's output is no terminal (build/progress.ts). */
 export const PROGRESS_STAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \+\d+\.\ds /;
 
-/** Runs `node dist/src/cli/build.js` over `dataDir` as its own process. */
+/** Runs `node dist/build/cli.js` over `dataDir` as its own process. */
 export function runBuild(dataDir: string, opts: RunOptions = {}): Promise<BuildRun> {
   const t0 = Date.now();
-  const args = opts.script ?? [join(projectRoot(), 'dist', 'src', 'cli', 'build.js'), ...(opts.force ? ['--force'] : [])];
+  const args = opts.script ?? [join(projectRoot(), 'dist', 'build', 'cli.js'), ...(opts.force ? ['--force'] : [])];
   const child = spawn(process.execPath, args, {
     env: { ...process.env, DATA_DIR: dataDir, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,11 +2,11 @@
 import type { Express } from 'express';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { DB_FILE } from '../../build/index.js';
-import { defaultPaths, DOC_SNAPSHOT_FILE } from '../../build/paths.js';
-import { createApp } from '../../src/app.js';
+import { DB_FILE, DOC_SNAPSHOT_FILE } from '../../src/store/files.js';
+import { defaultPaths } from '../../build/paths.js';
+import { createApp } from '../../src/http/app.js';
 import { openStore } from '../../src/read/documents.js';
-import type { Store } from '../../src/store.js';
+import type { Store } from '../../src/store/store.js';
 import { realBuild, realDb, type Db } from './data.js';
 
 let shared: Promise<{ app: Express; store: Store }> | null = null;

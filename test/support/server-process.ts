@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { projectRoot } from '../../build/paths.js';
+import { projectRoot } from '../../src/shared/project-root.js';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -6,10 +6,9 @@
 // res.set and res.send redo work already done here (charset handling, a second freshness check).
 import { open } from 'node:fs/promises';
 import type { Request, Response } from 'express';
-import { openingWith } from './json-text.js';
-import { nextTurn } from './slices.js';
-
-export type Scope = 'release' | 'latest';
+import { openingWith } from '../read/json-text.js';
+import type { Scope } from '../read/releases.js';
+import { nextTurn } from '../read/slices.js';
 
 export const CACHE_CONTROL: Record<Scope, string> = {
   release: 'public, max-age=86400',

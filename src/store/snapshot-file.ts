@@ -15,9 +15,9 @@ import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, read, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { crc32 } from 'node:zlib';
-import { killPoint } from '../build/kill-points.js';
-import type { DocTable } from './packed-docs.js';
-import { OpenFile, SnapshotDocs } from './snapshot-docs.js';
+import { killPoint } from './kill-points.js';
+import type { DocTable } from './documents-in-memory.js';
+import { OpenFile, SnapshotDocs } from './documents-from-snapshot.js';
 
 const FORMAT = 'vtqs-documents/6';
 /** The header is a few KB (a length per batch); more than this means the file is not a snapshot. */

@@ -1,16 +1,16 @@
-// The API contract: the hand-written OpenAPI document src/openapi.yaml, as an object. Parsing that YAML
+// The API contract: the hand-written OpenAPI document src/contract/openapi.yaml, as an object. Parsing that YAML
 // costs ~250 ms, a tenth of the start-up budget, so `npm run compile` also writes it as JSON beside the
 // compiled code (run this module as a script); the JSON is used only while it is newer than the YAML.
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
-import { projectRoot } from '../build/paths.js';
+import { projectRoot } from '../shared/project-root.js';
 
-const YAML_FILE = join(projectRoot(), 'src', 'openapi.yaml');
+const YAML_FILE = join(projectRoot(), 'src', 'contract', 'openapi.yaml');
 /** The response examples taken from real answers (src/cli/contract-examples.ts writes them). */
-const EXAMPLES_FILE = join(projectRoot(), 'src', 'openapi-examples.json');
-const JSON_FILE = join(projectRoot(), 'dist', 'src', 'openapi.json');
+const EXAMPLES_FILE = join(projectRoot(), 'src', 'contract', 'openapi-examples.json');
+const JSON_FILE = join(projectRoot(), 'dist', 'src', 'contract', 'openapi.json');
 
 type Document = Record<string, unknown>;
 

@@ -8,8 +8,6 @@ import { promisify } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
 
-/** Beside the database: `{ build_id, bytes, crc32 }` of the file as its build wrote it. */
-export const DB_CHECKSUM_FILE = 'taxonomy.duckdb.sum';
 
 export interface FileChecksum {
   bytes: number;

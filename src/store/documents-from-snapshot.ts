@@ -9,7 +9,7 @@
 // long as it is open: the store that serves from it keeps it open until it closes.
 import { closeSync, readSync } from 'node:fs';
 import { inflateRawSync } from 'node:zlib';
-import { fnv1a, forEachEntry, hashTable, type DocTable } from './packed-docs.js';
+import { fnv1a, forEachEntry, hashTable, type DocTable } from './documents-in-memory.js';
 
 /** A snapshot file held open for the stores serving from it; closed when the last one lets it go. */
 export class OpenFile {

@@ -1,7 +1,8 @@
 // Runtime configuration, from the environment only (documented in the README).
 import { join } from 'node:path';
 import { z } from 'zod';
-import { DOC_SNAPSHOT_FILE, projectRoot } from '../build/paths.js';
+import { DOC_SNAPSHOT_FILE } from '../store/files.js';
+import { projectRoot } from '../shared/project-root.js';
 
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),

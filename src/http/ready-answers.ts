@@ -12,11 +12,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { Logger } from 'pino';
-import { describedHttpError, errorBody, HttpError } from './errors.js';
-import { ACCEPTS_COMPRESSION, requestLogger, setRequestId, setSafetyHeaders, setSimpleCors } from './front.js';
-import { declaredJsonBody, declaredParameters, firstMatch, integerParam, templatePattern } from './operations.js';
-import { CACHE_CONTROL, etagOf, linkTo, type Scope } from './respond.js';
-import type { Store } from './store.js';
+import { describedHttpError, errorBody } from './errors.js';
+import { HttpError } from '../read/errors.js';
+import { ACCEPTS_COMPRESSION, requestLogger, setRequestId, setSafetyHeaders, setSimpleCors } from './every-request.js';
+import { declaredJsonBody, declaredParameters, firstMatch, integerParam, templatePattern } from './operation-gate.js';
+import { CACHE_CONTROL, etagOf, linkTo } from './send-answer.js';
+import { type Scope } from '../read/releases.js';
+import type { Store } from '../store/store.js';
 
 /**
  * A lookup's answer when it is held ready (with its next page's URL, if paged), else null: the framework

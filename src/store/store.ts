@@ -7,11 +7,11 @@ import {
   DuckDBBlobVector, DuckDBConnection, DuckDBInstance, listValue,
   type DuckDBPreparedStatement, type DuckDBValue,
 } from '@duckdb/node-api';
-import { ConnPool } from './conn-pool.js';
+import { ConnPool } from './connection-pool.js';
 import { DerivedFiles, type DerivedFile } from './derived-files.js';
-import { definitionsKey, readSnapshot, writeSnapshot } from './doc-snapshot.js';
-import { dictionaryOf, PackedDocs, type DocTable } from './packed-docs.js';
-import type { OpenFile } from './snapshot-docs.js';
+import { definitionsKey, readSnapshot, writeSnapshot } from './snapshot-file.js';
+import { dictionaryOf, PackedDocs, type DocTable } from './documents-in-memory.js';
+import type { OpenFile } from './documents-from-snapshot.js';
 
 export type Row = Record<string, unknown>;
 

@@ -1,27 +1,16 @@
-// One error class, one middleware. /api/v1 answers {detail}; every other route {error, detail, type}.
+// One error middleware (the error class is the read layer's: read/errors.ts). /api/v1 answers {detail}; every other route {error, detail, type}.
 // Messages name what was wrong in the user's terms (the parameter, the value, what is expected), never the
 // validator's internals: a user reads 'query parameter "depth" must be an integer from 1 to 15', not an
 // ajv path.
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { distance } from 'fastest-levenshtein';
+import { HttpError, TYPES } from '../read/errors.js';
 
-const TYPES: Record<number, string> = {
-  400: 'BadRequest', 404: 'NotFound', 405: 'MethodNotAllowed', 406: 'NotAcceptable', 413: 'PayloadTooLarge',
-  415: 'UnsupportedMediaType', 422: 'ValidationError', 429: 'TooManyRequests', 500: 'InternalServerError',
-  501: 'NotImplemented', 503: 'ServiceUnavailable',
-};
 const TITLES: Record<number, string> = {
   400: 'Bad request', 404: 'Not found', 405: 'Method not allowed', 406: 'Not acceptable', 413: 'Payload too large',
   415: 'Unsupported media type', 422: 'Validation error', 429: 'Too many requests', 500: 'Internal server error',
   501: 'Not implemented', 503: 'Service unavailable',
 };
-
-export class HttpError extends Error {
-  constructor(readonly status: number, message: string, readonly type: string = TYPES[status] ?? 'Error', readonly extra: Record<string, unknown> = {}) {
-    super(message);
-    this.name = 'HttpError';
-  }
-}
 
 export const notFound: RequestHandler = (req) => {
   throw new HttpError(404, `no route for ${req.method} ${req.path}`);

@@ -5,7 +5,8 @@
 // strictly here and the validator then only checks their bounds. Defaults come from the contract too, so a
 // handler reads req.query as the contract describes it and validates nothing again.
 import type { Request, RequestHandler } from 'express';
-import { HttpError, type ContractTerms } from './errors.js';
+import { type ContractTerms } from './errors.js';
+import { HttpError } from '../read/errors.js';
 
 interface ParameterSchema {
   type?: string | string[];

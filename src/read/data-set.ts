@@ -1,12 +1,11 @@
-// Which data set the server serves. The published one, once its database file has been checked against
-// the checksum its build recorded and its read models found (read/documents.ts); when it is refused at
+// Which data set the server serves: the published one, opened (documents.ts) once its database file has
+// been checked against the checksum its build recorded and its read models found; when it is refused at
 // start-up, the generation the last build kept in previous/ (build/publish.ts), checked the same way.
 import { join } from 'node:path';
-import { DB_CHECKSUM_FILE, fileChecksum, readRecordedChecksum, type FileChecksum } from '../build/checksum.js';
-import { DOC_SNAPSHOT_FILE } from '../build/paths.js';
-import { DB_FILE, PREVIOUS_DIR } from '../build/publish.js';
-import { openStore } from './read/documents.js';
-import type { Store } from './store.js';
+import { fileChecksum, readRecordedChecksum, type FileChecksum } from '../store/checksum.js';
+import { DB_CHECKSUM_FILE, DB_FILE, DOC_SNAPSHOT_FILE, PREVIOUS_DIR } from '../store/files.js';
+import { openStore } from './documents.js';
+import type { Store } from '../store/store.js';
 
 export interface DataSet {
   /** 'published', or 'previous' for the generation kept by the last build. */
