@@ -9,6 +9,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import { basename } from 'node:path';
 import { pino } from 'pino';
 import { requestListener } from './http/app.js';
+import { answerClientError } from './http/client-errors.js';
 import { loadConfig } from './config/env.js';
 import { dataSet, openDataSet, type DataSet, type Opened } from './read/data-set.js';
 import type { Store } from './store/store.js';
@@ -108,7 +109,10 @@ function listen(listener: RequestListener): Server {
     keepAliveTimeout: l.keepAliveTimeoutMs,
     connectionsCheckingInterval: 1000,
     maxHeaderSize: l.maxHeaderBytes,
+    // the app refuses a request without Host itself (http/app.ts), with the documented error body
+    requireHostHeader: false,
   }, listener);
+  server.on('clientError', answerClientError);
   server.maxHeadersCount = l.maxHeaders;
   server.maxConnections = l.maxConnections;
   server.setTimeout(l.socketTimeoutMs);

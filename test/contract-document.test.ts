@@ -100,6 +100,17 @@ describe('the contract document', function () {
     expect(strayKeys(parseYaml(readFileSync(YAML_FILE, 'utf8')), '', [])).to.deep.equal([]);
   });
 
+  it('lets no parameter hold reserved characters raw: a value with & = # in it would be read as another parameter', () => {
+    const raw: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (!node || typeof node !== 'object') return;
+      if ((node as { allowReserved?: unknown }).allowReserved !== undefined) raw.push(at);
+      for (const [k, v] of Object.entries(node)) walk(v, `${at}/${k}`);
+    };
+    walk(openApiDocument(), '#');
+    expect(raw).to.deep.equal([]);
+  });
+
   it('declares a 4xx for every operation but the preflights', () => {
     for (const [template, item] of Object.entries(served.paths)) {
       for (const [method, op] of Object.entries(item)) {

@@ -107,6 +107,8 @@ export function createApp(opts: AppOptions): express.Express {
       }
     }
     setSafetyHeaders(res);
+    // HTTP/1.1 requires it (RFC 9112, 3.2); Node would refuse it itself, with an empty body (server.ts)
+    if (req.headers.host === undefined && req.httpVersion === '1.1') throw new HttpError(400, 'an HTTP/1.1 request needs a Host header');
     next();
   });
   // A public, read-only API with no credentials: any origin may read every answer. A preflight gets its
@@ -152,7 +154,7 @@ export function createApp(opts: AppOptions): express.Express {
     json(req, res, (err?: unknown) => (err ? next(err) : text(req, res, next)));
   });
   contract.push(...OpenApiValidator.middleware({
-    apiSpec: spec as never,
+    apiSpec: withRawSubDelimiters(spec) as never,
     validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
     validateResponses: opts.validateResponses ?? false,
     validateApiSpec: opts.validateResponses ?? false,
@@ -185,7 +187,7 @@ export function createApp(opts: AppOptions): express.Express {
   // Swagger UI is the one HTML page: helmet's defaults (a self-only CSP, framing refused) fit it, except
   // upgrade-insecure-requests, which would send its scripts to https:// on a site served over plain HTTP.
   const pageHeaders = helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } });
-  app.use('/docs', pageHeaders, swaggerUi.serve, swaggerUi.setup(spec, { customSiteTitle: 'Viral Taxonomy Query Service' }));
+  app.use('/docs', pageHeaders, docsRouter(spec));
 
   // The pages' scripts, styles and plotting library: files, left out of the contract like /docs.
   app.use('/assets', assetsRouter());
@@ -202,6 +204,35 @@ export function createApp(opts: AppOptions): express.Express {
   return app;
 }
 
+/**
+ * The contract as the request validator is given it: every query parameter with `allowReserved`. The
+ * contract writes none (a client percent-encodes reserved characters, the one serialisation that cannot be
+ * misread), but the server also reads those RFC 3986 lets a query hold as they are (`/ ? : @ ! $ ' ( ) * , ;`,
+ * which encodeURIComponent and URLSearchParams leave raw) and `+` as a space (as forms send it): the
+ * validator would refuse them, and `allowReserved` changes nothing else it checks. `&`, `=` and `#` end a
+ * value whatever the contract says.
+ */
+function withRawSubDelimiters(spec: Record<string, unknown>): Record<string, unknown> {
+  const copy = structuredClone(spec) as { paths: Record<string, Record<string, { parameters?: Array<Record<string, unknown>> }>>; components?: { parameters?: Record<string, Record<string, unknown>> } };
+  const lenient = (p: Record<string, unknown>) => { if (p.in === 'query') p.allowReserved = true; };
+  for (const item of Object.values(copy.paths)) for (const op of Object.values(item)) op.parameters?.forEach(lenient);
+  Object.values(copy.components?.parameters ?? {}).forEach(lenient);
+  return copy;
+}
+
+/**
+ * /docs: Swagger UI's page at /docs/ and its files beside it; anything else is the JSON 404 every unknown
+ * path gets (swagger-ui-express alone answers any other path under it with the page, and a path ending in
+ * package.json with a text/plain 404).
+ */
+function docsRouter(spec: Record<string, unknown>): express.Router {
+  const router = express.Router({ strict: true });
+  const page = swaggerUi.setup(spec, { customSiteTitle: 'Viral Taxonomy Query Service' });
+  router.get('/', (req, res, next) => (req.originalUrl.split('?')[0]!.endsWith('/') ? page(req, res, next) : res.redirect(301, `${req.baseUrl}/`)));
+  router.use((req: express.Request, _res: express.Response, next: express.NextFunction) => next(req.path.endsWith('/package.json') ? 'router' : undefined), swaggerUi.serve);
+  return router;
+}
+
 /** The lookups answered before the framework, as each router lists them, /ai/query's from `answers`. */
 export const readyRoutes = (answers: AiAnswers): ReadyRoute[] =>
   [...v1Ready, ...historyReady, ...historicalReady, ...taxonomyReady, ...searchReady, ...aiReady(answers)];
@@ -215,5 +246,6 @@ export function requestListener(opts: AppOptions): RequestListener {
   const app = createApp({ ...opts, aiAnswers: answers });
   if (opts.validateResponses) return app;
   const ready = readyAnswers(readyRoutes(answers), { spec: openApiDocument(), stores: opts.stores, logger: opts.logger, logSample: opts.logSample });
-  return (req, res) => ready(req, res, () => void app(req, res));
+  // a request without Host is refused by the framework's front (the answers held ready assume one)
+  return (req, res) => (req.headers.host === undefined ? void app(req, res) : ready(req, res, () => void app(req, res)));
 }

@@ -13,7 +13,8 @@ const TITLES: Record<number, string> = {
 };
 
 export const notFound: RequestHandler = (req) => {
-  throw new HttpError(404, `no route for ${req.method} ${req.path}`);
+  // inside a router (the pages' files) req.path is the router's own part of the path
+  throw new HttpError(404, `no route for ${req.method} ${req.baseUrl}${req.path}`);
 };
 
 /** What the contract says that error messages quote: the body types an operation takes, what a pattern means. */
@@ -68,10 +69,45 @@ const didYouMean = (given: string, names: readonly string[]): string => {
   return near && near !== given ? `; did you mean '${near}'?` : '';
 };
 
-/** A value as a message quotes it: text as given (cut at 60 characters), anything else as JSON. */
-function shownValue(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
-  return `'${text.length > 60 ? `${text.slice(0, 60)}…` : text}'`;
+/** How much of a value a message quotes. */
+const SHOWN = 60;
+
+/** A value as a message quotes it: text as given, anything else as JSON, cut at SHOWN characters. */
+export function shownValue(value: unknown): string {
+  const text = typeof value === 'string' ? value : jsonPreview(value, SHOWN + 1);
+  return `'${text.length > SHOWN ? `${text.slice(0, SHOWN)}…` : text}'`;
+}
+
+/**
+ * The first `limit` characters of a value's JSON, written without recursion and without writing the rest:
+ * a body is whatever a client sent, a list of 10,000 names or an array nested 100,000 deep, and
+ * JSON.stringify would write all of it (or overflow the stack) to quote sixty characters.
+ */
+export function jsonPreview(value: unknown, limit: number): string {
+  let out = '';
+  // what is still to write, last first: values, and the punctuation between them
+  const todo: Array<{ value: unknown } | string> = [{ value }];
+  while (todo.length > 0 && out.length < limit) {
+    const next = todo.pop()!;
+    if (typeof next === 'string') {
+      out += next;
+      continue;
+    }
+    const v = next.value;
+    if (Array.isArray(v)) {
+      todo.push(']');
+      for (let i = Math.min(v.length, limit) - 1; i >= 0; i--) todo.push({ value: v[i] }, i > 0 ? ',' : '');
+      out += '[';
+    } else if (v !== null && typeof v === 'object') {
+      const keys = Object.keys(v).slice(0, limit);
+      todo.push('}');
+      for (let i = keys.length - 1; i >= 0; i--) todo.push({ value: (v as Record<string, unknown>)[keys[i]!] }, `${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:`);
+      out += '{';
+    } else {
+      out += typeof v === 'string' ? JSON.stringify(v.length > limit ? v.slice(0, limit) : v) : JSON.stringify(v) ?? 'null';
+    }
+  }
+  return out;
 }
 
 function valueAt(root: unknown, at: string[]): unknown {
@@ -80,19 +116,48 @@ function valueAt(root: unknown, at: string[]): unknown {
   return node;
 }
 
+/**
+ * The one error middleware. It must not throw: Express would then answer with its own HTML page and a stack
+ * trace. What it cannot describe (a fault in describing it) is answered with the error's status and a
+ * placeholder message, and what it cannot write is answered with a fixed body.
+ */
 export function errorHandler(terms: ContractTerms, log: (err: unknown) => void): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
-    const { status, detail, type, extra } = describe(err, req, terms);
-    if (status >= 500) log(err);
+    let d: Described;
+    try {
+      d = describe(err, req, terms);
+    } catch (fault) {
+      log(fault);
+      d = placeholder(err);
+    }
+    if (d.status >= 500) log(err);
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    res.setHeader('Cache-Control', 'no-store');
-    // A 304 or an ETag set before the failure must not describe the error body.
-    res.removeHeader('ETag');
-    res.status(status).json(errorBody(req.path, { status, detail, type, extra }));
+    try {
+      res.setHeader('Cache-Control', 'no-store');
+      // A 304 or an ETag set before the failure must not describe the error body.
+      res.removeHeader('ETag');
+      res.status(d.status).json(errorBody(req.path, d));
+    } catch (fault) {
+      log(fault);
+      if (!res.headersSent) {
+        res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+        res.end(JSON.stringify(errorBody(req.path, described(500, 'internal error; the failure has been logged'))));
+      } else {
+        res.destroy();
+      }
+    }
   };
+}
+
+/** An error that could not be described: its own status when it is a client error, with a message that says no more. */
+function placeholder(err: unknown): Described {
+  const status = Number((err as LibraryError | null)?.status ?? (err as LibraryError | null)?.statusCode);
+  return Number.isInteger(status) && status >= 400 && status < 500
+    ? described(status, 'the request was refused; what was wrong with it cannot be shown')
+    : described(500, 'internal error; the failure has been logged');
 }
 
 /** An error's body as every answer writes it: /api/v1 in its own shape, every other path in the spec's. */

@@ -57,30 +57,41 @@ export async function* jsonResults(slices: AsyncIterable<readonly Resolution[]>,
   }
 }
 
-/** A CSV table of names: its records as sent, and the name of each (trimmed for resolving). */
+/** A CSV table of names: its header and records as sent, and the name of each (trimmed for resolving). */
 export interface NamesTable {
+  columns: string[];
   records: Array<Record<string, string>>;
   names: string[];
 }
 
-/** Reads a CSV text with a header row holding a `name` column; 400 when it is no CSV, 422 without that column. */
+/**
+ * Reads a CSV text with a header row holding a `name` column; 400 when it is no CSV, 422 without that column.
+ * It takes every text the contract's pattern for the body (`NamesCsv`) accepts: RFC 4180 fields, records
+ * ended by CRLF or LF, rows of any length (a missing cell is empty, an extra one is dropped), no rows but
+ * the header. The request validator refuses any other text first; these refusals are for the command line.
+ */
 export async function readNamesCsv(text: string): Promise<NamesTable> {
   let records: Array<Record<string, string>>;
+  let columns: string[] = [];
   try {
     // Cells are kept as sent (a leading tab some users add to defuse formulas included) and echoed with
     // formulas neutralised; only the name is trimmed for resolving.
-    records = await parseCsvInSlices(text, { columns: true, skip_empty_lines: true, bom: true });
+    records = await parseCsvInSlices(text, {
+      columns: (header: string[]) => (columns = header), skip_empty_lines: true, bom: true, relax_column_count: true,
+      // Both, always: detected from the first line, a file of CRLF lines would read a lone LF as a character
+      record_delimiter: ['\r\n', '\n'],
+    });
   } catch (err) {
     throw new HttpError(400, `CSV body cannot be read: ${(err as Error).message}`);
   }
-  const nameColumn = records.length > 0 ? Object.keys(records[0]!).find((k) => k.trim() === 'name') : undefined;
+  const nameColumn = columns.find((k) => k.trim() === 'name');
   if (nameColumn === undefined) throw new HttpError(422, "CSV body needs a header row with a 'name' column");
-  return { records, names: records.map((r) => (r[nameColumn] ?? '').trim()) };
+  return { columns, records, names: records.map((r) => (r[nameColumn] ?? '').trim()) };
 }
 
 /** A table of bare names, as if sent as CSV with a `name` column only. */
 export function namesTable(names: readonly string[]): NamesTable {
-  return { records: names.map((name) => ({ name })), names: names.map((n) => n.trim()) };
+  return { columns: ['name'], records: names.map((name) => ({ name })), names: names.map((n) => n.trim()) };
 }
 
 /**
@@ -90,10 +101,12 @@ export function namesTable(names: readonly string[]): NamesTable {
  */
 export async function* csvAnswer(table: NamesTable, slices: AsyncIterable<readonly Resolution[]> | Iterable<readonly Resolution[]>): AsyncGenerator<string> {
   const { records } = table;
-  const own = new Set(Object.keys(records[0] ?? {}));
+  const own = new Set(table.columns);
   const column = (name: string) => (own.has(name) ? `resolve_${name}` : name);
+  // the user's columns as the header gives them (a short row's missing cells are empty), then the answer's
+  const columns = [...new Set([...table.columns, ...ANSWER_COLUMNS.map(column)])];
+  let header = true;
   let at = 0;
-  let columns: string[] | undefined;
   for await (const results of slices) {
     const rows = await mapInSlices(results, (x, i) => {
       const answer: Record<string, unknown> = {
@@ -104,16 +117,26 @@ export async function* csvAnswer(table: NamesTable, slices: AsyncIterable<readon
       };
       return { ...records[at + i]!, ...Object.fromEntries(Object.entries(answer).map(([k, v]) => [column(k), v])) };
     });
-    // In pieces of rows, each written with the columns the first row gives (as one call would take them).
     for (let i = 0; i < rows.length; i += CSV_SLICE_ROWS) {
-      if (columns) await nextTurn();
-      const header = columns === undefined;
-      columns ??= Object.keys(rows[0]!);
-      yield stringifyCsv(rows.slice(i, i + CSV_SLICE_ROWS), { header, columns, record_delimiter: 'windows', escape_formulas: true });
+      if (!header) await nextTurn();
+      yield stringifyCsv(rows.slice(i, i + CSV_SLICE_ROWS), { ...CSV_OUT, header, columns });
+      header = false;
     }
     at += results.length;
   }
+  // a table of no rows: its header alone
+  if (header) yield stringifyCsv([], { ...CSV_OUT, header, columns });
 }
+
+/**
+ * How the CSV answer is written: CRLF lines (RFC 4180), formulas neutralised, and any cell holding a line
+ * break quoted (csv-stringify quotes one holding the record delimiter, CRLF, but not a lone CR or LF, which
+ * a user's cell or name may hold).
+ */
+const CSV_OUT = { record_delimiter: 'windows', escape_formulas: true, quoted_match: /[\r\n]/ } as const;
+
+/** The columns the CSV answer adds to the user's, in their order. */
+const ANSWER_COLUMNS = ['status', 'rank', 'matched_name', 'match_type', 'confidence', 'to_version', 'result', 'changes', 'note', 'suggestions'];
 
 /**
  * The records of a CSV text, parsed a piece at a time with a turn of the event loop between pieces: a body of

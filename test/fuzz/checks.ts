@@ -137,7 +137,7 @@ function checkBody(type: string, validate: (x: unknown) => boolean, text: string
   } else if (type === 'text/csv') {
     let rows: string[][];
     try {
-      rows = parseCsv(text, { relax_column_count: false, bom: true }) as string[][];
+      rows = parseCsv(text, { relax_column_count: false, bom: true, record_delimiter: ['\r\n', '\n'] }) as string[][];
     } catch (err) {
       find('body schema', `CSV does not parse: ${(err as Error).message}`);
       return;

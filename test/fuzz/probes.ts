@@ -1,8 +1,9 @@
 // The requests: for each operation of the contract, valid ones (every required parameter, some optional
 // ones, a valid body) and ones that break exactly one rule (a parameter out of its schema, an unknown
 // parameter, a malformed percent-escape, a body field of the wrong type, a missing or foreign body, a wrong
-// Content-Type, a body over the limit), plus wrong methods on every path and HEAD on every GET. Each knows
-// whether the contract accepts it; the checks hold the answer to that.
+// Content-Type, a body over the limit), JSON nested 100,000 deep wherever a client can put it, valid requests
+// made from the schemas alone (as a fuzzer that has only the contract makes them), plus wrong methods on every
+// path and HEAD on every GET. Each knows whether the contract accepts it; the checks hold the answer to that.
 import fc from 'fast-check';
 import type { Probe } from './checks.js';
 import type { Contract, Operation, Parameter, Schema } from './contract.js';
@@ -44,14 +45,58 @@ function parameterValues(op: Operation, pools: Pools, c: Contract): fc.Arbitrary
 
 function bodyOf(op: Operation, pools: Pools, c: Contract): fc.Arbitrary<{ type: string; text: string }> {
   const choices = [...op.body!.content].map(([type, schema]) => {
-    if (type === 'text/csv') {
+    if (type === 'text/csv' && !pools.schemaOnly) {
       // a CSV of names: the name column and a column of the user's own that the answer echoes
       return fc.array(fc.tuple(validValue({ type: 'string', minLength: 1, maxLength: 80 }, pools, 'name', c.deref), validValue({ type: 'string', maxLength: 40 }, pools, 'note', c.deref)), { minLength: 1, maxLength: 8 })
         .map((rows) => ({ type, text: `name,note\r\n${rows.map((r) => r.map(csvCell).join(',')).join('\r\n')}\r\n` }));
     }
-    return validValue(schema, pools, 'body', c.deref).map((v) => ({ type, text: JSON.stringify(v) }));
+    return validValue(schema, pools, 'body', c.deref).map((v) => ({ type, text: type.endsWith('json') ? JSON.stringify(v) : String(v) }));
   });
   return fc.oneof(...choices);
+}
+
+/** JSON `levels` deep, arrays or objects, and its text (built without recursion: that is its point). */
+export function deepJson(levels: number, kind: 'array' | 'object'): string {
+  return kind === 'array' ? `${'['.repeat(levels)}${']'.repeat(levels)}` : `${'{"a":'.repeat(levels)}{}${'}'.repeat(levels)}`;
+}
+
+/** Levels of nesting a hostile client sends: JSON.stringify or a recursive walk of one overflows the stack. */
+const DEEP = 100_000;
+/** Deep enough to overflow a recursive walk, small enough for a body the answers held ready read (16 KB). */
+const DEEP_SMALL = 5_000;
+
+/**
+ * Bodies, query strings and CSV cells holding JSON nested 100,000 levels deep: in place of the whole body,
+ * of each field in turn, as the text of a query parameter (as deep as a URL the server takes can hold), as
+ * a CSV cell. Whatever the answer, it is one the contract declares, in the documented shape, never a 500.
+ */
+function deepNesting(op: Operation, pools: Pools, c: Contract): fc.Arbitrary<Probe> | null {
+  const options: Array<fc.Arbitrary<Probe>> = [];
+  const probe = (note: string, path: string, headers: Record<string, string>, body?: string): Probe => ({
+    kind: 'deep nesting', op, method: op.method, path, headers, expect: 'any', note, ...(body === undefined ? {} : { body }),
+  });
+  const kinds = fc.constantFrom<'array' | 'object'>('array', 'object');
+  const json = op.body?.content.get('application/json');
+  if (json) {
+    const fields = Object.keys(c.deref(json).properties ?? {});
+    options.push(fc.tuple(kinds, fc.constantFrom(DEEP, DEEP_SMALL), fc.constantFrom(null, ...fields), validValue(json, pools, 'body', c.deref)).map(([kind, levels, field, valid]) => {
+      const body = field === null ? deepJson(levels, kind) : JSON.stringify({ ...(valid as object), [field]: '\u0000' }).replace('"\\u0000"', deepJson(levels, kind));
+      return probe(`${field ?? 'the body'} nested ${levels} deep (${kind}s)`, url(op, new Map()), { 'content-type': 'application/json' }, body);
+    }));
+  }
+  if (op.body?.content.has('text/csv')) {
+    options.push(kinds.map((kind) => probe(`a CSV cell nested ${DEEP} deep`, url(op, new Map()), { 'content-type': 'text/csv' },
+      `name,note\r\n"${deepJson(DEEP, kind).replaceAll('"', '""')}",x\r\n`)));
+  }
+  const texts = op.parameters.filter((p) => p.in === 'query' && c.deref(p.schema).type === 'string' && !c.deref(p.schema).enum && !c.deref(p.schema).pattern);
+  if (texts.length > 0) {
+    // a URL of up to 16 KB is read (MAX_HEADER_BYTES); past it, the server's parser refuses it (HTTP-level probes)
+    options.push(fc.tuple(parameterValues(op, pools, c), fc.constantFrom(...texts), kinds).map(([values, p, kind]) => {
+      const deep = deepJson(Math.min(DEEP, Math.floor((c.deref(p.schema).maxLength ?? 200) / (kind === 'array' ? 2 : 6))), kind);
+      return probe(`${p.name} nested JSON text`, url(op, new Map([...values, [p, deep]])), someBody(op).headers, someBody(op).body);
+    }));
+  }
+  return options.length > 0 ? fc.oneof(...options) : null;
 }
 
 const csvCell = (v: unknown): string => `"${String(v).replaceAll('"', '""')}"`;
@@ -69,6 +114,11 @@ function valid(op: Operation, pools: Pools, c: Contract): fc.Arbitrary<Probe> {
     kind: 'valid', op, method: op.method, path: url(op, values), expect: 'ok' as const,
     ...withBody(b?.type, b?.text), note: b ? b.text.slice(0, 100) : 'valid parameters',
   }));
+}
+
+/** A valid request as a fuzzer that has only the contract makes it: no real names, any text the schemas allow. */
+function schemaOnly(op: Operation, pools: Pools, c: Contract): fc.Arbitrary<Probe> {
+  return valid(op, { ...pools, schemaOnly: true }, c).map((p) => ({ ...p, kind: 'valid (schema only)' }));
 }
 
 function badParameter(op: Operation, pools: Pools, c: Contract): fc.Arbitrary<Probe> | null {
@@ -171,6 +221,7 @@ export function probes(c: Contract, pools: Pools): fc.Arbitrary<Probe> {
     if (op.method === 'OPTIONS') return { weight: 1, arbitrary: valid(op, pools, c) };
     const kinds: Array<fc.WeightedArbitrary<Probe>> = [
       { weight: 8, arbitrary: valid(op, pools, c) },
+      { weight: 4, arbitrary: schemaOnly(op, pools, c) },
       { weight: 1, arbitrary: unknownParameter(op, pools, c) },
     ];
     const bad = badParameter(op, pools, c);
@@ -179,6 +230,8 @@ export function probes(c: Contract, pools: Pools): fc.Arbitrary<Probe> {
     if (escapes) kinds.push({ weight: 1, arbitrary: escapes });
     const body = badBody(op, pools, c);
     if (body) kinds.push({ weight: 4, arbitrary: body });
+    const deep = deepNesting(op, pools, c);
+    if (deep) kinds.push({ weight: 1, arbitrary: deep });
     if (op.method === 'GET') kinds.push({ weight: 1, arbitrary: head(op, pools, c) });
     if (op.method === 'GET' && op.responses.has('304')) kinds.push({ weight: 1, arbitrary: conditional(op, pools, c) });
     return { weight: 10, arbitrary: fc.oneof(...kinds) };

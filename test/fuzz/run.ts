@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { projectRoot } from '../../src/shared/project-root.js';
 import { check, describeProbe, type Answer, type Finding, type Probe } from './checks.js';
 import { loadContract, type Contract } from './contract.js';
-import { probes } from './probes.js';
+import { deepJson, probes } from './probes.js';
 import type { Pools } from './values.js';
 
 export interface FuzzOptions {
@@ -128,7 +128,23 @@ const RAW_PROBES: Array<{ name: string; bytes: string; expect: RegExp }> = [
   { name: 'no Host header', bytes: 'GET /api/v1/versions HTTP/1.1\r\n\r\n', expect: /^HTTP\/1\.1 400/ },
   { name: 'absolute-form URL', bytes: 'GET http://x/api/v1/versions HTTP/1.1\r\nHost: x\r\n\r\n', expect: /^HTTP\/1\.1 200/ },
   { name: 'path traversal', bytes: 'GET /api/v1/../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n', expect: /^HTTP\/1\.1 404/ },
+  { name: 'path traversal out of /docs', bytes: 'GET /docs/../package.json HTTP/1.1\r\nHost: x\r\n\r\n', expect: /^HTTP\/1\.1 404/ },
+  { name: 'query string nested 100,000 deep', bytes: `GET /api/v1/search?q=${encodeURIComponent(deepJson(100_000, 'array'))} HTTP/1.1\r\nHost: x\r\n\r\n`, expect: /^HTTP\/1\.1 431/ },
 ];
+
+/** A raw answer's refusal must still be JSON in the documented shape: a specific `detail`. */
+function rawBodyFinding(got: string): string | null {
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(got)?.[1] ?? 0);
+  if (status < 400) return null;
+  const [head = '', body = ''] = got.split('\r\n\r\n', 2);
+  if (!/^content-type: application\/json/im.test(head)) return `a ${status} that is not JSON: ${head.split('\r\n').find((l) => /^content-type/i.test(l)) ?? 'no Content-Type'}`;
+  try {
+    const detail = (JSON.parse(body) as { detail?: unknown }).detail;
+    return typeof detail === 'string' && detail.length >= 12 ? null : `no specific detail: ${body.slice(0, 100)}`;
+  } catch {
+    return `a body that is not JSON: ${body.slice(0, 100)}`;
+  }
+}
 
 async function rawProbe(port: number, bytes: string): Promise<string> {
   return new Promise((resolve) => {
@@ -174,6 +190,8 @@ export async function fuzz(port: number, contract: Contract, opts: FuzzOptions):
     const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(got)?.[1] ?? 0);
     byKind.set('HTTP-level', counts.set(status, (counts.get(status) ?? 0) + 1));
     if (!raw.expect.test(got)) findings.push({ check: 'HTTP-level probe', probe: raw.name, status, detail: got.slice(0, 120) || 'connection closed without an answer' });
+    const shape = rawBodyFinding(got);
+    if (shape) findings.push({ check: 'error message', probe: raw.name, status, detail: shape });
   }
   const health = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.status).catch(() => 0);
   if (health !== 200) findings.push({ check: 'server still answers', probe: 'GET /health after the run', status: health, detail: 'the server stopped answering' });

@@ -6,6 +6,8 @@ import type { Schema } from './contract.js';
 
 /** Real values from the data set, so that valid requests find something. */
 export interface Pools {
+  /** No real values: every value generated from its schema alone, as a fuzzer that has only the contract. */
+  schemaOnly?: boolean;
   versions: string[];
   species: string[];
   families: string[];
@@ -25,6 +27,36 @@ export const HOSTILE = [
 /** Query-string integers the contract does not write as integers. */
 export const NOT_INTEGERS = ['Infinity', '-Infinity', '1e400', '9'.repeat(10_000), '0x10', ' 1', '1 ', '2.0', '1e3', '+1', '', 'NaN', '1,000', '01', '١٢', '1_0', 'true', '[]'];
 
+/** The index of the parenthesis closing the group opened at `open` in a pattern's source. */
+function closing(source: string, open: number): number {
+  let depth = 0;
+  let inClass = false;
+  for (let i = open; i < source.length; i++) {
+    const ch = source[i];
+    if (ch === '\\') i++;
+    else if (inClass) inClass = ch !== ']';
+    else if (ch === '[') inClass = true;
+    else if (ch === '(') depth++;
+    else if (ch === ')' && --depth === 0) return i;
+  }
+  throw new Error(`unbalanced pattern: ${source}`);
+}
+
+/**
+ * A pattern fast-check can generate from, matching the same strings: an atomic group written as a lookahead
+ * and its backreference, (?=(X))\1, becomes (?:X), and a lookahead left after that is dropped (the
+ * contract writes one only where what follows says the same).
+ */
+export function generable(source: string): string {
+  for (let at = source.indexOf('(?=('); at >= 0; at = source.indexOf('(?=(')) {
+    const end = closing(source, at);
+    if (source.slice(end + 1, end + 3) !== '\\1') throw new Error(`a lookahead the fuzzer cannot generate from: ${source.slice(at, end + 1)}`);
+    source = `${source.slice(0, at)}(?:${source.slice(at + 4, end - 1)})${source.slice(end + 3)}`;
+  }
+  for (let at = source.indexOf('(?='); at >= 0; at = source.indexOf('(?=')) source = source.slice(0, at) + source.slice(closing(source, at) + 1);
+  return source;
+}
+
 const types = (s: Schema): string[] => (Array.isArray(s.type) ? s.type : s.type ? [s.type] : []);
 
 /** The pool a field's name suggests, if any. */
@@ -40,9 +72,14 @@ function stringValue(s: Schema, pools: Pools, hint: string): fc.Arbitrary<string
   const min = s.minLength ?? 0;
   const max = s.maxLength ?? 300;
   const fits = (x: string) => x.length >= min && x.length <= max && (!s.pattern || new RegExp(s.pattern, 'u').test(x));
+  if (pools.schemaOnly) {
+    // as a fuzzer that knows nothing but the schema generates them: any code point, control characters included
+    return s.pattern ? fc.stringMatching(new RegExp(generable(s.pattern), 'u')).filter(fits)
+      : fc.oneof(fc.string({ unit: 'binary', minLength: min, maxLength: Math.min(max, 40) }), fc.string({ unit: fc.constantFrom(' ', '\t', '\n', '\u0000', '\u00a0', '\u200b', 'a'), minLength: min, maxLength: Math.min(max, 8) })).filter(fits);
+  }
   if (s.pattern) {
     const pool = poolFor(hint, pools)?.filter(fits) ?? [];
-    const generated = fc.stringMatching(new RegExp(s.pattern, 'u')).filter(fits);
+    const generated = fc.stringMatching(new RegExp(generable(s.pattern), 'u')).filter(fits);
     return pool.length > 0 ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...pool) }, { weight: 1, arbitrary: generated }) : generated;
   }
   const pool = poolFor(hint, pools)?.filter(fits) ?? [];
