@@ -123,7 +123,9 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   // The app first: the request validator prepares the contract asynchronously, in the gaps while DuckDB
   // scans the document tables.
-  const listener = requestListener({ stores: { current: () => store }, logger, logSample: config.logSample });
+  const listener = requestListener({
+    stores: { current: () => store }, logger, logSample: config.logSample, access: config.access, trustedProxies: config.trustedProxies,
+  });
   await start();
   const server = listen(listener);
   server.listen(config.port, config.host, () => {

@@ -4,13 +4,16 @@
 // limit, of a foreign type or with a misnamed field for 413, 415 and 422), sent to the app over the data set
 // in DATA_DIR, and the answer written to src/contract/openapi-examples.json, which the served contract carries
 // (contract/openapi.ts). test/contract-document.test.ts derives them again and holds the file equal to the answers.
-import { writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { loadConfig } from '../config/env.js';
 import { projectRoot } from '../shared/project-root.js';
+import type { AccessOptions } from '../http/access-limits.js';
 import { createApp } from '../http/app.js';
 import { openApiDocument } from '../contract/openapi.js';
 import { openStore } from '../read/documents.js';
@@ -43,6 +46,9 @@ interface Operation {
 interface Request {
   path: string;
   body?: { type: string; text: string };
+  headers?: Record<string, string>;
+  /** Sent to an app with API keys and a limit of one request a minute, after one request that uses it up. */
+  limited?: 'key' | 'over';
 }
 
 const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
@@ -126,6 +132,10 @@ export function deriveRequests(doc: Record<string, unknown>): Array<{ key: strin
               const version = params.find((p) => p.in === 'query' && p.name.includes('version'));
               if (version) request = { ...ok, path: build({ [version.name]: 'MSL99' }) };
             }
+          } else if (status === '401') {
+            request = { ...ok, headers: { 'x-api-key': 'not-a-key-of-this-service' }, limited: 'key' };
+          } else if (status === '429') {
+            request = { ...ok, limited: 'over' };
           } else if (status === '413') {
             request = { path: build(), body: { type: 'application/json', text: JSON.stringify({ text: 'x'.repeat(BODY_LIMIT_BYTES) }) } };
           } else if (status === '415') {
@@ -158,17 +168,28 @@ function trimmed(value: unknown): unknown {
 /** Sends every derived request to an app over the store and collects the answers as examples. */
 export async function realExamples(store: Store): Promise<{ examples: Examples; mismatches: string[] }> {
   const doc = openApiDocument();
-  const app = createApp({ stores: { current: () => store }, logger: pino({ level: 'silent' }), validateResponses: true });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listen = async (access?: AccessOptions) => {
+    const app = createApp({ stores: { current: () => store }, logger: pino({ level: 'silent' }), validateResponses: true, ...(access ? { access } : {}) });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  };
+  // keys and limits are off unless configured: their answers come from an app that has both
+  const keysDir = mkdtempSync(join(tmpdir(), 'vtqs-keys-'));
+  const keysFile = join(keysDir, 'keys');
+  writeFileSync(keysFile, `examples sha256:${createHash('sha256').update('a-key').digest('hex')}\n`);
+  const [open, limited] = [await listen(), await listen({ keysFile, perMinute: 1 })];
   const examples: Examples = {};
   const mismatches: string[] = [];
   try {
     for (const { key, status, type, method, request } of deriveRequests(doc)) {
-      const res = await fetch(base + request.path, {
-        method, ...(request.body ? { body: request.body.text, headers: { 'content-type': request.body.type } } : {}),
+      const send = () => fetch((request.limited ? limited : open).base + request.path, {
+        method,
+        headers: { ...request.headers, ...(request.body ? { 'content-type': request.body.type } : {}) },
+        ...(request.body ? { body: request.body.text } : {}),
       });
+      if (request.limited === 'over') await (await send()).arrayBuffer();
+      const res = await send();
       const got = (res.headers.get('content-type') ?? '').split(';')[0]!;
       const summary = `${method} ${request.path}${request.body ? ` ${request.body.text.length > 200 ? `(a body of ${request.body.text.length} bytes)` : request.body.text}` : ''}`;
       if (String(res.status) !== status || got !== type) {
@@ -184,7 +205,8 @@ export async function realExamples(store: Store): Promise<{ examples: Examples; 
       ((examples[key] ??= {})[status] ??= {})[type] = { summary, value: trimmed(value) };
     }
   } finally {
-    await new Promise((resolve) => server.close(resolve));
+    for (const { server } of [open, limited]) await new Promise((resolve) => server.close(resolve));
+    rmSync(keysDir, { recursive: true, force: true });
   }
   return { examples, mismatches };
 }

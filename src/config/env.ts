@@ -4,6 +4,9 @@ import { z } from 'zod';
 import { DOC_SNAPSHOT_FILE } from '../store/files.js';
 import { projectRoot } from '../shared/project-root.js';
 
+/** A variable set to nothing is a variable not set (`RATE_LIMIT_PER_MINUTE=` turns the limit off). */
+const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema);
+
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   HOST: z.string().default('0.0.0.0'),
@@ -29,6 +32,15 @@ const Env = z.object({
   MAX_HEADERS: z.coerce.number().int().min(10).max(2000).default(100),
   /** Open connections; one more is closed as soon as it connects. `ulimit -n` must leave room above it. */
   MAX_CONNECTIONS: z.coerce.number().int().min(16).max(1_000_000).default(4096),
+  // Rate limits and API keys (http/access-limits.ts): all off unless set.
+  /** Requests a minute from one anonymous client address. */
+  RATE_LIMIT_PER_MINUTE: unsetIfEmpty(z.coerce.number().int().min(1).optional()),
+  /** Requests a minute with one API key. */
+  RATE_LIMIT_KEYED_PER_MINUTE: unsetIfEmpty(z.coerce.number().int().min(1).optional()),
+  /** Lines `NAME sha256:HEX`: the keys clients may send as X-API-Key or api_key. */
+  API_KEYS_FILE: unsetIfEmpty(z.string().optional()),
+  /** Comma-separated addresses or subnets of the proxies whose X-Forwarded-For names the client. */
+  TRUSTED_PROXIES: z.string().optional().transform((s) => (s ?? '').split(',').map((p) => p.trim()).filter(Boolean)),
 }).refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
   message: 'HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS', path: ['HEADERS_TIMEOUT_MS'],
 });
@@ -54,6 +66,9 @@ export interface Config {
   logSample: number;
   dbPool: number;
   limits: Limits;
+  /** Rate limits and API keys (http/access-limits.ts); each unset is off. */
+  access: { perMinute?: number; keyedPerMinute?: number; keysFile?: string };
+  trustedProxies: string[];
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -71,5 +86,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       headersTimeoutMs: e.HEADERS_TIMEOUT_MS, requestTimeoutMs: e.REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
       socketTimeoutMs: e.SOCKET_TIMEOUT_MS, maxHeaderBytes: e.MAX_HEADER_BYTES, maxHeaders: e.MAX_HEADERS, maxConnections: e.MAX_CONNECTIONS,
     },
+    access: {
+      ...(e.RATE_LIMIT_PER_MINUTE === undefined ? {} : { perMinute: e.RATE_LIMIT_PER_MINUTE }),
+      ...(e.RATE_LIMIT_KEYED_PER_MINUTE === undefined ? {} : { keyedPerMinute: e.RATE_LIMIT_KEYED_PER_MINUTE }),
+      ...(e.API_KEYS_FILE === undefined ? {} : { keysFile: e.API_KEYS_FILE }),
+    },
+    trustedProxies: e.TRUSTED_PROXIES,
   };
 }

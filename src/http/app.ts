@@ -8,6 +8,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
 import swaggerUi from 'swagger-ui-express';
 import { openApiDocument } from '../contract/openapi.js';
+import { accessConfigured, accessLimits, LIMIT_HEADERS, type AccessOptions } from './access-limits.js';
 import { errorHandler, notFound } from './errors.js';
 import { HttpError } from '../read/errors.js';
 import { ACCEPTS_COMPRESSION, EXPOSED_HEADERS, requestLogger, setRequestId, setSafetyHeaders } from './every-request.js';
@@ -51,6 +52,10 @@ export interface AppOptions {
   validateResponses?: boolean;
   /** The answers /ai/query keeps (a new cache if not given); the ready answers share the app's. */
   aiAnswers?: AiAnswers;
+  /** Rate limits and API keys (off when not given, or given nothing). */
+  access?: AccessOptions;
+  /** Addresses (or subnets) of the proxies whose X-Forwarded-For names the client; none: it is ignored. */
+  trustedProxies?: string[];
 }
 
 /**
@@ -90,6 +95,9 @@ export function createApp(opts: AppOptions): express.Express {
   // Express' weak ETag hashes every body; ours are derived from the build id and the resource (respond.ts).
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // req.ip, which the rate limits count by, is the client X-Forwarded-For names only behind these
+  if (opts.trustedProxies?.length) app.set('trust proxy', opts.trustedProxies);
+  const limits = accessLimits(opts.access ?? {});
   app.locals.validateResponses = opts.validateResponses ?? false;
 
   // What every request meets, /docs and the pages' files included (front.ts: as an answer held ready gets it).
@@ -114,7 +122,10 @@ export function createApp(opts: AppOptions): express.Express {
   // A public, read-only API with no credentials: any origin may read every answer. A preflight gets its
   // headers here and its 204 from operationGate, which knows the paths (an unknown path is a 404, a
   // preflight included). Max-age: browsers cap it lower anyway (Chromium at two hours).
-  front.push(cors({ origin: '*', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], exposedHeaders: EXPOSED_HEADERS, maxAge: 86400, preflightContinue: true }));
+  front.push(cors({
+    origin: '*', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], maxAge: 86400, preflightContinue: true,
+    exposedHeaders: limits.length > 0 ? [...EXPOSED_HEADERS, ...LIMIT_HEADERS] : EXPOSED_HEADERS,
+  }));
 
   // One log line per request (LOG_SAMPLE thins them).
   const logRequest = requestLogger(opts.logger, opts.logSample ?? 1);
@@ -138,6 +149,8 @@ export function createApp(opts: AppOptions): express.Express {
     return compress(req, res, next);
   });
   app.use(inOrder(front));
+  // Keys and limits before anything costs: a refused request is not validated, let alone answered.
+  if (limits.length > 0) app.use(inOrder(limits));
 
   // The contract: what every operation's request must be, checked before any handler runs.
   const contract: RequestHandler[] = [operationGate(spec)];
@@ -246,6 +259,8 @@ export function requestListener(opts: AppOptions): RequestListener {
   const app = createApp({ ...opts, aiAnswers: answers });
   if (opts.validateResponses) return app;
   const ready = readyAnswers(readyRoutes(answers), { spec: openApiDocument(), stores: opts.stores, logger: opts.logger, logSample: opts.logSample });
-  // a request without Host is refused by the framework's front (the answers held ready assume one)
+  // With keys or limits on, every request goes through the framework, where they are checked; so does one
+  // without Host, which the framework's front refuses (the answers held ready assume one).
+  if (accessConfigured(opts.access ?? {})) return app;
   return (req, res) => (req.headers.host === undefined ? void app(req, res) : ready(req, res, () => void app(req, res)));
 }

@@ -7,7 +7,7 @@ import { distance } from 'fastest-levenshtein';
 import { HttpError, TYPES } from '../read/errors.js';
 
 const TITLES: Record<number, string> = {
-  400: 'Bad request', 404: 'Not found', 405: 'Method not allowed', 406: 'Not acceptable', 413: 'Payload too large',
+  400: 'Bad request', 401: 'Unauthorized', 404: 'Not found', 405: 'Method not allowed', 406: 'Not acceptable', 413: 'Payload too large',
   415: 'Unsupported media type', 422: 'Validation error', 429: 'Too many requests', 500: 'Internal server error',
   501: 'Not implemented', 503: 'Service unavailable',
 };

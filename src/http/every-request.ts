@@ -59,7 +59,8 @@ export function requestLogger(logger: Logger, sample: number): ((req: IncomingMe
     const t0 = performance.now();
     // on, not once: a response finishes once, and once() wraps the listener on every request.
     res.on('finish', () => logger.info({
-      method: req.method, url, status: res.statusCode, request_id: id, ms: Math.round((performance.now() - t0) * 1000) / 1000,
+      // an API key given in the query is never written to the log
+      method: req.method, url: url.includes('api_key=') ? url.replace(/([?&]api_key=)[^&]*/g, '$1[redacted]') : url, status: res.statusCode, request_id: id, ms: Math.round((performance.now() - t0) * 1000) / 1000,
     }, 'request'));
   };
 }

@@ -3,7 +3,7 @@
 // HTTP layer's one error middleware (http/errors.ts) writes it in the documented shape.
 
 export const TYPES: Record<number, string> = {
-  400: 'BadRequest', 404: 'NotFound', 405: 'MethodNotAllowed', 406: 'NotAcceptable', 413: 'PayloadTooLarge',
+  400: 'BadRequest', 401: 'Unauthorized', 404: 'NotFound', 405: 'MethodNotAllowed', 406: 'NotAcceptable', 413: 'PayloadTooLarge',
   415: 'UnsupportedMediaType', 422: 'ValidationError', 429: 'TooManyRequests', 500: 'InternalServerError',
   501: 'NotImplemented', 503: 'ServiceUnavailable',
 };

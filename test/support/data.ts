@@ -1,12 +1,12 @@
 // Test data: the real data set (built once per test run from ../shared/msl, reusing an up-to-date build,
 // with the server's document snapshot as `npm run build` writes it)
 // and tiny fixture data sets whose source tables a test writes in SQL, projected by the real project stage.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { build, type BuildReport } from '../../build/index.js';
-import { DB_FILE } from '../../src/store/files.js';
+import { DB_FILE, DOC_SNAPSHOT_FILE } from '../../src/store/files.js';
 import { defaultPaths } from '../../build/paths.js';
 import { silent } from '../../build/progress.js';
 import { refreshDocSnapshot } from '../../src/read/documents.js';
@@ -40,6 +40,34 @@ async function open(path: string, readOnly: boolean): Promise<Db> {
     count: async (sql, values) => Number((await all<{ n: number | string }>(sql, values))[0]!.n),
     close: () => { conn.closeSync(); instance.closeSync(); },
   };
+}
+
+/**
+ * The real data set published again in `dir` as another build: the database with its build id changed and
+ * the document snapshot to go with it (the same documents, its header naming the new build), as a rebuild
+ * of unchanged inputs under a new id would publish them, without rebuilding. Returns the files written,
+ * under temporary names for the caller to rename over the published ones (snapshot first, as a build does).
+ */
+export async function republished(dir: string, buildId: string): Promise<{ db: string; snapshot: string }> {
+  await realBuild();
+  const { dataDir } = defaultPaths();
+  const db = join(dir, `next-${buildId}.duckdb`);
+  const snapshot = join(dir, `next-${buildId}.bin`);
+  copyFileSync(join(dataDir, DB_FILE), db);
+  const instance = await DuckDBInstance.create(db);
+  const conn = await instance.connect();
+  try {
+    await conn.run('UPDATE src.build_info SET build_id = $1', [buildId]);
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+  // the header is the file's first line and not part of its checksum: the body is copied as it is
+  const source = readFileSync(join(dataDir, DOC_SNAPSHOT_FILE));
+  const end = source.indexOf(10);
+  const header = JSON.parse(source.subarray(0, end).toString('utf8')) as { build_id: string };
+  writeFileSync(snapshot, Buffer.concat([Buffer.from(JSON.stringify({ ...header, build_id: buildId })), source.subarray(end)]));
+  return { db, snapshot };
 }
 
 /** The real database, read-only (JSON-typed rows: BIGINTs come back as strings). */

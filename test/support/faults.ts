@@ -14,7 +14,7 @@ import { DB_CHECKSUM_FILE, DB_FILE, DOC_SNAPSHOT_FILE, REPORT_FILE } from '../..
 import { type BuildReport } from '../../build/index.js';
 import { defaultPaths } from '../../build/paths.js';
 import { projectRoot } from '../../src/shared/project-root.js';
-import { sleep } from './server-process.js';
+import { CEILING_MS, sleep } from './server-process.js';
 
 /** The files a server reads. */
 export const SERVED = [DB_FILE, DB_CHECKSUM_FILE, DOC_SNAPSHOT_FILE] as const;
@@ -135,7 +135,7 @@ export async function describeDb(dir: string): Promise<{ build: string; checksum
 }
 
 /** Polls `probe` every 100 ms until it gives something. */
-export async function waitFor<T>(what: string, probe: () => T | undefined, ms = 20_000): Promise<T> {
+export async function waitFor<T>(what: string, probe: () => T | undefined, ms = CEILING_MS): Promise<T> {
   for (let waited = 0; waited < ms; waited += 100) {
     const found = probe();
     if (found !== undefined) return found;

@@ -7,6 +7,12 @@ import { projectRoot } from '../../src/shared/project-root.js';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * How long a test waits for an event (a server answering, a build swapped in) before it gives up: far above
+ * what it takes here, so that a machine twice as slow, and busy, still meets it. A wait ends at the event.
+ */
+export const CEILING_MS = 120_000;
+
 export interface ServerProcess {
   child: ChildProcess;
   base: string;
@@ -22,7 +28,7 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Keep the server's log lines (at info level unless env says otherwise) instead of passing them through. */
   logs?: boolean;
-  /** How long to wait for its first answer: longer where it reads the documents from the database. */
+  /** How long to wait for its first answer (CEILING_MS). */
   timeoutMs?: number;
 }
 
@@ -89,7 +95,7 @@ async function startOnce(dataDir: string, opts: StartOptions, port: number): Pro
     buildId: async () => ((await (await fetch(`${base}/health`)).json()) as { build_id: string }).build_id,
     kill: () => { if (child.exitCode === null) child.kill('SIGKILL'); },
   };
-  for (let waited = 0; waited < (opts.timeoutMs ?? 20_000) && child.exitCode === null; waited += 100) {
+  for (let waited = 0; waited < (opts.timeoutMs ?? CEILING_MS) && child.exitCode === null; waited += 100) {
     try {
       if ((await fetch(`${base}/health`)).ok) return server;
     } catch {
@@ -104,11 +110,14 @@ async function startOnce(dataDir: string, opts: StartOptions, port: number): Pro
 
 /**
  * `clients` clients asking `paths` in turn until stop() is called; stop() resolves to the count of
- * answers per status (-1: the connection failed).
+ * answers per status (-1: the connection failed). until(n) resolves once n more answers have come (an
+ * event, where a test would otherwise sleep and hope the load got going).
  */
-export function loadOn(base: string, paths: readonly string[], clients: number): { stop(): Promise<Record<number, number>> } {
+export function loadOn(base: string, paths: readonly string[], clients: number): { stop(): Promise<Record<number, number>>; until(n: number): Promise<void> } {
   const statuses = new Map<number, number>();
   let stopped = false;
+  let answered = 0;
+  const waiting: Array<{ at: number; resolve: () => void }> = [];
   const client = async (c: number) => {
     for (let i = 0; !stopped; i++) {
       let status = -1;
@@ -120,6 +129,8 @@ export function loadOn(base: string, paths: readonly string[], clients: number):
         // connection refused or reset: a failed request
       }
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      answered += 1;
+      for (let w = waiting.findIndex((x) => x.at <= answered); w >= 0; w = waiting.findIndex((x) => x.at <= answered)) waiting.splice(w, 1)[0]!.resolve();
     }
   };
   const running = Promise.all(Array.from({ length: clients }, (_, c) => client(c)));
@@ -129,11 +140,12 @@ export function loadOn(base: string, paths: readonly string[], clients: number):
       await running;
       return Object.fromEntries(statuses);
     },
+    until: (n) => new Promise((resolve) => waiting.push({ at: answered + n, resolve })),
   };
 }
 
 /** Waits until the server reports another build than `before` (at most `ms`); returns the one it reports. */
-export async function awaitSwitch(server: ServerProcess, before: string, ms = 15_000): Promise<string> {
+export async function awaitSwitch(server: ServerProcess, before: string, ms = CEILING_MS): Promise<string> {
   let now = before;
   for (let waited = 0; waited < ms && now === before; waited += 100) {
     await sleep(100);
