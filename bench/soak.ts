@@ -42,6 +42,20 @@ const STEADY: Array<{ cls: TrafficClass; perSecond: number; make: (k: Keys) => R
 ];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The heavy phases' slowloris: connections that send nothing, and connections that drip their headers. */
+const SLOW = { idle: 200, drip: 200 };
+
+/**
+ * One round of slow clients (test/support/slow-clients.ts, a process of its own so that their sockets do not
+ * share this client's event loop), until the server has closed them all or the phase ends.
+ */
+function slowClients(base: string, idle: number, drip: number, ms: number): Promise<void> {
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'test', 'support', 'slow-clients.js'), new URL(base).port, String(idle), String(drip), '500'],
+    { stdio: 'ignore' });
+  const stop = setTimeout(() => child.kill(), Math.max(0, ms));
+  return new Promise((resolve) => child.once('exit', () => { clearTimeout(stop); resolve(); }));
+}
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(Math.random() * xs.length)]!;
 
 /**
@@ -121,15 +135,18 @@ async function main(): Promise<void> {
 
   const heavyPhase = async (ms: number) => {
     heavy = true;
-    rec.event('heavy phase: 6 bulk downloads + 2 batches of 10,000 names');
+    rec.event(`heavy phase: 6 bulk downloads + 2 batches of 10,000 names + ${SLOW.idle + SLOW.drip} slow clients`);
     const end = rec.now() + ms;
     const repeat = async (send: () => Promise<void>) => { while (rec.now() < end) await send(); };
-    const parts = process.env.SOAK_PARTS ?? 'bulk,batch';
+    const parts = process.env.SOAK_PARTS ?? 'bulk,batch,slow';
     await Promise.all([
       ...(parts.includes('bulk') ? Array.from({ length: 6 }, () => repeat(() => issue('bulk', traffic.bulk(keys, keys.latest, 'json')))) : []),
       // the issue's case: names that match nothing, every one of them needing a "did you mean"
       ...(parts.includes('batch') ? [repeat(() => issue('resolve-10k', pick(BATCHES.unknown))),
       repeat(() => issue('resolve-10k', pick(BATCHES.mixed)))] : []),
+      // a slowloris: connections that send nothing or a header byte every half second, opened again as
+      // the server closes them at its headers timeout
+      ...(parts.includes('slow') ? [repeat(() => slowClients(server.base, SLOW.idle, SLOW.drip, end - rec.now()))] : []),
     ]);
     heavy = false;
     rec.event('heavy phase ends');
@@ -150,7 +167,7 @@ async function main(): Promise<void> {
   const rebuild = async (n: number) => {
     rec.event(`rebuild ${n} starts`);
     const before = server.loaded.length;
-    const child = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'cli', 'build.js'), '--force'], {
+    const child = spawn(process.execPath, [join(ROOT, 'dist', 'build', 'cli.js'), '--force'], {
       env: { ...process.env, DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     try { setPriority(child.pid!, 0); } catch { /* not raised */ }
