@@ -16,7 +16,7 @@ import { jsonArray } from './json-text.js';
 import type { Store } from '../store/store.js';
 import { releases } from './releases.js';
 import { nameMatcher } from './suggest.js';
-import { ENTRY_BYTES, Recent } from './recent.js';
+import { recentAnswers } from './recent.js';
 import { similarityOf, SpeciesRanker, tierOf, type LatestSpecies, type MatchingForms } from './species-ranking.js';
 import { SubstringIndex } from './substring-index.js';
 
@@ -116,8 +116,8 @@ export class ReleaseSearch {
   private readonly flagged: Uint8Array;
   private readonly seen: Uint8Array;
   private readonly state: Uint8Array;
-  private readonly cache = new Recent<Int32Array>(CACHED_ROW_BYTES, (ranked) => ranked.byteLength + ENTRY_BYTES);
-  private readonly pages = new Recent<{ total: number; results: Buffer }>(CACHED_PAGE_BYTES, (page) => page.results.length + ENTRY_BYTES);
+  private readonly cache = recentAnswers<Int32Array>(CACHED_ROW_BYTES, (ranked) => ranked.byteLength);
+  private readonly pages = recentAnswers<{ total: number; results: Buffer }>(CACHED_PAGE_BYTES, (page) => page.results.length);
   /** The latest release's species in species order (POST /search/species ranks them). */
   readonly latest: LatestSpecies[];
 

@@ -3,7 +3,7 @@
 // search-index.ts) to their species reads typed arrays only, makes no object per name, and orders the species
 // without a comparison sort.
 import type { NameMatcher } from './name-matcher.js';
-import { ENTRY_BYTES, Recent } from './recent.js';
+import { recentAnswers } from './recent.js';
 
 /** A species of the latest release as the results show it, and the lower-cased keys its filters compare. */
 export interface LatestSpecies {
@@ -47,7 +47,7 @@ export class SpeciesRanker {
   private readonly bestRow: Int32Array;
   private readonly bestKey: Int32Array;
   private readonly counts = new Int32Array(5 * TIER_SPAN + 1);
-  private readonly recent = new Recent<Ranking>(CACHED_RANKING_BYTES, (r) => 3 * r.species.byteLength + ENTRY_BYTES);
+  private readonly recent = recentAnswers<Ranking>(CACHED_RANKING_BYTES, (r) => 3 * r.species.byteLength);
 
   /** list: the latest release's species, in the order that breaks ties (species order). */
   constructor(private readonly matcher: NameMatcher, readonly list: readonly LatestSpecies[]) {

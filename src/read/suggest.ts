@@ -10,7 +10,7 @@ import { eachInSlices } from './slices.js';
 import type { Store } from '../store/store.js';
 import { NameMatcher } from './name-matcher.js';
 import { normaliseName, type NameHit } from './names.js';
-import { Recent } from './recent.js';
+import { LRUCache } from 'lru-cache';
 import { releaseSpan } from './releases.js';
 
 export interface Suggestion {
@@ -45,15 +45,15 @@ const matchers = new WeakMap<Store, NameMatcher>();
 /**
  * The suggestions last computed, per matcher (one build's names): the same misspelt or unknown names come back
  * (a table sent again after a fix, a typeahead retyped), and a name with nothing close costs the most to match.
- * An entry is a normal form and up to three suggestions; the last RECENT / 2 to RECENT names used are kept.
+ * An entry is a normal form and up to three suggestions; the last RECENT names used are kept.
  */
 const RECENT = 8192;
 
-const recent = new WeakMap<NameMatcher, Recent<Suggestion[]>>();
+const recent = new WeakMap<NameMatcher, LRUCache<string, Suggestion[]>>();
 
 function remembered(matcher: NameMatcher, key: string, compute: () => Suggestion[]): Suggestion[] {
   let cache = recent.get(matcher);
-  if (!cache) recent.set(matcher, (cache = new Recent(RECENT)));
+  if (!cache) recent.set(matcher, (cache = new LRUCache({ max: RECENT })));
   const known = cache.get(key);
   if (known) return known;
   const fresh = compute();

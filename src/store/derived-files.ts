@@ -4,57 +4,55 @@
 import { mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
 
 export interface DerivedFile {
   path: string;
   bytes: number;
 }
 
-interface Entry {
-  ready: Promise<DerivedFile>;
-  /** Known once written; entries still being written are never evicted. */
-  file?: DerivedFile;
-}
+type Writer = (path: string) => Promise<void>;
 
 export class DerivedFiles {
   private readonly dir = mkdtempSync(join(tmpdir(), 'vtqs-derived-'));
-  /** In order of last use: a Map iterates in insertion order and a hit is moved to the end. */
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
   private serial = 0;
-
-  constructor(private readonly maxBytes: number) {}
-
   /**
-   * The file for `key`, written by `write(path)` on first use. Requests for a key being written wait for
-   * the same write. A file evicted while a response still reads it stays readable through the open
-   * descriptor (POSIX unlink semantics).
+   * The files by key, the least recently used removed past the budget. A key asked for while its file is
+   * being written waits for that write (lru-cache's fetch); a failed write leaves nothing behind. A file
+   * evicted while a response still reads it stays readable through the open descriptor (POSIX unlink).
    */
-  get(key: string, write: (path: string) => Promise<void>): Promise<DerivedFile> {
-    const known = this.entries.get(key);
-    if (known) {
-      this.entries.delete(key);
-      this.entries.set(key, known);
-      return known.ready;
+  private readonly files: LRUCache<string, DerivedFile, Writer>;
+  /** The last file larger than the whole budget: served, not kept among the others (the next one replaces it). */
+  private oversized: DerivedFile | null = null;
+
+  constructor(maxBytes: number) {
+    this.files = new LRUCache<string, DerivedFile, Writer>({
+      maxSize: maxBytes,
+      sizeCalculation: (file) => Math.max(1, file.bytes),
+      dispose: (file) => rmSync(file.path, { force: true }),
+      fetchMethod: (_key, _stale, { context }) => this.write(context),
+    });
+  }
+
+  /** The file for `key`, written by `write(path)` on first use. */
+  async get(key: string, write: Writer): Promise<DerivedFile> {
+    const file = await this.files.fetch(key, { context: write });
+    if (!file) throw new Error(`derived file ${key}: not written`);
+    if (!this.files.has(key) && this.oversized?.path !== file.path) {
+      if (this.oversized) rmSync(this.oversized.path, { force: true });
+      this.oversized = file;
     }
-    const entry: Entry = { ready: this.write(write) };
-    this.entries.set(key, entry);
-    entry.ready.then((file) => {
-      entry.file = file;
-      this.bytes += file.bytes;
-      this.evict();
-    }, () => this.entries.delete(key));
-    return entry.ready;
+    return file;
   }
 
   /** Removes every file (the store closes). */
   clear(): void {
-    this.entries.clear();
-    this.bytes = 0;
+    this.files.clear();
+    this.oversized = null;
     rmSync(this.dir, { recursive: true, force: true });
   }
 
-  private async write(write: (path: string) => Promise<void>): Promise<DerivedFile> {
+  private async write(write: Writer): Promise<DerivedFile> {
     // Written under a name of its own and renamed into place: a reader never sees half a file.
     const n = ++this.serial;
     const partial = join(this.dir, `${n}.partial`);
@@ -68,16 +66,4 @@ export class DerivedFiles {
     }
     return { path, bytes: statSync(path).size };
   }
-
-  /** The least recently used files go until the rest fit (the newest always stays, however large). */
-  private evict(): void {
-    for (const [key, entry] of this.entries) {
-      if (this.bytes <= this.maxBytes || this.entries.size <= 1) return;
-      if (!entry.file) continue;
-      this.entries.delete(key);
-      this.bytes -= entry.file.bytes;
-      rmSync(entry.file.path, { force: true });
-    }
-  }
 }
-

@@ -7,6 +7,7 @@ import {
   DuckDBBlobVector, DuckDBConnection, DuckDBInstance, listValue,
   type DuckDBPreparedStatement, type DuckDBValue,
 } from '@duckdb/node-api';
+import { LRUCache } from 'lru-cache';
 import { ConnPool } from './connection-pool.js';
 import { DerivedFiles, type DerivedFile } from './derived-files.js';
 import { definitionsKey, readSnapshot, writeSnapshot } from './snapshot-file.js';
@@ -84,7 +85,7 @@ const bind = (values: readonly Param[]): DuckDBValue[] =>
   values.map((v) => (Array.isArray(v) ? listValue(v as DuckDBValue[]) : (v as DuckDBValue)));
 
 export class Store {
-  private readonly prepared = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
+  private readonly prepared = new WeakMap<DuckDBConnection, LRUCache<string, DuckDBPreparedStatement>>();
   private inFlight = 0;
   private closing: (() => void) | null = null;
   private closed = false;
@@ -282,8 +283,7 @@ export class Store {
         }
         if (dropStatements) {
           for (const [, conn] of held) {
-            for (const statement of this.prepared.get(conn)?.values() ?? []) statement.destroySync();
-            this.prepared.delete(conn);
+            this.prepared.get(conn)?.clear();
           }
         }
         return await work(held[0]![1]);
@@ -330,23 +330,17 @@ export class Store {
   }
 
 
-  /** The connection's prepared statement for `sql`, prepared on first use; the least recently used goes past the cap. */
+  /**
+   * The connection's prepared statement for `sql`, prepared on first use; past the cap the least recently used
+   * is destroyed (as is every one when its cache is cleared), which frees what DuckDB holds for it.
+   */
   private async statement(conn: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
     let cache = this.prepared.get(conn);
-    if (!cache) this.prepared.set(conn, (cache = new Map()));
+    if (!cache) this.prepared.set(conn, (cache = new LRUCache({ max: PREPARED_PER_CONNECTION, dispose: (s) => s.destroySync() })));
     const known = cache.get(sql);
-    if (known) {
-      cache.delete(sql);
-      cache.set(sql, known);
-      return known;
-    }
+    if (known) return known;
     const statement = await conn.prepare(sql);
     cache.set(sql, statement);
-    if (cache.size > PREPARED_PER_CONNECTION) {
-      const [oldest, stale] = cache.entries().next().value as [string, DuckDBPreparedStatement];
-      cache.delete(oldest);
-      stale.destroySync();
-    }
     return statement;
   }
 
@@ -412,7 +406,7 @@ export class Store {
         if (this.closed) return resolve();
         this.closed = true;
         for (const c of Object.values(this.lanes).flatMap((lane) => lane.all)) {
-          for (const statement of this.prepared.get(c)?.values() ?? []) statement.destroySync();
+          this.prepared.get(c)?.clear();
           c.closeSync();
         }
         this.instance.closeSync();
