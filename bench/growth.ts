@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { projectRoot } from '../src/shared/project-root.js';
+import { median } from '../test/support/measure.js';
 
 const PORT = 18_704;
 const STARTS = Number(process.env.BENCH_RUNS ?? 3);
@@ -60,7 +61,6 @@ async function main(): Promise<void> {
     const probe = `/api/v1/versions`;
     const runs = [];
     for (let i = 0; i < STARTS; i++) runs.push(await startOnce(dir, probe));
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     lines.push(`| ${releases.length} (${releases[0]}..${releases[releases.length - 1]}) | ${report.parquet.tables.species?.rows ?? '?'} | ${(report.duration_ms / 1000).toFixed(0)} | `
       + `${mb(bytesOf(join(dir, 'taxonomy.duckdb')))} | ${mb(bytesOf(join(dir, 'documents.bin')))} | ${mb(bytesOf(join(dir, 'parquet')))} | `
       + `${median(runs.map((r) => r.ms))} | ${median(runs.map((r) => r.rss)).toFixed(0)} |`);

@@ -8,14 +8,14 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { projectRoot } from '../src/shared/project-root.js';
-import { NAMES_SQL, searchQueries } from './search-queries.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { NAMES_SQL, searchQueries } from '../test/support/search-queries.js';
 
 const ROOT = projectRoot();
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Only the scenarios whose name matches (a regular expression), to measure one change quickly. */
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Where a full run writes its table in the README. */
 const README_START = '<!-- npm run bench: start -->';
 const README_END = '<!-- npm run bench: end -->';

@@ -5,9 +5,9 @@
 import { defaultPaths } from '../build/paths.js';
 import { launchBrowser } from '../test/support/browser.js';
 import { startServer } from '../test/support/server-process.js';
+import { median } from '../test/support/measure.js';
 
 const VISITS = Number(process.env.VISITS ?? 7);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 interface Visit { fcp: number; plots: number; bytes: number; assets: Array<{ name: string; bytes: number }> }
 

@@ -21,9 +21,10 @@ import { emptyHead, jsonResults } from '../src/read/resolve-batch.js';
 import { resolveInSlices } from '../src/read/resolve.js';
 import { speciesWalksLoaded } from '../src/read/species-walks.js';
 import type { Store } from '../src/store/store.js';
-import { misspell, random, shuffle } from './misspellings.js';
+import { misspell, random, shuffle } from '../test/support/misspellings.js';
 import { readKeys, type Keys } from './soak/keys.js';
 import { names as soakNames } from './soak/traffic.js';
+import { median } from '../test/support/measure.js';
 
 const SIZE = Number(process.env.BENCH_NAMES ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -103,7 +104,6 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const list = (xs: number[]) => `${xs.map((x) => x.toFixed(0)).join(', ')} (median ${median(xs).toFixed(0)})`;
 
 /** The answer of a batch as the route writes it: its JSON, a slice at a time, held as buffers. Its size in bytes. */

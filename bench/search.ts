@@ -18,7 +18,7 @@ import { releaseSearch, speciesSearch } from '../src/read/search-index.js';
 import { SubstringIndex } from '../src/read/substring-index.js';
 import { MIN_SCORE } from '../src/read/suggest.js';
 import type { Store } from '../src/store/store.js';
-import { DUCKDB_SEARCH, DUCKDB_SPECIES, NAMES_SQL, searchQueries, type Query } from './search-queries.js';
+import { DUCKDB_SEARCH, DUCKDB_SPECIES, NAMES_SQL, searchQueries, type Query } from '../test/support/search-queries.js';
 
 const N = Number(process.env.SEARCH_N ?? 500);
 const SEED = Number(process.env.SEARCH_SEED ?? 17);

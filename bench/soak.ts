@@ -15,7 +15,9 @@ import { basename, join } from 'node:path';
 import { projectRoot } from '../src/shared/project-root.js';
 import { closeClient, send, type Req } from './soak/client.js';
 import { readKeys, type Keys } from './soak/keys.js';
-import { clock, percentile, Recorder } from './soak/record.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { percentile } from '../test/support/measure.js';
+import { clock, Recorder } from './soak/record.js';
 import { startServer } from './soak/server.js';
 import * as traffic from './soak/traffic.js';
 import type { TrafficClass } from './soak/traffic.js';
@@ -41,7 +43,6 @@ const STEADY: Array<{ cls: TrafficClass; perSecond: number; make: (k: Keys) => R
   { cls: 'resolve-10k', perSecond: 1 / 90, make: () => pick(BATCHES.mixed) },
 ];
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The heavy phases' slowloris: connections that send nothing, and connections that drip their headers. */
 const SLOW = { idle: 200, drip: 200 };

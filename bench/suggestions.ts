@@ -16,7 +16,7 @@ import { latest } from '../src/read/releases.js';
 import { resolveMany } from '../src/read/resolve.js';
 import { MIN_SCORE, suggest, type Suggestion } from '../src/read/suggest.js';
 import type { Store } from '../src/store/store.js';
-import { misspell, random, shuffle } from './misspellings.js';
+import { misspell, random, shuffle } from '../test/support/misspellings.js';
 
 const N = Number(process.env.SUGGEST_N ?? 1000);
 

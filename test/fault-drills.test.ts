@@ -22,10 +22,11 @@ import { silent } from '../build/progress.js';
 import { realBuild, realDb } from './support/data.js';
 import { writeFixtureProject, type FixtureProject } from './support/fixture-inputs.js';
 import {
-  copyDataSet, describeDb, overwrite, percentile, published, runBuild, SERVED, slowClients, staleProjection, stagingFolders,
+  copyDataSet, describeDb, overwrite, published, runBuild, SERVED, slowClients, staleProjection, stagingFolders,
   waitFor, type BuildRun,
 } from './support/faults.js';
 import { loadOn, startServer, type ServerProcess } from './support/server-process.js';
+import { percentile } from './support/measure.js';
 
 interface Lookup { path: string; name: string; family: string }
 const TMV: Lookup = { path: '/api/v1/species/MSL41/Tobamovirus%20tabaci', name: 'Tobamovirus tabaci', family: 'Virgaviridae' };

@@ -3,7 +3,7 @@
 // doubled or swapped), names shortened or lengthened, and strings that are no name at all.
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { random } from '../bench/misspellings.js';
+import { random } from './support/misspellings.js';
 import { DB_FILE } from '../src/store/files.js';
 import { defaultPaths } from '../build/paths.js';
 import { openStore } from '../src/read/documents.js';

@@ -18,10 +18,10 @@ function* sources(dir: string): Generator<string> {
   }
 }
 
-/** Every relative import of every TypeScript file under build/ and src/, as project-relative paths. */
-function imports(): Array<{ from: string; to: string }> {
+/** Every relative import of every TypeScript file under the given folders, as project-relative paths. */
+function imports(tops: readonly string[] = ['build', 'src']): Array<{ from: string; to: string }> {
   const out: Array<{ from: string; to: string }> = [];
-  for (const top of ['build', 'src']) {
+  for (const top of tops) {
     for (const file of sources(join(root, top))) {
       for (const m of readFileSync(file, 'utf8').matchAll(/^(?:import|export)[^'"]*from '(\.[^']+)'/gm)) {
         const target = resolve(dirname(file), m[1]!).replace(/\.js$/, '.ts');
@@ -66,6 +66,11 @@ describe('read layer', () => {
       const offenders = from('build/').filter((i) => i.to.startsWith('src/') && !shared.test(i.to))
         .filter((i) => !(i.from === 'build/cli.ts' && i.to === 'src/read/documents.ts'));
       expect(offenders).to.deep.equal([]);
+    });
+
+    it('shares the tests\' and benchmarks\' helpers from test/support: test/ never imports bench/', () => {
+      expect(imports(['test']).filter((i) => i.to.startsWith('bench/'))).to.deep.equal([]);
+      expect(imports(['bench']).filter((i) => i.to.startsWith('test/') && !i.to.startsWith('test/support/'))).to.deep.equal([]);
     });
 
     it('keeps each layer below the ones that use it', () => {

@@ -5,7 +5,7 @@
 // and era get the same current taxon from /api/v1/history, /api/v1/resolve and /taxonomy/species.
 import { expect } from 'chai';
 import request from 'supertest';
-import { misspell, random } from '../bench/misspellings.js';
+import { misspell, random } from './support/misspellings.js';
 import { onRealApp } from './support/http.js';
 
 interface Case { kind: string; input: string; expected: string; rank: string }

@@ -4,7 +4,7 @@
 // and the same first 10 species in the same order.
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { DUCKDB_SEARCH, DUCKDB_SPECIES, NAMES_SQL, searchQueries } from '../bench/search-queries.js';
+import { DUCKDB_SEARCH, DUCKDB_SPECIES, NAMES_SQL, searchQueries } from './support/search-queries.js';
 import { DB_FILE } from '../src/store/files.js';
 import { defaultPaths } from '../build/paths.js';
 import { openStore } from '../src/read/documents.js';

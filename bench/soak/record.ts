@@ -2,18 +2,13 @@
 // a heavy phase), the server's RSS over time and the events (swaps, SIGHUP, heavy phases); and the tables
 // and verdict made of them.
 import type { TrafficClass } from './traffic.js';
+import { percentile } from '../../test/support/measure.js';
 import { CLASSES } from './traffic.js';
 
 export interface Sample { t: number; ms: number; ok: boolean; heavy: boolean }
 export interface Failure { t: number; cls: TrafficClass; what: string; status: number; error?: string }
 export interface Event { t: number; what: string }
 
-/** Nearest-rank percentile of unsorted values (NaN for none). */
-export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 const ms = (x: number) => (Number.isNaN(x) ? '' : x < 10 ? x.toFixed(1) : x.toFixed(0));
 export const clock = (t: number) => `${Math.floor(t / 60_000)}:${String(Math.floor((t % 60_000) / 1000)).padStart(2, '0')}`;

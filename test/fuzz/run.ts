@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { projectRoot } from '../../src/shared/project-root.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { check, describeProbe, type Answer, type Finding, type Probe } from './checks.js';
 import { loadContract, type Contract } from './contract.js';
 import { deepJson, probes } from './probes.js';
@@ -34,7 +35,6 @@ export interface FuzzReport {
   operations: number;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

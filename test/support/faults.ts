@@ -14,7 +14,8 @@ import { DB_CHECKSUM_FILE, DB_FILE, DOC_SNAPSHOT_FILE, REPORT_FILE } from '../..
 import { type BuildReport } from '../../build/index.js';
 import { defaultPaths } from '../../build/paths.js';
 import { projectRoot } from '../../src/shared/project-root.js';
-import { CEILING_MS, sleep } from './server-process.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CEILING_MS } from './server-process.js';
 
 /** The files a server reads. */
 export const SERVED = [DB_FILE, DB_CHECKSUM_FILE, DOC_SNAPSHOT_FILE] as const;
@@ -98,11 +99,6 @@ export function runBuild(dataDir: string, opts: RunOptions = {}): Promise<BuildR
   return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, lines, ms: Date.now() - t0, pid: child.pid! })));
 }
 
-/** Nearest-rank percentile of latencies in ms. */
-export function percentile(ms: number[], p: number): number {
-  const sorted = [...ms].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 /** Overwrites `length` bytes at `at` (a fraction of the file's size) with a repeated byte. */
 export function overwrite(file: string, at: number, length: number, byte = 0x5a): void {

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/shared/project-root.js';
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * How long a test waits for an event (a server answering, a build swapped in) before it gives up: far above

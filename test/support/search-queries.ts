@@ -4,8 +4,8 @@
 //   a whole name, a prefix of a name, a word of a name, a prefix of a word, a misspelling (1-2 edits) of a
 //   name of 5+ letters, in turn; names drawn from name_index (species names of any release, VMR virus names
 //   and abbreviations); every third query in a random release, every fifth with field=all.
-import type { SearchField } from '../src/read/search-index.js';
-import { MIN_SCORE, similaritySql } from '../src/read/suggest.js';
+import type { SearchField } from '../../src/read/search-index.js';
+import { MIN_SCORE, similaritySql } from '../../src/read/suggest.js';
 import { misspell, random } from './misspellings.js';
 
 /** The names queries are made from, in a fixed order. */

@@ -1,0 +1,12 @@
+// Figures of measured times the tests and the benchmarks share (bench/ imports test/support/, never the
+// other way). A wait is node:timers/promises' setTimeout.
+
+/** Nearest-rank percentile of unsorted values (NaN for none). */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** The middle value (the upper of the two middle ones for an even count). */
+export const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
