@@ -14,7 +14,6 @@ function pipe(): { stream: NodeJS.WriteStream; text: () => string; clock: { ms: 
 }
 
 describe('build output', function () {
-  this.timeout(600_000);
 
   describe('on a stream that is no terminal', () => {
     it('writes each line with the time of day and the time since the build began', () => {

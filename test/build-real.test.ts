@@ -38,7 +38,6 @@ function officialSpeciesFromSources(): Map<string, number> {
 }
 
 describe('the full build on the real ICTV data', function () {
-  this.timeout(600_000);
   let report: BuildReport;
   let db: Db;
   before(async () => {

@@ -15,7 +15,6 @@ const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => 
 };
 
 describe('bulk downloads', function () {
-  this.timeout(600_000);
   const real = onRealApp();
 
   it('gives a release\'s species in all five formats, with the same rows and columns and their registered types', async () => {

@@ -104,7 +104,6 @@ const API: Record<string, { ask: (app: import('express').Express, dir: string) =
 };
 
 describe('the command line (vtqs)', function () {
-  this.timeout(600_000);
   const real = onRealApp();
   let dir: string;
   before(() => { dir = mkdtempSync(join(tmpdir(), 'vtqs-cli-')); });

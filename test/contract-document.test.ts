@@ -48,7 +48,6 @@ const withoutVolatile = (x: unknown): unknown => JSON.parse(JSON.stringify(x ?? 
   : typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(12)) : v)));
 
 describe('the contract document', function () {
-  this.timeout(600_000);
   const served = openApiDocument() as Node & { paths: Record<string, Record<string, Node>>; tags: Array<{ name: string; description?: string }> };
 
   it('parses as YAML 1.2 with no error or warning, and reads the same after a round trip', () => {

@@ -10,7 +10,6 @@ import { dataDictionary } from '../src/read/dictionary.js';
 import { realBuild } from './support/data.js';
 
 describe('data dictionary', function () {
-  this.timeout(600_000);
 
   it('documents every column of every Parquet table with its type, and nothing else', async () => {
     await realBuild();

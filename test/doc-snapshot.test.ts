@@ -19,7 +19,6 @@ import type { Store } from '../src/store/store.js';
 import { realBuild, realDb } from './support/data.js';
 
 describe('the document snapshot', function () {
-  this.timeout(120_000);
   let dir: string;
   let fromDb: Store;
   let snapshot: string;

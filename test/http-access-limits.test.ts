@@ -19,7 +19,6 @@ const TMV = '/api/v1/species/latest/Tobacco%20mosaic%20virus';
 const sha256 = (key: string) => createHash('sha256').update(key).digest('hex');
 
 describe('rate limits and API keys', function () {
-  this.timeout(120_000);
   let store: Store;
   let dir: string;
   let keysFile: string;

@@ -29,7 +29,6 @@ function expectHumanMessage(detail: string, parameter: string): void {
 }
 
 describe('HTTP conventions', function () {
-  this.timeout(600_000);
   const real = onRealApp();
 
   describe('HEAD', () => {

@@ -9,7 +9,6 @@ interface RankRow { rank: string; from_count: number; to_count: number; added: n
 interface FamilyRow { family: string; species_changed: number; added: number; removed: number; renamed: number; reclassified: number }
 
 describe('/historical', function () {
-  this.timeout(600_000);
   const real = onRealApp();
 
   const expectError = (body: Record<string, unknown>, type: string) => {

@@ -16,7 +16,6 @@ interface Figures {
 }
 
 describe('what the web pages read', function () {
-  this.timeout(600_000);
   const real = onRealApp();
 
   describe('GET /api/v1/stats/releases', () => {

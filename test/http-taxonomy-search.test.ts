@@ -9,7 +9,6 @@ interface Count { value: string | null; count: number }
 interface TreeNode { rank: string; name: string; species_count?: number; children?: TreeNode[] }
 
 describe('/taxonomy and /search', function () {
-  this.timeout(600_000);
   const real = onRealApp();
 
   /** The latest release's name of the species that had `name` in release `msl`, by ICTV's stable id. */

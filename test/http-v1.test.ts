@@ -11,7 +11,6 @@ import { resolveVersion } from '../src/read/releases.js';
 import { onRealApp, testApp } from './support/http.js';
 
 describe('/api/v1', function () {
-  this.timeout(600_000);
   const real = onRealApp();
 
 
@@ -445,7 +444,6 @@ describe('/api/v1', function () {
     });
 
     it('lets other requests run while it resolves 10,000 names', async function () {
-      this.timeout(120_000);
       const { store } = await testApp();
       const names = (await real.db.all<{ species: string }>('SELECT DISTINCT species FROM src.species ORDER BY species LIMIT 10000')).map((r) => r.species);
       expect(names).to.have.length(10_000);

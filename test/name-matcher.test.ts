@@ -47,7 +47,6 @@ function variants(names: string[], rnd: () => number, n: number): string[] {
 }
 
 describe('name matcher: "did you mean" from memory', function () {
-  this.timeout(600_000);
   let store: Store;
   let names: string[];
 

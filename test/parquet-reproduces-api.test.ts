@@ -24,7 +24,6 @@ function readmeQueries(): Record<string, string> {
 type Row = Record<string, unknown>;
 
 describe('the Parquet files reproduce the API (README queries)', function () {
-  this.timeout(600_000);
   const real = onRealApp();
   let conn: DuckDBConnection;
   let close: () => void;

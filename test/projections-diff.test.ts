@@ -101,7 +101,6 @@ const detail = (change_type: string, lineage_id: number, old_name: string | null
   ({ change_type, lineage_id, old_name, new_name, counterparts, proposal });
 
 describe('release comparison and history read models', function () {
-  this.timeout(600_000);
 
   describe('on a three-release fixture', () => {
     let db: Db;

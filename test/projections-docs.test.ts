@@ -211,7 +211,6 @@ describe('document read models on a fixture', () => {
 });
 
 describe('document read models on the real data', function () {
-  this.timeout(600_000);
   let db: Db;
   before(async () => {
     db = await realDb();

@@ -78,7 +78,6 @@ interface EvolutionRow {
 }
 
 describe('family and release statistics read models', function () {
-  this.timeout(600_000);
 
   describe('on a three-release fixture', () => {
     let db: Db;

@@ -51,7 +51,6 @@ async function answer(listener: Listener, method: Method, path: string, headers:
 }
 
 describe('answers held ready, against the framework (real data)', function () {
-  this.timeout(600_000);
   let db: Db;
   let framework: Listener;
   let ready: Listener;

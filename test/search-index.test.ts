@@ -16,7 +16,6 @@ import type { Store } from '../src/store/store.js';
 import { realBuild } from './support/data.js';
 
 describe('search index: searches from memory', function () {
-  this.timeout(600_000);
   let store: Store;
   let queries: ReturnType<typeof searchQueries>;
   let latestMsl: number;

@@ -11,7 +11,6 @@ import { realBuild, republished } from './support/data.js';
 import { awaitSwitch, loadOn, startServer, type ServerProcess } from './support/server-process.js';
 
 describe('the server process', function () {
-  this.timeout(300_000);
   let dir: string;
   let server: ServerProcess;
 

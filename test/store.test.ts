@@ -11,7 +11,6 @@ import { realBuild } from './support/data.js';
 
 describe('a store closing', () => {
   it('waits for a query still running after its request has gone, which then answers', async function () {
-    this.timeout(600_000);
     await realBuild();
     const store = await Store.open(join(defaultPaths().dataDir, DB_FILE), { pool: 1, docs: [] });
     const rows = 300_000_000;
@@ -28,7 +27,6 @@ describe('a store closing', () => {
 
 describe('a store short of DuckDB memory', () => {
   it('runs a query again alone when queries running at once need more than the limit together', async function () {
-    this.timeout(600_000);
     await realBuild();
     const store = await Store.open(join(defaultPaths().dataDir, DB_FILE), { pool: 3, docs: [] });
     try {
@@ -47,10 +45,8 @@ describe('a store short of DuckDB memory', () => {
 
 describe('a store serving downloads', () => {
   it('drops DuckDB\'s cache after them while lookups\' queries run, none failing, the serving limit kept', async function () {
-    this.timeout(600_000);
     await realBuild();
     // a query stuck behind the drop would hang the test: it fails in minutes instead
-    this.timeout(120_000);
     const store = await Store.open(join(defaultPaths().dataDir, DB_FILE), { pool: 2, docs: [] });
     try {
       await store.loaded();

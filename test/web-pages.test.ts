@@ -10,7 +10,6 @@ import { onRealApp } from './support/http.js';
 interface Release { version: string; msl: number; year: number }
 
 describe('web pages in Chromium', function () {
-  this.timeout(600_000);
   const real = onRealApp();
   let site: Awaited<ReturnType<typeof listen>>;
   let browser: Browser;
@@ -155,7 +154,6 @@ describe('web pages in Chromium', function () {
 });
 
 describe('web pages on a phone in the dark', function () {
-  this.timeout(600_000);
   const real = onRealApp();
 
   it('/ fits a phone-width window in the dark scheme', async () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { extendedJson, jsonArray, withJsonField } from '../src/read/json-text.js';
+import { extendedJson, jsonArray, withJsonField } from '../../src/read/json-text.js';
 
 const text = (x: unknown) => Buffer.from(JSON.stringify(x));
 

@@ -1,7 +1,7 @@
 // An index image gives back what was written, typed arrays as views of its bytes, and refuses to be read
 // as something else (the snapshot's fingerprint guards the layout; this guards a reader's mistakes).
 import { expect } from 'chai';
-import { Image, writeImage } from '../src/store/index-image.js';
+import { Image, writeImage } from '../../src/store/index-image.js';
 
 describe('an index image', () => {
   const fields = {

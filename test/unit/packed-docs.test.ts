@@ -1,7 +1,7 @@
 // PackedDocs: documents handed over in batches ("key NUL byte-length NUL document") must come back byte for
 // byte, whichever batch they came in, including multi-byte characters and bytes that look like separators.
 import { expect } from 'chai';
-import { dictionaryOf, PackedDocs } from '../src/store/documents-in-memory.js';
+import { dictionaryOf, PackedDocs } from '../../src/store/documents-in-memory.js';
 
 /** A batch in the layout store.ts builds in SQL. */
 function batch(entries: Array<[string, string]>): Buffer {

@@ -7,13 +7,13 @@ import { expect } from 'chai';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as XLSX from '@e965/xlsx';
-import { build, type BuildReport } from '../build/index.js';
-import { DB_FILE } from '../src/store/files.js';
-import { defaultPaths } from '../build/paths.js';
-import { silent } from '../build/progress.js';
-import { refreshDocSnapshot } from '../src/read/documents.js';
-import { writeFixtureProject, type FixtureProject } from './support/fixture-inputs.js';
-import { awaitSwitch, loadOn, startServer, type ServerProcess } from './support/server-process.js';
+import { build, type BuildReport } from '../../build/index.js';
+import { DB_FILE } from '../../src/store/files.js';
+import { defaultPaths } from '../../build/paths.js';
+import { silent } from '../../build/progress.js';
+import { refreshDocSnapshot } from '../../src/read/documents.js';
+import { writeFixtureProject, type FixtureProject } from '../support/fixture-inputs.js';
+import { awaitSwitch, loadOn, startServer, type ServerProcess } from '../support/server-process.js';
 
 const RANKS = ['Realm', 'Subrealm', 'Kingdom', 'Subkingdom', 'Phylum', 'Subphylum', 'Class', 'Subclass', 'Order',
   'Suborder', 'Family', 'Subfamily', 'Genus', 'Subgenus'];
@@ -71,7 +71,6 @@ function isolates25(): string {
 }
 
 describe('a new release added by one manifest entry', function () {
-  this.timeout(300_000);
   let p: FixtureProject;
   let server: ServerProcess;
   const run = (): Promise<BuildReport> => build({

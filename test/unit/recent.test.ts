@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ENTRY_BYTES, recentAnswers } from '../src/read/recent.js';
+import { ENTRY_BYTES, recentAnswers } from '../../src/read/recent.js';
 
 describe('recent answers: the answers last computed, kept by weight', () => {
   it('weighs each answer by its bytes and its entry, so that many small answers are bounded too', () => {

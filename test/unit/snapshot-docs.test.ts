@@ -4,8 +4,8 @@ import { expect } from 'chai';
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dictionaryOf, fnv1a, PackedDocs } from '../src/store/documents-in-memory.js';
-import { OpenFile, SnapshotDocs } from '../src/store/documents-from-snapshot.js';
+import { dictionaryOf, fnv1a, PackedDocs } from '../../src/store/documents-in-memory.js';
+import { OpenFile, SnapshotDocs } from '../../src/store/documents-from-snapshot.js';
 
 /** A batch in the layout store.ts builds in SQL. */
 function batch(entries: ReadonlyArray<readonly [string, string | Buffer]>): Buffer {

@@ -6,8 +6,8 @@ import { expect } from 'chai';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { stringify as stringifyCsv } from 'csv-stringify/sync';
-import { DerivedFiles } from '../src/store/derived-files.js';
-import { BULK_FORMATS, formulaSafe } from '../src/read/bulk.js';
+import { DerivedFiles } from '../../src/store/derived-files.js';
+import { BULK_FORMATS, formulaSafe } from '../../src/read/bulk.js';
 
 describe('derived files (bulk downloads written once)', () => {
   let files: DerivedFiles;

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import express from 'express';
 import request from 'supertest';
-import { errorHandler, jsonPreview, shownValue, type ContractTerms } from '../src/http/errors.js';
+import { errorHandler, jsonPreview, shownValue, type ContractTerms } from '../../src/http/errors.js';
 
 const terms: ContractTerms = { bodyTypes: () => ['application/json'], patternMeaning: () => undefined, bodyRule: () => undefined, fieldNames: () => [] };
 

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as XLSX from '@e965/xlsx';
-import { readMslSpreadsheet } from '../build/ingest/msl-spreadsheet.js';
-import { InputError, type Lineage, type MslRow } from '../build/ingest/types.js';
-import { readVmr } from '../build/ingest/vmr.js';
+import { readMslSpreadsheet } from '../../build/ingest/msl-spreadsheet.js';
+import { InputError, type Lineage, type MslRow } from '../../build/ingest/types.js';
+import { readVmr } from '../../build/ingest/vmr.js';
 
 // Fixture workbooks are written with SheetJS itself, as .xlsx and as BIFF8 .xls (the MSL23-29 format).
 let dir: string;

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from '../build/index.js';
-import { DB_FILE, REPORT_FILE } from '../src/store/files.js';
-import { silent } from '../build/progress.js';
-import { msl24Sheet, writeFixtureProject, writeWorkbook, type FixtureProject } from './support/fixture-inputs.js';
+import { build } from '../../build/index.js';
+import { DB_FILE, REPORT_FILE } from '../../src/store/files.js';
+import { silent } from '../../build/progress.js';
+import { msl24Sheet, writeFixtureProject, writeWorkbook, type FixtureProject } from '../support/fixture-inputs.js';
 
 const run = (p: FixtureProject) => build({
   manifest: p.manifest, rawDir: p.rawDir, dataDir: p.dataDir, projectionsDir: p.projectionsDir,
@@ -17,7 +17,6 @@ function published(p: FixtureProject): { db: string; report: string } {
 }
 
 describe('build pipeline on generated fixtures', function () {
-  this.timeout(120_000);
   let p: FixtureProject;
   beforeEach(() => { p = writeFixtureProject(); });
   afterEach(() => rmSync(p.root, { recursive: true, force: true }));
