@@ -4,9 +4,10 @@
 // first answer and RSS once started, the server run as shipped (the start script's Node options).
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { projectRoot } from '../src/shared/project-root.js';
 import { median } from '../test/support/measure.js';
+import { writeMeasurement } from './measurement.js';
 
 const PORT = 18_704;
 const STARTS = Number(process.env.BENCH_RUNS ?? 3);
@@ -66,6 +67,11 @@ async function main(): Promise<void> {
       + `${median(runs.map((r) => r.ms))} | ${median(runs.map((r) => r.rss)).toFixed(0)} |`);
   }
   console.log(lines.join('\n'));
+  writeMeasurement({
+    file: 'growth.md', title: 'How cost grows with the record', command: 'npm run bench:growth',
+    settings: { BENCH_RUNS: STARTS, data_sets: dirs.map((d) => relative(projectRoot(), d) || '.').join(' ') },
+    body: `Each data set built with \`DATA_DIR=DIR npm run build -- --force --releases=N\`; build times are each data set's last build (build-report.json).\n\n${lines.join('\n')}`,
+  });
 }
 
 main().catch((err: Error) => {

@@ -3,12 +3,13 @@
 // (server.js, default middleware and logging, logs to /dev/null). Rounds alternate ceiling and service so
 // both see the same machine state; each figure is autocannon with 50 connections over loopback.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { projectRoot } from '../src/shared/project-root.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { writeMeasurement } from './measurement.js';
 import { NAMES_SQL, searchQueries } from '../test/support/search-queries.js';
 
 const ROOT = projectRoot();
@@ -16,9 +17,6 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Only the scenarios whose name matches (a regular expression), to measure one change quickly. */
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
-/** Where a full run writes its table in the README. */
-const README_START = '<!-- npm run bench: start -->';
-const README_END = '<!-- npm run bench: end -->';
 
 interface Run { rps: number; p50: number; p99: number; errors: number; non2xx: number; cpuPerRequest: number; rss: number }
 
@@ -206,7 +204,8 @@ async function main(): Promise<void> {
 
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const lines = [
-    `autocannon, 50 connections, ${DURATION} s per run, ${ROUNDS} interleaved rounds`,
+    `autocannon, 50 connections, ${DURATION} s per run, ${ROUNDS} interleaved rounds; the ceiling is plain Express 5 answering a fixed ~300-byte \`res.json\``,
+    '',
     '| scenario | ceiling req/s | service req/s | ratio | service p50 ms | service p99 ms | non-2xx | CPU µs/req ceiling | CPU µs/req service | service RSS MB (max) |',
     '|---|---|---|---|---|---|---|---|---|---|',
   ];
@@ -219,18 +218,18 @@ async function main(): Promise<void> {
   const report = JSON.parse(readFileSync(join(data, 'build-report.json'), 'utf8')) as { duration_ms: number; stages: Record<string, { ms: number; skipped: boolean }> };
   const mb = (bytes: number) => (bytes / 1e6).toFixed(0);
   const [db, docs, parquet] = [bytesOf(join(data, 'taxonomy.duckdb')), bytesOf(join(data, 'documents.bin')), bytesOf(join(data, 'parquet'))];
-  lines.push('', `${releases.length} releases (${releases[0]}..${releases[releases.length - 1]}), ${keys.length} (release, species) pairs, ${pairs.length / 2} release pairs`,
-    `start-up to first answer: ${startup} ms; service RSS after the runs: ${mem.rss.toFixed(0)} MB (peak ${mem.peak.toFixed(0)} MB)`,
-    `data set: database ${mb(db)} MB + documents ${mb(docs)} MB + Parquet ${mb(parquet)} MB = ${mb(db + docs + parquet)} MB`,
-    `last build (build-report.json): ${(report.duration_ms / 1000).toFixed(1)} s (${Object.entries(report.stages).map(([k, v]) => `${k} ${(v.ms / 1000).toFixed(1)} s${v.skipped ? ' skipped' : ''}`).join(', ')}); \`npm run build -- --force\` rebuilds every stage`,
-    'non-2xx answers of /taxonomy/species are 404s: it takes names from every release, and abolished ones are not found.');
+  lines.push('', `- ${releases.length} releases (${releases[0]}..${releases[releases.length - 1]}), ${keys.length} (release, species) pairs, ${pairs.length / 2} release pairs`,
+    `- start-up to first answer: ${startup} ms; service RSS after the runs: ${mem.rss.toFixed(0)} MB (peak ${mem.peak.toFixed(0)} MB)`,
+    `- data set: database ${mb(db)} MB + documents ${mb(docs)} MB + Parquet ${mb(parquet)} MB = ${mb(db + docs + parquet)} MB`,
+    `- last build (build-report.json): ${(report.duration_ms / 1000).toFixed(1)} s (${Object.entries(report.stages).map(([k, v]) => `${k} ${(v.ms / 1000).toFixed(1)} s${v.skipped ? ' skipped' : ''}`).join(', ')}); \`npm run build -- --force\` rebuilds every stage`,
+    '- non-2xx answers of /taxonomy/species are 404s: it takes names from every release, and abolished ones are not found.');
   console.log(lines.join('\n'));
-  // A full run replaces the table between the README's markers.
+  // A full run is the record (docs/measurements/serving.md); a run of some scenarios only prints.
   if (!ONLY) {
-    const readme = join(ROOT, 'README.md');
-    const text = readFileSync(readme, 'utf8');
-    const [from, to] = [text.indexOf(README_START), text.indexOf(README_END)];
-    if (from >= 0 && to > from) writeFileSync(readme, `${text.slice(0, from + README_START.length)}\n${lines.join('\n')}\n${text.slice(to)}`);
+    writeMeasurement({
+      file: 'serving.md', title: 'Serving: every endpoint family against the plain-Express ceiling', command: 'npm run bench',
+      settings: { BENCH_SECONDS: DURATION, BENCH_ROUNDS: ROUNDS }, body: lines.join('\n'),
+    });
   }
 }
 

@@ -6,6 +6,7 @@ import { defaultPaths } from '../build/paths.js';
 import { launchBrowser } from '../test/support/browser.js';
 import { startServer } from '../test/support/server-process.js';
 import { median } from '../test/support/measure.js';
+import { Figures, verbatim, writeMeasurement } from './measurement.js';
 
 const VISITS = Number(process.env.VISITS ?? 7);
 
@@ -39,10 +40,15 @@ async function main(): Promise<void> {
     const visits: Visit[] = [];
     for (let i = 0; i < VISITS; i++) visits.push(await visit(server.base));
     const last = visits[visits.length - 1]!;
-    console.log(`home page, ${VISITS} first visits: first contentful paint ${Math.round(median(visits.map((v) => v.fcp)))} ms (median), ` +
+    const out = new Figures();
+    out.log(`home page, ${VISITS} first visits: first contentful paint ${Math.round(median(visits.map((v) => v.fcp)))} ms (median), ` +
       `plots drawn ${median(visits.map((v) => v.plots))} ms (median, from navigation start to the last plot in the DOM)`);
-    console.log(`transferred: ${(last.bytes / 1024).toFixed(1)} KB in ${last.assets.length} responses`);
-    for (const a of last.assets.sort((x, y) => y.bytes - x.bytes)) console.log(`  ${(a.bytes / 1024).toFixed(1).padStart(7)} KB  ${a.name}`);
+    out.log(`transferred: ${(last.bytes / 1024).toFixed(1)} KB in ${last.assets.length} responses`);
+    for (const a of last.assets.sort((x, y) => y.bytes - x.bytes)) out.log(`  ${(a.bytes / 1024).toFixed(1).padStart(7)} KB  ${a.name}`);
+    writeMeasurement({
+      file: 'page-load.md', title: 'The home page, first visits in Chromium', command: 'npm run bench:page',
+      settings: { VISITS }, body: verbatim(out.text()),
+    });
   } finally {
     server.kill();
   }

@@ -21,6 +21,7 @@ import { emptyHead, jsonResults } from '../src/read/resolve-batch.js';
 import { resolveInSlices } from '../src/read/resolve.js';
 import { speciesWalksLoaded } from '../src/read/species-walks.js';
 import type { Store } from '../src/store/store.js';
+import { Figures, writeMeasurement } from './measurement.js';
 import { misspell, random, shuffle } from '../test/support/misspellings.js';
 import { readKeys, type Keys } from './soak/keys.js';
 import { names as soakNames } from './soak/traffic.js';
@@ -29,6 +30,8 @@ import { median } from '../test/support/measure.js';
 const SIZE = Number(process.env.BENCH_NAMES ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PORT = 18_703;
+/** What the run found, a line per measurement, for docs/measurements/resolve-batch.md. */
+const out = new Figures();
 
 /** The share of each kind of input in a batch of real inputs. */
 const MIX = {
@@ -147,7 +150,7 @@ async function measured(work: (sample: () => void) => Promise<unknown>): Promise
 }
 
 async function inProcess(store: Store, all: Mix[]): Promise<void> {
-  if (!(globalThis as { gc?: unknown }).gc) console.log('(run with --expose-gc for a heap measured from a collected heap)');
+  if (!(globalThis as { gc?: unknown }).gc) out.log('- (run without --expose-gc: heap growth measured from a heap not collected first)');
   // one batch first, so that every figure below is of code compiled by then
   await answer(store, await all[0]!.batch(1), () => {});
   for (const mix of all) {
@@ -157,7 +160,7 @@ async function inProcess(store: Store, all: Mix[]): Promise<void> {
       const batch = await mix.batch(100 + run);
       runs.push(await measured(async (sample) => { bytes = await answer(store, batch, sample); }));
     }
-    console.log(`${mix.label}, in-process (${(bytes / 1e6).toFixed(1)} MB answer): wall ms ${list(runs.map((r) => r.wall))}; `
+    out.log(`- ${mix.label}, in-process (${(bytes / 1e6).toFixed(1)} MB answer): wall ms ${list(runs.map((r) => r.wall))}; `
       + `CPU ms ${list(runs.map((r) => r.cpu))}; heap growth MB, used ${list(runs.map((r) => r.used))}, total ${list(runs.map((r) => r.total))}`);
   }
   const runs = [];
@@ -165,7 +168,7 @@ async function inProcess(store: Store, all: Mix[]): Promise<void> {
     const [a, b] = [await all[1]!.batch(200 + run), await all[2]!.batch(200 + run)];
     runs.push(await measured((sample) => Promise.all([answer(store, a, sample), answer(store, b, sample)])));
   }
-  console.log(`two batches at once (one of each soak mix), in-process: wall ms ${list(runs.map((r) => r.wall))}; `
+  out.log(`- two batches at once (one of each soak mix), in-process: wall ms ${list(runs.map((r) => r.wall))}; `
     + `CPU ms ${list(runs.map((r) => r.cpu))}; heap growth MB, used ${list(runs.map((r) => r.used))}, total ${list(runs.map((r) => r.total))}`);
 }
 
@@ -205,7 +208,7 @@ async function overHttp(all: Mix[]): Promise<void> {
         wall.push(performance.now() - t0);
         cpu.push(cpuMs(child.pid!) - c0);
       }
-      console.log(`${mix.label}, POST /api/v1/resolve (${(bytes / 1e6).toFixed(1)} MB answer), server as shipped: wall ms ${list(wall)}; CPU ms ${list(cpu)}`);
+      out.log(`- ${mix.label}, POST /api/v1/resolve (${(bytes / 1e6).toFixed(1)} MB answer), server as shipped: wall ms ${list(wall)}; CPU ms ${list(cpu)}`);
     }
     const wall: number[] = [];
     const peaks: number[] = [];
@@ -219,7 +222,7 @@ async function overHttp(all: Mix[]): Promise<void> {
       clearInterval(timer);
       peaks.push(peak);
     }
-    console.log(`two batches at once (one of each soak mix), server as shipped: wall ms ${list(wall)}; peak RSS MB ${list(peaks)}`);
+    out.log(`- two batches at once (one of each soak mix), server as shipped: wall ms ${list(wall)}; peak RSS MB ${list(peaks)}`);
   } finally {
     child.kill('SIGTERM');
   }
@@ -246,6 +249,11 @@ async function main(): Promise<void> {
     await store.close();
   }
   if (process.env.BENCH_HTTP !== 'no') await overHttp(all);
+  writeMeasurement({
+    file: 'resolve-batch.md', title: 'POST /api/v1/resolve of 10,000 names', command: 'npm run bench:resolve',
+    settings: { BENCH_NAMES: SIZE, BENCH_RUNS: RUNS, ...(process.env.BENCH_HTTP ? { BENCH_HTTP: process.env.BENCH_HTTP } : {}) },
+    body: `Medians of ${RUNS} fresh batches of each mix; in-process as the route answers, then over HTTP against the server as \`npm start\` runs it.\n\n${out.text()}`,
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -10,6 +10,7 @@ import { defaultPaths } from '../build/paths.js';
 import { openStore } from '../src/read/documents.js';
 import { latest } from '../src/read/releases.js';
 import { resolveMany, type Resolution } from '../src/read/resolve.js';
+import { Figures, writeMeasurement } from './measurement.js';
 
 type Kind = 'accession' | 'taxid' | 'virus_name' | 'abbreviation';
 type Outcome = 'exact' | 'among' | 'other' | 'unknown';
@@ -45,14 +46,15 @@ async function main(): Promise<void> {
     };
     const worst = (os: Outcome[]): Outcome => (['unknown', 'other', 'among', 'exact'] as const).find((o) => os.includes(o))!;
     const kinds: Kind[] = ['accession', 'taxid', 'virus_name', 'abbreviation'];
-    console.log(`latest VMR (${v.version}): ${rows.length.toLocaleString('en')} isolate rows, ${inputs.length.toLocaleString('en')} distinct inputs resolved in ${seconds.toFixed(1)} s`);
-    console.log('| input | rows with one | exactly their species | their species among others | other species only | nothing |');
-    console.log('|---|---|---|---|---|---|');
+    const out = new Figures();
+    out.log(`latest VMR (${v.version}): ${rows.length.toLocaleString('en')} isolate rows, ${inputs.length.toLocaleString('en')} distinct inputs resolved in ${seconds.toFixed(1)} s`, '',
+      '| input | rows with one | exactly their species | their species among others | other species only | nothing |',
+      '|---|---|---|---|---|---|');
     const pct = (x: number, n: number) => `${((100 * x) / n).toFixed(2)}%`;
     const line = (label: string, outcomes: Outcome[]) => {
       const n = outcomes.length;
       const count = (o: Outcome) => outcomes.filter((x) => x === o).length;
-      console.log(`| ${label} | ${n.toLocaleString('en')} | ${pct(count('exact'), n)} | ${pct(count('among'), n)} | ${pct(count('other'), n)} | ${pct(count('unknown'), n)} |`);
+      out.log(`| ${label} | ${n.toLocaleString('en')} | ${pct(count('exact'), n)} | ${pct(count('among'), n)} | ${pct(count('other'), n)} | ${pct(count('unknown'), n)} |`);
     };
     for (const kind of kinds) {
       line(kind, rows.filter((r) => r.values.some((x) => x.kind === kind))
@@ -60,7 +62,8 @@ async function main(): Promise<void> {
     }
     line('every value of the row', rows.map((r) => worst(r.values.map((x) => outcomeOf(x.value, r.species)))));
     const bad = rows.flatMap((r) => r.values.filter((x) => ['other', 'unknown'].includes(outcomeOf(x.value, r.species))).map((x) => `${x.kind} '${x.value}' (${r.species}) -> ${byInput.get(x.value)!.results.join('; ') || byInput.get(x.value)!.status}`));
-    if (bad.length > 0) console.log(`\nfirst of ${bad.length} values that miss their species:\n  ${bad.slice(0, 12).join('\n  ')}`);
+    if (bad.length > 0) out.log('', `first of ${bad.length} values that miss their species:`, '', ...bad.slice(0, 12).map((b) => `- ${b}`));
+    writeMeasurement({ file: 'resolver.md', title: 'Resolution of the latest VMR\'s identifiers and names', command: 'npm run bench:resolver', body: out.text() });
   } finally {
     await store.close();
   }

@@ -18,6 +18,7 @@ import { releaseSearch, speciesSearch } from '../src/read/search-index.js';
 import { SubstringIndex } from '../src/read/substring-index.js';
 import { MIN_SCORE } from '../src/read/suggest.js';
 import type { Store } from '../src/store/store.js';
+import { writeMeasurement } from './measurement.js';
 import { DUCKDB_SEARCH, DUCKDB_SPECIES, NAMES_SQL, searchQueries, type Query } from '../test/support/search-queries.js';
 
 const N = Number(process.env.SEARCH_N ?? 500);
@@ -131,6 +132,10 @@ async function main(): Promise<void> {
   const mem = process.memoryUsage();
   lines.push('', `process after the run: RSS ${(mem.rss / 1e6).toFixed(0)} MB, heap ${(mem.heapUsed / 1e6).toFixed(0)} MB, array buffers ${(mem.arrayBuffers / 1e6).toFixed(0)} MB`);
   console.log(lines.join('\n'));
+  writeMeasurement({
+    file: 'search.md', title: 'Search from memory against DuckDB and two libraries', command: 'npm run bench:search',
+    settings: { SEARCH_N: N, SEARCH_SEED: SEED }, body: lines.map((l) => (l.startsWith('  differs: ') ? `- ${l.trim()}` : l)).join('\n'),
+  });
   await store.close();
 }
 

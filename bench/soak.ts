@@ -1,18 +1,20 @@
 // npm run soak: the real server (as `npm start` runs it) under mixed, steady traffic for SOAK_MINUTES
 // (default 10), while the data set is rebuilt and swapped in twice and reloaded on SIGHUP once, with two
 // heavy phases (six bulk downloads and two batches of 10,000 names at once, lookups going on). Prints a
-// table over time and a verdict, writes both to bench/results/, and exits non-zero when a verdict fails.
+// table over time and a verdict, writes both to docs/measurements/soak.md (a heavy-phase-only run to
+// soak-heavy-only.md: it must not replace the record of a whole run), and exits non-zero when a verdict fails.
 //
 // Settings (environment): SOAK_MINUTES (10), SOAK_RATE (1: a multiplier of every steady rate below),
 // SOAK_DATA (the data set to soak: copied to a temporary folder, which is what gets rebuilt; default data/),
 // SOAK_KEEP=1 keeps that folder and the logs, SOAK_HEAVY_ONLY=1 runs the heavy phase alone (no rebuilds or
 // SIGHUP: the heavy-phase figures of a short run, e.g. SOAK_MINUTES=2, for measuring a change), SOAK_PARTS
 // (bulk,batch) which heavy work the heavy phases run: the six downloads, the two batches or both.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, setPriority, tmpdir } from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { setPriority, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { projectRoot } from '../src/shared/project-root.js';
+import { writeMeasurement } from './measurement.js';
 import { closeClient, send, type Req } from './soak/client.js';
 import { readKeys, type Keys } from './soak/keys.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -238,11 +240,8 @@ async function main(): Promise<void> {
     [HEAVY_ONLY || problems.length === 0, `${HEAVY_ONLY ? '(SOAK_HEAVY_ONLY: no swaps) ' : ''}two rebuilds and a SIGHUP swapped in${problems.length ? `: ${problems.join('; ')}` : ''}`],
     [exitCode === 0 && server.errors.length === 0, `server logged ${server.errors.length} errors and exited with status ${exitCode} on SIGTERM`],
   ];
-  const commit = (() => { try { return execFileSync('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim(); } catch { return 'unknown'; } })();
   const report = [
-    `## Soak ${new Date().toISOString().slice(0, 16)}Z (commit ${commit})`,
-    '',
-    `${MINUTES} minutes planned, ${clock(end)} run; ${availableParallelism()} cores, Node ${process.version}; server as \`npm start\` runs it; steady traffic x${RATE}: ${STEADY.map((s) => `${s.cls} ${+(s.perSecond * RATE).toFixed(3)}/s`).join(', ')}; client at ${raised ? 'a raised priority (nice -10)' : 'the default priority (not root: the client may time its own waits for the CPU)'}; heavy phases of ${clock(heavyMs)}: 6 bulk downloads of ${keys.latest} as JSON and 2 batches of 10,000 names (one all unknown or misspelt, one 30%) repeated, lookups going on.`,
+    `${MINUTES} minutes planned, ${clock(end)} run; server as \`npm start\` runs it; steady traffic x${RATE}: ${STEADY.map((s) => `${s.cls} ${+(s.perSecond * RATE).toFixed(3)}/s`).join(', ')}; client at ${raised ? 'a raised priority (nice -10)' : 'the default priority (not root: the client may time its own waits for the CPU)'}; heavy phases of ${clock(heavyMs)}: 6 bulk downloads of ${keys.latest} as JSON and 2 batches of 10,000 names (one all unknown or misspelt, one 30%) repeated, and ${SLOW.idle} idle and ${SLOW.drip} header-dripping connections (those of SOAK_PARTS: ${process.env.SOAK_PARTS ?? 'bulk,batch,slow'}), lookups going on.`,
     '',
     rec.overTime(),
     '',
@@ -255,11 +254,17 @@ async function main(): Promise<void> {
     ...(server.errors.length ? ['', 'Server errors:', ...server.errors.slice(0, 10).map((e) => `- ${e.slice(0, 300)}`)] : []),
   ].join('\n');
   console.log(report);
-  const results = join(ROOT, 'bench', 'results');
-  mkdirSync(results, { recursive: true });
-  const file = join(results, `soak-${new Date().toISOString().slice(0, 16).replace(':', '-')}.md`);
-  writeFileSync(file, `${report}\n`);
-  process.stderr.write(`soak: written to ${file}${process.env.SOAK_KEEP ? `; data and logs kept in ${work}` : ''}\n`);
+  writeMeasurement({
+    file: HEAVY_ONLY ? 'soak-heavy-only.md' : 'soak.md',
+    title: HEAVY_ONLY ? 'Soak, heavy phase only' : 'Soak: mixed traffic through two rebuilds and a SIGHUP',
+    command: 'npm run soak',
+    settings: {
+      SOAK_MINUTES: MINUTES, SOAK_RATE: RATE, ...(HEAVY_ONLY ? { SOAK_HEAVY_ONLY: 1 } : {}),
+      ...(process.env.SOAK_PARTS ? { SOAK_PARTS: process.env.SOAK_PARTS } : {}), ...(process.env.SOAK_DATA ? { SOAK_DATA: SOURCE } : {}),
+    },
+    body: report,
+  });
+  if (process.env.SOAK_KEEP) process.stderr.write(`soak: data and logs kept in ${work}\n`);
   if (!process.env.SOAK_KEEP) rmSync(work, { recursive: true, force: true });
   process.exit(checks.every(([ok]) => ok) ? 0 : 1);
 }

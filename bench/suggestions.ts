@@ -1,6 +1,6 @@
 // npm run bench:suggestions: how well "did you mean" (src/read/suggest.ts) finds the name meant, measured on
-// misspellings generated from real names, and how the resolver treats them. Writes the figures the README
-// quotes and chose the threshold (MIN_SCORE) by:
+// misspellings generated from real names, and how the resolver treats them. Writes the figures the threshold
+// (MIN_SCORE) was chosen by to docs/measurements/suggestions.md:
 //   1,000 misspellings: a random name of name_index (species, higher taxon or VMR virus name; abbreviations
 //   are too short to misspell recognisably) with one or two random edits (substitute, delete, insert a
 //   letter, swap two neighbours), skipping any that is itself a known name in some spelling;
@@ -16,6 +16,7 @@ import { latest } from '../src/read/releases.js';
 import { resolveMany } from '../src/read/resolve.js';
 import { MIN_SCORE, suggest, type Suggestion } from '../src/read/suggest.js';
 import type { Store } from '../src/store/store.js';
+import { Figures, writeMeasurement } from './measurement.js';
 import { misspell, random, shuffle } from '../test/support/misspellings.js';
 
 const N = Number(process.env.SUGGEST_N ?? 1000);
@@ -54,9 +55,10 @@ async function main(): Promise<void> {
     const controlHits = await suggest(store, controls.map((c) => c.text), floor);
     const ms = performance.now() - t0;
     const top = (hits: Map<string, Suggestion[]>, c: Case) => hits.get(normaliseName(c.text))?.[0];
-    console.log(`${N} misspellings (1 or 2 edits) and ${N} shuffled controls; suggestions for all ${2 * N} in ${(ms / 1000).toFixed(1)} s`);
-    console.log('| least similarity | recall (first suggestion right) | precision (first suggestion right, of offered) | right among first 3 | controls offered a suggestion |');
-    console.log('|---|---|---|---|---|');
+    const out = new Figures();
+    out.log(`${N} misspellings (1 or 2 edits) and ${N} shuffled controls; suggestions for all ${2 * N} in ${(ms / 1000).toFixed(1)} s`, '',
+      '| least similarity | recall (first suggestion right) | precision (first suggestion right, of offered) | right among first 3 | controls offered a suggestion |',
+      '|---|---|---|---|---|');
     for (const t of [0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9]) {
       let offered = 0, right = 0, inTop3 = 0;
       for (const c of typos) {
@@ -68,14 +70,18 @@ async function main(): Promise<void> {
       }
       const noise = controls.filter((c) => (top(controlHits, c)?.score ?? 0) >= t).length;
       const pct = (x: number, n: number) => `${((100 * x) / n).toFixed(1)}%`;
-      console.log(`| ${t}${t === MIN_SCORE ? ' (used)' : ''} | ${pct(right, N)} | ${pct(right, offered)} | ${pct(inTop3, N)} | ${pct(noise, N)} |`);
+      out.log(`| ${t}${t === MIN_SCORE ? ' (used)' : ''} | ${pct(right, N)} | ${pct(right, offered)} | ${pct(inTop3, N)} | ${pct(noise, N)} |`);
     }
     // the resolver itself: a misspelling is never answered as if it were the name meant (or any other)
     const resolved = await resolveMany(store, typos.map((c) => c.text), null, latest(store));
     const confident = resolved.filter((r) => r.status !== 'unknown');
     const firstRight = resolved.filter((r, i) => r.suggestions[0] !== undefined && denotes(store, { name: r.suggestions[0] } as Suggestion, typos[i]!.meant!)).length;
-    console.log(`\nresolver on the ${N} misspellings: first suggestion right ${firstRight} (${((100 * firstRight) / N).toFixed(1)}%), `
+    out.log('', `resolver on the ${N} misspellings: first suggestion right ${firstRight} (${((100 * firstRight) / N).toFixed(1)}%), `
       + `answered as a known name ${confident.length}${confident.length ? ` (${confident.slice(0, 5).map((r) => `${r.name} -> ${r.results.join('; ')}`).join(', ')})` : ''}`);
+    writeMeasurement({
+      file: 'suggestions.md', title: '"Did you mean": generated misspellings of real names', command: 'npm run bench:suggestions',
+      settings: { SUGGEST_N: N }, body: out.text(),
+    });
   } finally {
     await store.close();
   }

@@ -115,7 +115,7 @@ describe('/api/v1', function () {
       expect(Object.keys(res.body)).to.deep.equal(['detail']);
     });
 
-    // The patched validator skips its parameter mutator for URLs without a query string (README): the
+    // The patched validator skips its parameter mutator for URLs without a query string (docs/operations.md): the
     // contract must hold the same either way.
     it('checks path parameters against the contract with and without a query string, and rejects unknown query parameters', async () => {
       const long = 'a'.repeat(501);

@@ -1,4 +1,4 @@
-// The Parquet data set says what the API says: the README's three queries (history, resolve, compare), run as
+// The Parquet data set says what the API says: the three queries of docs/data.md (history, resolve, compare), run as
 // printed on the Parquet files alone (no taxonomy.duckdb), reproduce the facts of the API's answers for names
 // and release pairs sampled from the real data with a fixed seed.
 import { readFileSync } from 'node:fs';
@@ -12,22 +12,22 @@ import { onRealApp } from './support/http.js';
 
 const SEED = 'issue-16';
 
-/** The README's `PREPARE name AS ...;` statements, pointed at this data set's Parquet folder. */
-function readmeQueries(): Record<string, string> {
-  const readme = readFileSync(join(projectRoot(), 'README.md'), 'utf8');
+/** The `PREPARE name AS ...;` statements of docs/data.md, pointed at this data set's Parquet folder. */
+function documentedQueries(): Record<string, string> {
+  const doc = readFileSync(join(projectRoot(), 'docs', 'data.md'), 'utf8');
   const parquet = join(defaultPaths().dataDir, 'parquet');
   const out: Record<string, string> = {};
-  for (const m of readme.matchAll(/^PREPARE (\w+) AS\n([\s\S]*?);\nEXECUTE /gm)) out[m[1]!] = m[2]!.replaceAll("'data/parquet/", `'${parquet}/`);
+  for (const m of doc.matchAll(/^PREPARE (\w+) AS\n([\s\S]*?);\nEXECUTE /gm)) out[m[1]!] = m[2]!.replaceAll("'data/parquet/", `'${parquet}/`);
   return out;
 }
 
 type Row = Record<string, unknown>;
 
-describe('the Parquet files reproduce the API (README queries)', function () {
+describe('the Parquet files reproduce the API (the queries of docs/data.md)', function () {
   const real = onRealApp();
   let conn: DuckDBConnection;
   let close: () => void;
-  const sql = readmeQueries();
+  const sql = documentedQueries();
   const run = async (name: string, params: unknown[]): Promise<Row[]> =>
     (await conn.runAndReadAll(sql[name]!, params as never)).getRowObjectsJson() as Row[];
   const parquet = (table: string) => `'${join(defaultPaths().dataDir, 'parquet', `${table}.parquet`)}'`;

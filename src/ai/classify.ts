@@ -17,7 +17,7 @@
 // Parameters W, A, K, V were chosen on the leave-one-out evaluation below (scratch/ai-loo.mjs: a small grid), which
 // subtracts the held-out species from its family's counts and sums, so no species is scored by a family that saw
 // it; only the overall shares and pooled variance, over ~14k species, keep its one contribution (its accuracy is
-// in the README and test/ai-classify.test.ts). Lengths carry most of the signal (phage
+// asserted in test/ai-classify.test.ts). Lengths carry most of the signal (phage
 // families have tight length ranges), hence a small V: 0.0002 in log10 is about 3% of a length.
 import type { Store } from '../store/store.js';
 import { count, num } from './format.js';

@@ -1,4 +1,4 @@
-// Runtime configuration, from the environment only (documented in the README).
+// Runtime configuration, from the environment only (the README's table; docs/operations.md says more).
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DOC_SNAPSHOT_FILE } from '../store/files.js';

@@ -1,6 +1,6 @@
 // Answers held ready (a pre-rendered document, a summary or a search in memory), sent before the framework.
 // Through Express, its router, the request validator and the middlewares, a point lookup costs several times
-// the lookup itself (README, Serving). Only a plain GET, or a POST of a small JSON body, of a path listed by
+// the lookup itself (docs/architecture.md). Only a plain GET, or a POST of a small JSON body, of a path listed by
 // a router is answered here; anything else goes to the framework, which answers it as it answers every
 // request: If-None-Match, a client that accepts compression of a body of 1 KB or more, a parameter or body
 // the contract refuses or does not declare (checked against the contract's own schemas), a body that is not

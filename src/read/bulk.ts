@@ -60,7 +60,7 @@ const RESOURCES: Record<BulkResource, ResourceSpec> = {
                trim(s.last_change, ', ') AS last_change, s.msl_of_last_change, s.proposal
         FROM src.species s
         -- the joined tables cut to the release and the columns read: DuckDB otherwise built its hash tables of
-        -- every release's rows, and kept the blocks cached after each new download (README, Measured figures)
+        -- every release's rows, and kept the blocks cached after each new download (npm run soak)
         LEFT JOIN (SELECT taxnode_id, ictv_id, lineage_id FROM main.species_identity WHERE msl = $1) i ON i.taxnode_id = s.taxnode_id
         LEFT JOIN (SELECT taxnode_id, vmr_genome_composition, exemplar_from_msl, host_source, genome_size_bp, genome_size_from_msl
                    FROM main.species_genome WHERE msl = $1) g ON g.taxnode_id = s.taxnode_id

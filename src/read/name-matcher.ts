@@ -6,7 +6,7 @@
 // only for the few left, on what remains once the prefix and suffix they share are set aside, and only as far
 // as it can still be within the edits the least score allows: the threshold, or once three names are found
 // the third's score (no name below it can be suggested). DuckDB computed the same over every candidate pair,
-// costlier by an order of magnitude (README, Soak); test/name-matcher.test.ts checks that both give the same
+// costlier by an order of magnitude; test/name-matcher.test.ts checks that both give the same
 // suggestions. The rows are held as columns (a few bytes each, repeated strings once), not as an object each;
 // the bounds' masks and bigrams are made from the forms as the matcher is made (the image holds the forms).
 

@@ -2,7 +2,7 @@
 // misspelling of, over every name of name_index (species, virus names, abbreviations, higher taxa, of every
 // release). Every endpoint that cannot find a name suggests with this, so the same unknown name gets the
 // same suggestions everywhere. The scoring and the threshold were chosen by measurement (bench/suggestions.ts,
-// README "Measured figures"): misspellings generated from real names, the share whose first suggestion is
+// docs/measurements/suggestions.md): misspellings generated from real names, the share whose first suggestion is
 // the name meant, against how often a suggestion is offered for a name that is not a misspelling at all.
 import { HttpError } from './errors.js';
 import { Image, writeImage } from '../store/index-image.js';

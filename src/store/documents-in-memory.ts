@@ -13,7 +13,7 @@
 // A table may hold its documents compressed (raw deflate with a dictionary of the table's own documents,
 // which compresses small JSON documents sharing most of their keys and values many times better than
 // deflate alone): get() then inflates. Worth it for large tables read rarely; a hot table would pay the
-// inflation on every read (README, Measured figures).
+// inflation on every read (npm run bench).
 //
 // Documents are found by key through a hash table of typed arrays over the keys' bytes in the batches, not a
 // Map of key strings: half a million keys as strings and Map entries were ~35 MB of V8 heap that every major

@@ -271,7 +271,7 @@ export class Store {
    * plan with a top-N (ORDER BY ... LIMIT) keeps its last run's heap until its statement goes; work that fails
    * alone too needs more than the limit, and its error is the caller's. And for a cache drop (no query may run
    * at the lowered limit), the statements kept: dropped and prepared again after every drop, a second apart
-   * through a burst of downloads, the soak's second heavy phase peaked higher than its first (README, Soak).
+   * through a burst of downloads, the soak's second heavy phase peaked higher than its first (npm run soak).
    */
   private alone<T>(work: (conn: DuckDBConnection) => Promise<T>, dropStatements = true): Promise<T> {
     const run = this.lastAlone.then(async () => {
@@ -366,7 +366,7 @@ export class Store {
   /**
    * Downloads leave DuckDB holding memory beyond what its limit counts (the blocks it caches count, and are a
    * few MB): a few hundred distinct downloads left the process ~100 MB larger, which lowering the limit for a
-   * moment gives back (README, Soak). So a second after a download (one drop pending at a time) it is done,
+   * moment gives back (npm run soak). So a second after a download (one drop pending at a time) it is done,
    * alone, after the download then running; queries asked meanwhile wait the few milliseconds it takes.
    */
   private dropCacheSoon(): void {
