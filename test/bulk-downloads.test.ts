@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import { tableFromIPC } from 'apache-arrow';
 import request from 'supertest';
 import { onRealApp } from './support/http.js';
 
@@ -17,7 +18,7 @@ const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => 
 describe('bulk downloads', function () {
   const real = onRealApp();
 
-  it('gives a release\'s species in all five formats, with the same rows and columns and their registered types', async () => {
+  it('gives a release\'s species in all six formats, with the same rows and columns and their registered types', async () => {
     const expected = await real.db.count("SELECT count(*)::INTEGER AS n FROM src.species WHERE msl = $1 AND family = 'Coronaviridae'", [real.latest.msl]);
     const url = '/api/v1/bulk/species/latest?family=coronaviridae&format=';
     const json = await request(real.app).get(`${url}json`).expect(200).expect('Content-Type', /^application\/json/);
@@ -37,6 +38,26 @@ describe('bulk downloads', function () {
     expect(rows.slice(1).map((r) => r[columns.indexOf('species')])).to.deep.equal(json.body.map((r: { species: string }) => r.species));
     const pq = await request(real.app).get(`${url}parquet`).buffer(true).parse(binary).expect(200).expect('Content-Type', 'application/vnd.apache.parquet');
     expect((pq.body as Buffer).subarray(0, 4).toString()).to.equal('PAR1');
+    const arrow = await request(real.app).get(`${url}arrow`).buffer(true).parse(binary).expect(200).expect('Content-Type', 'application/vnd.apache.arrow.stream')
+      .expect('Content-Disposition', new RegExp(`^attachment; filename="?species_${real.latest.version}_coronaviridae\\.arrows"?$`));
+    const table = tableFromIPC(arrow.body as Buffer);
+    expect(table.schema.fields.map((f) => f.name)).to.deep.equal(columns);
+    // typed: integers as Arrow integers, names as text; the same rows as the JSON download, value for value
+    expect(String(table.schema.fields.find((f) => f.name === 'taxnode_id')!.type)).to.equal('Int32');
+    expect(String(table.schema.fields.find((f) => f.name === 'species')!.type)).to.equal('Utf8');
+    expect(table.toArray().map((r) => r.toJSON())).to.deep.equal(json.body);
+  });
+
+  it('gives the changes of a step as Arrow with their lists, as the JSON download has them', async () => {
+    const json = await request(real.app).get(`/api/v1/bulk/changes/${real.latest.version}`).expect(200);
+    const arrow = await request(real.app).get(`/api/v1/bulk/changes/${real.latest.version}?format=arrow`).buffer(true).parse(binary).expect(200);
+    const table = tableFromIPC(arrow.body as Buffer);
+    expect(String(table.schema.fields.find((f) => f.name === 'ended_into')!.type)).to.equal('List<Utf8>');
+    // BIGINT columns come as 64-bit integers (JavaScript bigints), JSON writes them as numbers
+    expect(String(table.schema.fields.find((f) => f.name === 'from_taxnode')!.type)).to.equal('Int64');
+    const rows = table.toArray().map((r) => Object.fromEntries(Object.entries(r.toJSON() as Record<string, unknown>).map(([k, v]) =>
+      [k, typeof v === 'bigint' ? Number(v) : v !== null && typeof v === 'object' ? [...(v as Iterable<string>)] : v])));
+    expect(rows).to.deep.equal(json.body);
   });
 
   it('says from which release borrowed host and genome size come (MSL36 has no VMR of its own)', async () => {

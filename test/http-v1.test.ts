@@ -3,6 +3,7 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { parse as parseCsv } from 'csv-parse/sync';
+import { tableFromIPC } from 'apache-arrow';
 import request from 'supertest';
 import { createApp } from '../src/http/app.js';
 import { batchHead, csvAnswer, namesTable } from '../src/read/resolve-batch.js';
@@ -322,6 +323,19 @@ describe('/api/v1', function () {
       const tmv = page.filter((c: { old_name: string }) => c.old_name === 'Tobacco mosaic virus');
       expect(tmv).to.have.length(1);
       expect(tmv[0].new_name).to.equal('Tobamovirus tabaci');
+    });
+
+    it('gives a page as an Arrow stream: the rows of the JSON page, the rest of its answer as metadata, the next page linked', async () => {
+      const url = '/api/v1/compare/MSL38/MSL39/details?change_type=renamed&limit=50&offset=100';
+      const json = (await request(real.app).get(url).expect(200)).body;
+      const arrow = await request(real.app).get(`${url}&format=arrow`).buffer(true)
+        .parse((r, cb) => { const chunks: Buffer[] = []; r.on('data', (c: Buffer) => chunks.push(c)); r.on('end', () => cb(null, Buffer.concat(chunks))); })
+        .expect(200).expect('Content-Type', 'application/vnd.apache.arrow.stream');
+      const table = tableFromIPC(arrow.body as Buffer);
+      expect(table.toArray().map((r) => r.toJSON())).to.deep.equal(json.changes);
+      const meta = Object.fromEntries(table.schema.metadata);
+      expect(meta).to.deep.equal({ from_version: 'MSL38', to_version: 'MSL39', change_type: 'renamed', total: String(json.total), limit: '50', offset: '100', next: `${url}&format=arrow`.replace('offset=100', 'offset=150') });
+      expect(arrow.headers.link).to.equal(`<${meta.next}>; rel="next"`);
     });
 
     it('reads a reversed pair from the forward rows', async () => {

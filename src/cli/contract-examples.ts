@@ -34,7 +34,7 @@ export type Examples = Record<string, Record<string, Record<string, Example>>>;
 interface Parameter { name: string; in: string; required?: boolean; example?: unknown; examples?: Record<string, { value: unknown }>; schema?: Schema; $ref?: string }
 interface Schema { $ref?: string; pattern?: string; enum?: unknown[]; example?: unknown; examples?: unknown[]; format?: string; properties?: Record<string, Schema> }
 /** Format names whose media type does not end with them. */
-const MEDIA_ALIASES: Record<string, string> = { tsv: 'text/tab-separated-values' };
+const MEDIA_ALIASES: Record<string, string> = { tsv: 'text/tab-separated-values', arrow: 'application/vnd.apache.arrow.stream' };
 interface Media { schema?: Schema; example?: unknown; examples?: Record<string, { value: unknown }> }
 interface Operation {
   parameters?: Parameter[];

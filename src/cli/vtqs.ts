@@ -148,7 +148,7 @@ GET /api/v1/bulk/species/<release> sends it: the same columns and bytes.
       const format = (values.format ?? 'csv') as BulkFormat;
       if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not '${format}'`);
       const output = values.output as string | undefined;
-      if (format === 'parquet' && !output && process.stdout.isTTY) throw new UsageError('Parquet is binary: give --output <file>, or redirect standard output');
+      if ((format === 'parquet' || format === 'arrow') && !output && process.stdout.isTTY) throw new UsageError(`${format === 'parquet' ? 'Parquet' : 'An Arrow stream'} is binary: give --output <file>, or redirect standard output`);
       const store = await open();
       const v = resolveVersion(store, positionals[0]);
       const { file } = await bulkRows(store, 'species', v, format, values.family as string | undefined, values.realm as string | undefined, false);

@@ -85,6 +85,14 @@ export function sendJson(req: Request, res: Response, body: unknown, scope: Scop
   endJson(req, res, body);
 }
 
+/** A body of another type than JSON, made whole (an Arrow stream of a page), with the same caching as JSON. */
+export function sendBytes(req: Request, res: Response, body: Uint8Array, type: string, scope: Scope): void {
+  if (notModified(req, res, scope)) return;
+  res.setHeader('Content-Type', type);
+  res.setHeader('Content-Length', body.byteLength);
+  res.end(body);
+}
+
 /** A JSON answer that is never cached: a POST's (its URL does not name the answer) or the service's state. */
 export function sendUncached(req: Request, res: Response, body: unknown): void {
   res.setHeader('Cache-Control', 'no-store');

@@ -1,30 +1,33 @@
 // Bulk downloads of the read side: a release's rows of a bulk resource (its species, its taxa of every rank,
 // the changes of the step into it) as a file DuckDB writes once per build (Store.exported) in the format
 // asked, with the same columns in every format; and the build's whole-record Parquet files with checksums.
-import { createReadStream, createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
+import { ARROW_STREAM, arrowStream } from './arrow.js';
 import { HttpError } from './errors.js';
 import type { DerivedFile } from '../store/derived-files.js';
 import type { Store } from '../store/store.js';
 import type { ResolvedVersion } from './releases.js';
 import { notFoundAt } from './taxa.js';
 
-export type BulkFormat = 'json' | 'jsonl' | 'csv' | 'tsv' | 'parquet';
+export type BulkFormat = 'json' | 'jsonl' | 'csv' | 'tsv' | 'parquet' | 'arrow';
 
 /**
- * How DuckDB writes each format, the media type it is served as and the file name's extension. The types
- * are IANA's (text/csv RFC 4180, text/tab-separated-values, application/vnd.apache.parquet), and
+ * How DuckDB writes each format (Arrow, which it does not write, apache-arrow writes from its result: arrow.ts),
+ * the media type it is served as and the file name's extension. The types are IANA's (text/csv RFC 4180,
+ * text/tab-separated-values, application/vnd.apache.parquet, application/vnd.apache.arrow.stream), and
  * application/jsonl as jsonlines.org gives it for JSON Lines.
  */
-export const BULK_FORMATS: Record<BulkFormat, { copy: string; type: string; ext: string }> = {
+export const BULK_FORMATS: Record<BulkFormat, { copy: string | null; type: string; ext: string }> = {
   json: { copy: 'FORMAT json, ARRAY true', type: 'application/json; charset=utf-8', ext: 'json' },
   jsonl: { copy: 'FORMAT json', type: 'application/jsonl; charset=utf-8', ext: 'jsonl' },
   csv: { copy: "FORMAT csv, HEADER true, NEW_LINE '\\r\\n'", type: 'text/csv; charset=utf-8; header=present', ext: 'csv' },
   // IANA's TSV has no quoting: a tab or line break inside a cell cannot be written, so cells are stripped of them.
   tsv: { copy: "FORMAT csv, HEADER true, DELIMITER '\\t', QUOTE '', ESCAPE '', NEW_LINE '\\n'", type: 'text/tab-separated-values; charset=utf-8', ext: 'tsv' },
   parquet: { copy: 'FORMAT parquet, COMPRESSION zstd', type: 'application/vnd.apache.parquet', ext: 'parquet' },
+  arrow: { copy: null, ...ARROW_STREAM },
 };
 
 export type BulkResource = 'species' | 'taxa' | 'changes';
@@ -156,7 +159,10 @@ export async function bulkRows(store: Store, resource: BulkResource, v: Resolved
   const r = realm?.toLowerCase() ?? null;
   const key = JSON.stringify([resource, v.msl, f, r, format]);
   const values = RESOURCES[resource].filtered ? [v.msl, f, r] : [v.msl];
-  const file = await store.exported(key, query(resource, format), values, BULK_FORMATS[format].copy);
+  const { copy } = BULK_FORMATS[format];
+  const sql = query(resource, format);
+  const file = copy !== null ? await store.exported(key, sql, values, copy)
+    : await store.derived(key, async (path) => writeFileSync(path, arrowStream(await store.columns(sql, values, 'bulk'))));
   if (!gzip || format === 'parquet') return { file, encoding: 'identity' };
   const zipped = await store.derived(`${key} gzip`, (path) => pipeline(createReadStream(file.path), createGzip(), createWriteStream(path)));
   return { file: zipped, encoding: 'gzip' };

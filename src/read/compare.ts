@@ -2,6 +2,7 @@
 // rows) and the changes themselves, page by page (compare_rows, compare_species, compare_exit_proposal, held
 // as documents). A pair is stored once, read forwards; read backwards it exchanges what was added with what
 // was removed and merges with splits.
+import { arrowStream } from './arrow.js';
 import { HttpError } from './errors.js';
 import type { Store } from '../store/store.js';
 import type { ResolvedVersion } from './releases.js';
@@ -173,4 +174,21 @@ export function changesAnswer(store: Store, from: ResolvedVersion, to: ResolvedV
   page: { change_type: ChangeType | null; limit: number; offset: number }): ChangesAnswer {
   const { total, changes } = changesPage(store, from, to, page);
   return { from_version: from.version, to_version: to.version, change_type: page.change_type, total, limit: page.limit, offset: page.offset, changes };
+}
+
+/** The columns of a change as an Arrow stream gives them, in the order of the JSON answer's rows. */
+const CHANGE_COLUMNS: ReadonlyArray<[keyof SpeciesChange, string]> = [
+  ['change_type', 'VARCHAR'], ['old_name', 'VARCHAR'], ['new_name', 'VARCHAR'], ['old_family', 'VARCHAR'], ['new_family', 'VARCHAR'],
+  ['old_genus', 'VARCHAR'], ['new_genus', 'VARCHAR'], ['old_lineage', 'VARCHAR'], ['new_lineage', 'VARCHAR'], ['lineage_id', 'INTEGER'],
+  ['proposal', 'VARCHAR'],
+];
+
+/**
+ * A page of changes as an Arrow stream: the rows of `changes` as columns, and the rest of the JSON answer
+ * (the next page's URL included) as the stream's schema metadata.
+ */
+export function changesArrow(answer: ChangesAnswer, next: string | null): Uint8Array {
+  const { changes, ...head } = answer;
+  const metadata = Object.fromEntries(Object.entries({ ...head, next }).map(([k, v]) => [k, v === null ? '' : String(v)]));
+  return arrowStream(CHANGE_COLUMNS.map(([name, type]) => ({ name, type, values: changes.map((c) => c[name]) })), metadata);
 }

@@ -2,10 +2,11 @@
 // rank that a name or identifier denotes. The answers are the read layer's (read/compare.ts, read/history.ts).
 import { Router, type Request, type Response } from 'express';
 import type { ReadyRoute } from '../http/ready-answers.js';
-import { nextPage, sendJson } from '../http/send-answer.js';
+import { nextPage, sendBytes, sendJson } from '../http/send-answer.js';
+import { ARROW_STREAM } from '../read/arrow.js';
 import { type ResolvedVersion, resolveVersion, type Scope } from '../read/releases.js';
 import type { Store } from '../store/store.js';
-import { assertPair, CHANGE_TYPES, changesAnswer, diffSummary } from '../read/compare.js';
+import { assertPair, CHANGE_TYPES, changesAnswer, changesArrow, diffSummary } from '../read/compare.js';
 import { historyJson } from '../read/history.js';
 import { nameParam } from '../read/names.js';
 
@@ -27,14 +28,18 @@ interface DetailsQuery {
   change_type?: (typeof CHANGE_TYPES)[number];
   limit: number;
   offset: number;
+  format: 'json' | 'arrow';
 }
 
 // GET /compare/:from/:to/details <- compare_rows + compare_species (+ compare_exit_proposal), in memory
 function compareDetails(req: Request, res: Response): void {
   const { from, to, scope } = pair(req.store, req.params.from_version as string, req.params.to_version as string);
   const q = req.query as unknown as DetailsQuery;
-  const { changes, ...head } = changesAnswer(req.store, from, to, { change_type: q.change_type ?? null, limit: q.limit, offset: q.offset });
-  sendJson(req, res, { ...head, next: nextPage(req, res, { total: head.total, limit: q.limit, offset: q.offset }), changes }, scope);
+  const answer = changesAnswer(req.store, from, to, { change_type: q.change_type ?? null, limit: q.limit, offset: q.offset });
+  const { changes, ...head } = answer;
+  const next = nextPage(req, res, { total: head.total, limit: q.limit, offset: q.offset });
+  if (q.format === 'arrow') sendBytes(req, res, changesArrow(answer, next), ARROW_STREAM.type, scope);
+  else sendJson(req, res, { ...head, next, changes }, scope);
 }
 
 // GET /history/:name <- the resolver (name_lookup, identifier_index) + history_doc / taxon_history_doc (in memory),

@@ -239,6 +239,21 @@ export class Store {
   }
 
   /**
+   * Runs a read query and gives its result by column, each with its type as DuckDB's SQL writes it (VARCHAR,
+   * INTEGER, VARCHAR[] ...) and its values as JavaScript holds them (BIGINT as bigint, lists as arrays).
+   */
+  columns(sql: string, values: readonly Param[] = [], lane: Lane = 'light'): Promise<Array<{ name: string; type: string; values: unknown[] }>> {
+    return this.withConnection(lane, async (conn) => {
+      const statement = await this.statement(conn, sql);
+      statement.bind(bind(values));
+      const reader = await statement.runAndReadAll();
+      const types = reader.columnTypes();
+      const columns = reader.getColumnsJS();
+      return reader.columnNames().map((name, i) => ({ name, type: types[i]!.toString(), values: columns[i]! }));
+    });
+  }
+
+  /**
    * Work on a connection of a lane, counted as a use of the store as a request is: a query can outlive the
    * request that asked for it (its client gone, its response closed), and a connection closed while its
    * query runs leaves DuckDB's thread waiting on a lock it holds itself, for ever (a libuv thread lost, and
