@@ -21,7 +21,7 @@ import { answerRelation, releasesBetweenYears } from './relations.js';
 import { outOfScope, SCOPE_SENTENCE } from './scope.js';
 import { confidenceOf, understoodOf, unreadPart, unreadWords, type Understood } from './understood.js';
 
-export type Status = 'answered' | 'not_understood' | 'declined';
+export type Status = 'answered' | 'not_understood' | 'declined' | 'clarify';
 
 export type QueryResult = Answer & {
   status: Status;
