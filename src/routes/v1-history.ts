@@ -4,7 +4,8 @@ import { Router, type Request, type Response } from 'express';
 import type { ReadyRoute } from '../ready-answers.js';
 import { nextPage, sendJson, type Scope } from '../respond.js';
 import type { Store } from '../store.js';
-import { assertPair, CHANGE_TYPES, changesAnswer, diffSummary } from '../read/compare.js';
+import { assertPair, CHANGE_TYPES, changesAnswer } from '../read/compare.js';
+import { compareSummary } from '../read/official-tallies.js';
 import { historyJson } from '../read/history.js';
 import { nameParam } from '../read/names.js';
 import { resolveVersion, type ResolvedVersion } from '../read/releases.js';
@@ -16,10 +17,10 @@ function pair(store: Store, fromVersion: string, toVersion: string): { from: Res
   return { from, to, scope: from.scope === 'latest' || to.scope === 'latest' ? 'latest' : 'release' };
 }
 
-// GET /compare/:from/:to <- release_diff (in memory)
+// GET /compare/:from/:to <- release_diff and official_tally (in memory)
 function compare(req: Request, res: Response): void {
   const { from, to, scope } = pair(req.store, req.params.from_version as string, req.params.to_version as string);
-  sendJson(req, res, diffSummary(req.store, from, to), scope);
+  sendJson(req, res, compareSummary(req.store, from, to), scope);
 }
 
 /** The query as the contract declares it, validated and defaulted before the handler runs (operations.ts). */
@@ -49,7 +50,7 @@ export const historyReady: ReadyRoute[] = [
     path: '/api/v1/compare/{from_version}/{to_version}',
     answer(store, { params: p }) {
       const { from, to, scope } = pair(store, p.from_version!, p.to_version!);
-      return { body: diffSummary(store, from, to), scope };
+      return { body: compareSummary(store, from, to), scope };
     },
   },
   {
