@@ -7,7 +7,7 @@
 // `all_of` string a question lists (both names of a release named two ways that disagree). A question with
 // `expect.clarify` must be asked back (status "clarify": a year of several releases), never answered with a
 // fact, and the ask-back must mention each `all_of` string (the releases it could mean); an ask-back counts as
-// an answer given, right only where one is expected.
+// an answer given where one is expected, and as none given elsewhere.
 //
 // Prints per-category tables: the development set's with its failing questions, the held-out set's as
 // aggregates only (never a question, an answer or an expectation of it), and rewrites the marked section of
@@ -78,12 +78,12 @@ async function grade(store: Store, conn: DuckDBConnection, q: EvalQuestion, timi
   const t0 = process.hrtime.bigint();
   const r = await askQuestion(store, q.question);
   timing.us += Number(process.hrtime.bigint() - t0) / 1000;
-  // an ask-back is a response to the question (it counts as given), a fact answer only when answered
-  const answered = r.status === 'answered' || r.status === 'clarify';
+  // an ask-back is the answer to a question that expects one; elsewhere it gives no fact, as a decline does not
+  const answered = r.status === 'answered' || (r.status === 'clarify' && q.expect.clarify === true);
   const out = (correct: boolean, why: string): Graded => ({ q, answered, correct, why, response: r.response });
   const unsaid = async () => [...new Set([...await expectedValues(conn, q.expect.all_of_sql), ...q.expect.all_of])].filter((f) => !mentions(r.response, f));
   if (q.expect.decline || !q.in_scope) {
-    if (answered) return out(false, `${r.status === 'clarify' ? 'asked back' : `answered (${r.intent})`} instead of declining`);
+    if (r.status === 'answered' || r.status === 'clarify') return out(false, `${r.status === 'clarify' ? 'asked back' : `answered (${r.intent})`} instead of declining`);
     const missing = await unsaid();
     return out(missing.length === 0, missing.length ? `declined without mentioning ${missing.map((m) => JSON.stringify(m)).join(', ')}` : '');
   }
