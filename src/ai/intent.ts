@@ -40,7 +40,7 @@ export const COUNTABLE: Rank[] = ['species', 'genus', 'family', 'order'];
 const REPORTED: Partial<Record<Reading, Intent>> = {
   year_counts: 'count_release', releases_of_year: 'release_info', releases_in_years: 'release_info', years_between: 'release_info',
   release_is_year: 'release_info', rank_is: 'classification', taxon_threshold: 'count_taxon', member_of: 'same_taxon',
-  has_host: 'hosts', taxon_former_names: 'taxon_history', name_in_release: 'current_name', still_named: 'current_name',
+  has_host: 'hosts', taxon_former_names: 'taxon_history', taxon_in_taxon: 'same_taxon', name_in_release: 'current_name', still_named: 'current_name',
   two_taxa: 'compare_taxa', two_taxa_between: 'compare_taxa', between_releases: 'compare_releases',
   taxa_changed_between: 'which_changed', every_rank_changed: 'which_changed', which_changed_within: 'which_changed',
   span_unread: 'which_changed', compare_rank_unread: 'compare_taxa', changes_or_unread: 'compare_releases',
@@ -102,7 +102,7 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
     p.nameRelease = p.releases[1 - today]!;
     return 'current_name';
   }
-  if (species === 1 && taxa === 0 && rels === 1 && p.releases[0]!.msl !== latestMsl && f.naming && !f.higherRankWord) {
+  if (species === 1 && taxa === 0 && rels === 1 && p.releases[0]!.msl !== latestMsl && f.naming && !f.higherRankWord && f.span !== 'since') {
     // "the current name of the species listed in 1971 as X": today's name, the release saying where the name was used
     if (f.now) {
       p.nameRelease = p.releases[0]!;
@@ -111,6 +111,8 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
     return 'name_in_release';
   }
   if (f.yesNo && species === 1 && taxa === 0 && rels === 0 && f.still && /\b(?:names?|called|species|valid|used)\b/.test(r)) return 'still_named';
+  // "Is rotavirus a reovirus?", "Is Norovirus in the family Caliciviridae?": one taxon within the other
+  if (f.yesNo && taxa === 2 && species === 0 && rels <= 1 && (p.taxa[1]!.group || (f.member && !f.comparing && !f.howMany))) return 'taxon_in_taxon';
   if (taxa === 2 && species === 0 && distinct && (f.comparing || f.counting || f.gainOrLoss)) {
     const rank = p.countedRank ?? 'species';
     return set(COUNTABLE.includes(rank) ? 'two_taxa_between' : 'compare_rank_unread', rank);
@@ -134,12 +136,13 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   const listing = f.which || /\b(?:genera|families|orders|realms|subfamilies|classes|phyla|kingdoms|suborders|subgenera)\b/.test(r)
     || change === 'merged' || change === 'split';
   if (rels === 1 && species === 0 && taxa === 0 && change && listing
-    && (!/\bhow many\b/.test(r) || change === 'merged' || change === 'split' || (p.rankWord !== null && p.rankWord !== 'species'))) {
+    && (!f.howMany || change === 'merged' || change === 'split' || (p.rankWord !== null && p.rankWord !== 'species'))) {
     if (!p.rankWord) return change === 'added' || change === 'abolished' || change === 'renamed' ? 'every_rank_changed' : set('which_changed', 'species');
     return set('which_changed', p.rankWord);
   }
   // "which genera were added to Flaviviridae in 2022": one release's changes under one taxon
-  if (rels === 1 && species === 0 && taxa === 1 && change && f.which) {
+  // (not "what did 2022 rename the genus Ebolavirus to": the taxon is what changed, its history)
+  if (rels === 1 && species === 0 && taxa === 1 && change && f.which && !/\b(?:renam|abolish|mov|merg|split|promot|demot)\w*\s+(?:the\s+)?(?:[a-z]+\s+)?§tx\b|§tx\s+(?:was\s+|get\s+|got\s+)?(?:renam|abolish|mov|merg|split|promot|demot)/.test(r)) {
     // the rank asked, not the one naming the taxon ("in the family Coronaviridae")
     const rank = firstRank(r.replace(/\b[a-z]+\s+§tx/g, ' ').replace(/§\w+/g, ' '));
     return rank && RANKS.indexOf(rank) > RANKS.indexOf(p.taxa[0]!.rank as Rank) ? set('which_changed_within', rank) : 'within_rank_unread';
@@ -198,7 +201,7 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     // "how did Flaviviridae change between 2010 and 2020": its size in each
     if (p.releases.length >= 2 && (has(KW.evolution, r) || has(KW.growth, r) || has(KW.compare, r))) return 'count_taxon';
     if (has(changeWords('abolished'), r) || has(changeWords('merged'), r) || has(changeWords('split'), r) || has(KW.rankIntro, r)
-      || /\b(?:when|happened|fate|end(?:ed)?|gone|dissol\w*|still|exist\w*|abolition|demise|bec[oa]me|turned into|replaced|successor|renamed (?:to|into|as)|renamed\b.*\bto)\b|\bcalled (?:§rel|now|today|nowadays)|\b(?:current|new|present|latest) name\b|\bname (?:§rel|now|today)/.test(r)) {
+      || /\b(?:when|happened|fate|end(?:ed)?|gone|dissol\w*|still|exist\w*|abolition|demise|bec[oa]me|turned into|replaced|successor|renam\w* (?:to|into|as)|renam\w*\b.*\bto)\b|\bcalled (?:§rel|now|today|nowadays)|\b(?:current|new|present|latest) name\b|\bname (?:§rel|now|today)/.test(r)) {
       return t.rank === 'family' && has(/\b(?:evol\w*|over time|history|histor\w*)\b/, r) ? 'family_evolution' : 'taxon_history';
     }
     if (has(KW.evolution, r)) return t.rank === 'family' ? 'family_evolution' : 'taxon_history';

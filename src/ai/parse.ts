@@ -40,7 +40,7 @@ export type Intent = (typeof INTENTS)[number];
 export type Reading =
   | Exclude<Intent, 'help' | 'unknown'>
   | 'year_counts' | 'releases_of_year' | 'releases_in_years' | 'years_between' | 'release_is_year' | 'rank_is'
-  | 'taxon_threshold' | 'member_of' | 'has_host' | 'taxon_former_names' | 'name_in_release' | 'still_named'
+  | 'taxon_threshold' | 'member_of' | 'taxon_in_taxon' | 'has_host' | 'taxon_former_names' | 'name_in_release' | 'still_named'
   | 'two_taxa' | 'two_taxa_between' | 'between_releases' | 'taxa_changed_between' | 'every_rank_changed'
   | 'which_changed_within' | 'span_unread' | 'compare_rank_unread' | 'changes_or_unread' | 'change_unread'
   | 'within_rank_unread' | 'help' | 'unknown';
@@ -573,7 +573,8 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
     .sort((a, b) => b.start - a.start);
   let residue = lower;
   for (const s of spans) residue = residue.slice(0, s.start) + s.mark + residue.slice(s.end);
-  residue = residue.replace(/\s+/g, ' ').trim();
+  // "the 1999b release", "the 2021 list": the word after a release is part of its name, not a question about releases
+  residue = residue.replace(/\s+/g, ' ').replace(/§rel (?:ictv )?(?:release|list|msl|version|edition)\b/g, '§rel').trim();
 
   const genome = findGenomeTypes(residue);
   const hostMatches = findHosts(residue);

@@ -141,8 +141,12 @@ async function changedIn(ctx: Ctx, p: Parsed, rank: Rank, change: ChangeKind, wi
   const list = `${named.length === 0 ? `no ${RANK_PLURAL[rank] ?? rank}${where} were ${verb}` : `${num(named.length)} ${plural(rank, named.length)}${where} ${named.length === 1 ? 'was' : 'were'} ${verb}${note}: ${shown.join(', ')}${named.length > shown.length ? ` and ${num(named.length - shown.length)} more (GET the release diff for all)` : ''}`}${aside}`;
   // "were any families abolished in 2022?": a yes or a no, then the names
   const lead = p.form.yesNo ? `${named.length > 0 ? 'Yes' : 'No'}: ` : '';
+  // "how many species were merged in MSL41": ICTV's own figure first, where its sheet counts the step
+  const counted = rank === 'species' && !within && p.form.howMany && (change === 'merged' || change === 'split')
+    ? officialTally(ctx.store, prev.msl, r.msl, change === 'merged' ? 'Merged' : 'New Splits') : null;
+  const official = counted ? `ICTV's Taxon Counts sheet counts ${num(counted.ictv)} species ${ICTV_SAYS[counted.change]} in ${release(r)}. Traced along their lineages, in` : 'In';
   return {
-    response: `${lead}In ${release(r)}, compared with ${release(prev)}, ${list}.`,
+    response: `${lead}${official} ${release(r)}, compared with ${release(prev)}, ${list}.`,
     data: { version: r.version, previous: prev.version, rank, change, ...(within ? { within: within.name } : {}), count: named.length, names: named },
     sources: sources(ctx, rank === 'species' ? 'release_diff_detail' : 'taxon_counts', r.version),
   };

@@ -3,7 +3,7 @@
 // before MSL38, Orthoflavivirus since), in the word's strict sense and, where it has one, its wider one; a species
 // that is not a member now but was says when it left. A word that names no taxon ("arbovirus") is said to be none,
 // and what the taxonomy does say about the virus is given instead.
-import { lineageDoc, lineageText, mslOf } from '../../read/lineages.js';
+import { lineageDoc, mslOf } from '../../read/lineages.js';
 import type { ReleaseRow } from '../../read/releases.js';
 import { and, release } from '../format.js';
 import type { GroupEntry, GroupTaxon } from '../groups.js';
@@ -72,10 +72,14 @@ export function notATaxon(ctx: Ctx, p: Parsed): Answer {
   const s = p.species[0];
   const r = targetRelease(ctx, p);
   const doc = s ? speciesIn(ctx, s, r).species : null;
-  const instead = doc ? ` What the taxonomy says: in ${release(r)}, ${who(s!, doc.scientific_name)} is classified ${lineageText(doc.classification)}.`
+  // the ranks people place a virus by, not the whole lineage
+  const placed = (c: Record<string, string | null>) => and((['genus', 'family', 'order'] as const).filter((k) => c[k]).map((k) => `the ${k} ${c[k]}`));
+  const instead = doc ? ` What the taxonomy says: in ${release(r)}, ${who(s!, doc.scientific_name)} is in ${placed(doc.classification)}.`
     : p.taxa[0] ? ` The ${p.taxa[0].rank} ${p.taxa[0].name} is a taxon; I can say what it holds and where it sits.` : '';
+  // a grouping of viruses (not a word for something that is no virus) is no relationship the taxonomy records
+  const why = g.entry.not_a_taxon!.startsWith('it groups') ? '; the ICTV classifies viruses by their relationships, so the taxonomy cannot say what is or is not one' : '';
   return {
-    response: `"${word}" is not a taxon of the ICTV taxonomy: it groups viruses by ${g.entry.not_a_taxon}, and the ICTV classifies them by their relationships instead, so the taxonomy cannot say what is or is not one.${instead}`,
+    response: `"${word}" is not a taxon of the ICTV taxonomy: ${g.entry.not_a_taxon}${why}.${instead}`,
     data: { word, not_a_taxon: g.entry.not_a_taxon, source: g.entry.source, ...(doc ? { species: doc.scientific_name, version: r.version, classification: doc.classification } : {}) },
     sources: doc ? sources(ctx, 'species_doc', r.version) : [],
     unanswered: true,

@@ -102,6 +102,12 @@ export async function milestones(ctx: Ctx, p: Parsed): Promise<Answer> {
     if (used) return { response: `The rank ${p.targetRank} is already used in ${release(firstRelease)}, the first release in the data set (${count(used, p.targetRank, RANK_PLURAL[p.targetRank]!)}).`, data: { rank: p.targetRank }, sources };
   }
   if (/\brenam\w*/.test(r)) return pick(rows.filter((x) => x.kind === 'renaming_wave').sort((a, b) => a.description.localeCompare(b.description)).slice(0, 1));
+  // "which release had the most species": the largest release, not the largest step
+  if (/\b(?:most|largest|biggest|fewest|smallest|least)\b/.test(r) && /\bspecies\b/.test(r) && !/\b(?:added|add|growth|grew|grow|new|gain\w*)\b/.test(r)) {
+    const fewest = /\b(?:fewest|smallest|least)\b/.test(r);
+    const best = ctx.all.reduce((a, b) => ((fewest ? b.total_species < a.total_species : b.total_species > a.total_species) ? b : a));
+    return { response: `${release(best)} has the ${fewest ? 'fewest' : 'most'} species of any release: ${num(best.total_species)}.`, data: { version: best.version, species: best.total_species }, sources: [{ model: 'releases', version: span(ctx) }] };
+  }
   if (/\b(?:most|largest|biggest)\b/.test(r) && /\b(?:added|growth|grew|new|species)\b/.test(r)) {
     const row = /\b(?:relative|percent|%|proportion)\w*/.test(r) ? rows.find((x) => x.kind === 'largest_growth_pct') : rows.find((x) => x.kind === 'largest_growth');
     if (row) return pick([row]);

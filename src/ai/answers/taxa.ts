@@ -269,6 +269,23 @@ export function rankIs(ctx: Ctx, p: Parsed): Answer {
   };
 }
 
+/**
+ * "Is rotavirus a reovirus?", "Is Norovirus in the family Caliciviridae?": whether the first taxon sits within the
+ * second, by the first one's place in its last release.
+ */
+export function taxonIn(ctx: Ctx, p: Parsed): Answer {
+  const [a, b] = p.taxa as [TaxonRef, TaxonRef];
+  const at = rowOf(ctx, a.entry.last_msl)!;
+  const yes = a.entry.parents.some((x) => x.rank === b.rank && x.name === b.name);
+  const path = a.entry.parents.map((x) => `${x.rank} ${x.name}`).join(' > ');
+  const word = b.group ? `, which "${b.text.toLowerCase()}" names` : '';
+  return {
+    response: `${yes ? 'Yes' : 'No'}: in ${release(at)}, the ${a.rank} ${a.name} ${yes ? 'is in' : 'is not in'} the ${b.rank} ${b.name}${word}; it sits in ${path || 'no higher taxon'}.`,
+    data: { taxon: a.name, rank: a.rank, asked: { rank: b.rank, name: b.name }, parents: a.entry.parents, version: at.version, answer: yes ? 'yes' : 'no' },
+    sources: sources(ctx, 'taxon_profile', at.version),
+  };
+}
+
 /** "Does Coronaviridae have more than 50 species?". */
 export function taxonThreshold(ctx: Ctx, p: Parsed): Answer {
   const t = p.taxa[0]!;
