@@ -234,7 +234,9 @@ export function identifierWords(query: string): string[] {
   const text = clean(query);
   // every kind of identifier has a digit, and most questions none
   if (!/\d/.test(text)) return [];
-  return tokenise(text).map((t) => t.text).filter((t) => !/^\d+$/.test(t) && identifierKeys(t) !== null);
+  // a word followed by "virus" or "phage" is part of a virus name ("CoAr57389 virus"), never an accession
+  const tokens = tokenise(text);
+  return tokens.filter((t, i) => !/^\d+$/.test(t.text) && !/^(?:virus|viruses|phage|phages)$/i.test(tokens[i + 1]?.text ?? '') && identifierKeys(t.text) !== null).map((t) => t.text);
 }
 
 // Every run of a question's words is looked up, most of them missing: the same few thousand runs ("how many",
@@ -584,9 +586,6 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
   const vocabularyWords = new Set([...hostMatches, ...genome].flatMap((m) => m.text.split(/\s+/)));
   for (const t of tokens) if (vocabularyWords.has(t.text.toLowerCase())) t.used = true;
 
-  const limitMatch = /\btop\s+(\d{1,2})\b|\b(\d{1,2})\s+(?:largest|biggest|fastest|most|smallest)\b|\b(\d{1,2})\s+famil/.exec(residue);
-  const thresholdMatch = /\b(\d{1,3}(?:,\d{3})+|\d{4,6})\s*(?:species|taxa)?\b/.exec(residue);
-  const bare = residue.replace(/§\w+/g, ' ');
   const parsed: Parsed = {
     normalised,
     intent: 'unknown',
@@ -595,13 +594,13 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
     taxa: names.flatMap((n) => (n.taxon ? [n.taxon] : [])),
     hosts,
     genomeTypes,
-    targetRank: targetRankOf(residue),
-    askedRank: askedRankOf(residue),
+    targetRank: null,
+    askedRank: null,
     change: changeIn(residue),
-    limit: limitMatch ? Number(limitMatch[1] ?? limitMatch[2] ?? limitMatch[3]) : null,
-    threshold: thresholdMatch ? Number(thresholdMatch[1]!.replaceAll(',', '')) : null,
+    limit: null,
+    threshold: null,
     unknownNames: unknownNames(tokens, text),
-    leftovers: leftoverWords(tokens),
+    leftovers: [],
     badReleases: mentions.flatMap((m) => (m.bad ? [m.bad] : [])),
     residue,
     groupWords: names.flatMap((n) => (n.group ? [n.group] : [])),
@@ -609,16 +608,44 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
     conflicts: mentions.flatMap((m) => (m.conflict ? [m.conflict.replace(`"${lower.slice(m.start, m.end)}"`, `"${text.slice(m.start, m.end)}"`)] : [])),
     yearSpan,
     form: formOf(lower, residue),
-    rankWord: firstRank(bare),
-    countedRank: countedRank(bare),
+    rankWord: null,
+    countedRank: null,
     relation: 'unknown',
     relationRank: null,
     nameRelease: null,
   };
+  // read when a rule or an answer first asks for them: most questions need few of them
+  const bare = () => residue.replace(/§\w+/g, ' ');
+  lazy(parsed, 'targetRank', () => targetRankOf(residue));
+  lazy(parsed, 'askedRank', () => askedRankOf(residue));
+  lazy(parsed, 'limit', () => {
+    const m = /\btop\s+(\d{1,2})\b|\b(\d{1,2})\s+(?:largest|biggest|fastest|most|smallest)\b|\b(\d{1,2})\s+famil/.exec(residue);
+    return m ? Number(m[1] ?? m[2] ?? m[3]) : null;
+  });
+  lazy(parsed, 'threshold', () => {
+    const m = /\b(\d{1,3}(?:,\d{3})+|\d{4,6})\s*(?:species|taxa)?\b/.exec(residue);
+    return m ? Number(m[1]!.replaceAll(',', '')) : null;
+  });
+  lazy(parsed, 'leftovers', () => leftoverWords(tokens));
+  lazy(parsed, 'rankWord', () => firstRank(bare()));
+  lazy(parsed, 'countedRank', () => countedRank(bare()));
   sameStem(parsed);
   formerGroupTaxa(parsed, lex);
   chooseIntent(parsed, lex.releases[lex.releases.length - 1]?.msl ?? 0);
   return parsed;
+}
+
+/** A field of the reading computed when first read, and kept (it stays writable, as the other fields are). */
+function lazy<K extends keyof Parsed>(p: Parsed, key: K, read: () => Parsed[K]): void {
+  Object.defineProperty(p, key, {
+    configurable: true, enumerable: true,
+    get: () => {
+      const value = read();
+      Object.defineProperty(p, key, { value, writable: true, configurable: true, enumerable: true });
+      return value;
+    },
+    set: (value: Parsed[K]) => Object.defineProperty(p, key, { value, writable: true, configurable: true, enumerable: true }),
+  });
 }
 
 /** "flavivirus" asked of a release before the genus was renamed Orthoflavivirus is the genus Flavivirus. */
@@ -648,50 +675,66 @@ const YES_NO = /^\s*(?:is|are|was|were|does|do|did|has|have|had|can)\b/;
 const AGAINST = /\b(?:differen\w*|change|gap|growth|increase|decrease)\b.*\b(more|bigger|larger|greater|over|above|less|smaller|fewer|under|below)(?: than)?\s+(\d[\d,]*)\b/;
 const MORE = /\b(more than|over|at least|fewer than|less than|under)\s+(\d[\d,]*)\s+(species|genera|families|orders)\b/;
 
-/** The form of a question: the words around what it names, read once for every answer. */
-function formOf(lower: string, residue: string): Form {
-  const more = MORE.exec(lower);
-  const against = AGAINST.exec(lower);
-  const span = /\b(since|after|before|prior to|until|till|up to)\s+(?:the\s+)?§rel/.exec(residue);
-  return {
-    yesNo: YES_NO.test(lower),
-    typeSpecies: /\btype[- ]species\b/.test(lower),
-    howMany: /\b(?:how many|number of|count)\b/.test(lower),
-    which: /\b(?:which|what|list|name|names|show)\b/.test(lower),
-    aboutReleases: /\b(?:re?a?l[ae]{0,2}[sc][ae]?s?|msls?|versions?|lists?|editions?)\b/.test(lower) && /\b(?:which|what|when|how many|list|name)\b/.test(lower)
+/**
+ * How each part of a question's form is read. Each is read when an answer first asks for it (most questions ask
+ * for a few): the question's form is a view of its words, never a second reading of them.
+ */
+const FORM_READERS: { [K in keyof Form]: (lower: string, residue: string) => Form[K] } = {
+  yesNo: (lower) => YES_NO.test(lower),
+  typeSpecies: (lower) => /\btype[- ]species\b/.test(lower),
+  howMany: (lower) => /\b(?:how many|number of|count)\b/.test(lower),
+  which: (lower) => /\b(?:which|what|list|name|names|show)\b/.test(lower),
+  aboutReleases: (lower) => /\b(?:re?a?l[ae]{0,2}[sc][ae]?s?|msls?|versions?|lists?|editions?)\b/.test(lower) && /\b(?:which|what|when|how many|list|name)\b/.test(lower)
       && !/\b(?:species|genera|famil\w*|orders?|realms?)\b/.test(lower),
-    yearTogether: /\b(?:both|two|each)\b|\b(?:19|20)\d\d\s+(?:releases|lists|versions|msls|editions)\b|\b(?:releases|lists|versions|editions)\s+(?:of|in|from)\s+(?:19|20)\d\d\b/.test(lower),
-    yearCounting: /\b(?:how many|number of|numbers|count|differen\w*|differ|compar\w*|vs\.?|versus|both|two)\b/.test(lower),
-    span: span ? span[1]! : null,
-    years: /\b(?:how many|number of) years\b|\byears? (?:apart|between|passed|elapsed)\b/.test(lower),
-    releasedIn: /\b(?:released|published|issued|out|from|of)\b/.test(lower) && /\bmsl\s*-?\s*\d/.test(lower),
-    sameOrBoth: /\b(?:same|both)\b/.test(lower),
-    still: /\bstill\b/.test(lower),
-    stillInUse: /\bstill\b.*\b(?:a thing|exist\w*|valid|used|around|in use|an? \w+|recogni[sz]ed|listed|there)\b/.test(lower) || /\b(?:does|do) .* still exist\b/.test(lower),
-    more: more ? { how: more[1]!, n: Number(more[2]!.replaceAll(',', '')), rank: rankOf(more[3]!)! } : null,
-    nucleicVirus: /\b(?:dna|rna) virus\b/.test(lower),
-    nucleic: (/\b(dna|rna)\b/.exec(lower)?.[1] as 'dna' | 'rna' | undefined) ?? null,
-    or: /\bor\b/.test(lower),
-    than: /\bthan\b/.test(lower),
-    member: /\b(?:in|part of|belong\w*|members?|an?|one of|among|classified as|counted as|considered|kind of|type of|sort of)\b/.test(lower),
-    formerName: /\b(?:called before|formerly|previous(?:ly)? (?:called|named)|(?:old|older|former|previous|earlier) names?|used to be (?:called|named)|(?:was|were) .* (?:called|named)\b.*\bbefore|renamed from)\b/.test(lower),
-    naming: /\b(?:names?|called|named|known as)\b/.test(lower),
-    higherRankWord: /\b(?:famil\w*|genus|genera|order|realm|class|phylum|kingdom)\b/.test(lower),
-    now: /\b(?:current(?:ly)?|now|today|nowadays|present|these days|valid|accepted)\b/.test(lower),
-    comparing: /\b(?:more|fewer|less|bigger|larger|smaller|biggest|largest|greater|which|or|vs\.?|versus|compar\w*|than|differen\w*)\b/.test(lower),
-    counting: /\b(?:how many|number of|count|more|fewer|less|bigger|larger|smaller|grew|grow|increase\w*|decrease\w*|go up|went up|drop\w*|change|differen\w*|vs\.?|versus|minus|subtract\w*|gap|delta|net|growth|gain\w*|expan\w*|shr[iu]nk\w*)\b/.test(lower),
-    gainOrLoss: /\b(?:gain\w*|lost|los[et]|add\w*)\b/.test(lower),
-    ranking: /\b(?:which|what)\b.*\b(?:the most|most|fastest|the least)\b/.test(lower),
-    changeAsked: /\b(?:renam|merg|split|abolish|reclassif|moved|add|new|creat|introduc|remov)\w*/.test(lower),
-    sum: /\b(?:combined|together|in total|altogether|sum|jointly|between them)\b/.test(lower),
-    fewer: /\b(?:fewer|less|smaller|smallest)\b/.test(lower),
-    fell: /\b(?:lost|lose|fewer|less|shr[iu]nk\w*|decreas\w*|drop\w*|fell|declin\w*)\b/.test(lower),
-    down: /\b(?:fewer|less|smaller|drop\w*|fall|fell|decreas\w*|down|shr[iu]nk\w*)\b/.test(lower),
-    up: /\b(?:more|bigger|larger|greater|increas\w*|grow|grew|go up|went up|rise|rose)\b/.test(lower),
-    changed: /\b(?:chang\w*|differ\w*)\b/.test(lower),
-    against: against ? { op: /^(?:less|smaller|fewer|under|below)$/.test(against[1]!) ? 'less' : 'more', n: Number(against[2]!.replaceAll(',', '')) } : null,
-    percent: /\b(?:percent\w*|proportion|share|fraction)\b|%/.test(lower),
-  };
+  yearTogether: (lower) => /\b(?:both|two|each)\b|\b(?:19|20)\d\d\s+(?:releases|lists|versions|msls|editions)\b|\b(?:releases|lists|versions|editions)\s+(?:of|in|from)\s+(?:19|20)\d\d\b/.test(lower),
+  yearCounting: (lower) => /\b(?:how many|number of|numbers|count|differen\w*|differ|compar\w*|vs\.?|versus|both|two)\b/.test(lower),
+  span: (_lower, residue) => (() => { const m = /\b(since|after|before|prior to|until|till|up to)\s+(?:the\s+)?§rel/.exec(residue); return m ? m[1]! : null; })(),
+  years: (lower) => /\b(?:how many|number of) years\b|\byears? (?:apart|between|passed|elapsed)\b/.test(lower),
+  releasedIn: (lower) => /\b(?:released|published|issued|out|from|of)\b/.test(lower) && /\bmsl\s*-?\s*\d/.test(lower),
+  sameOrBoth: (lower) => /\b(?:same|both)\b/.test(lower),
+  still: (lower) => /\bstill\b/.test(lower),
+  stillInUse: (lower) => /\bstill\b.*\b(?:a thing|exist\w*|valid|used|around|in use|an? \w+|recogni[sz]ed|listed|there)\b/.test(lower) || /\b(?:does|do) .* still exist\b/.test(lower),
+  more: (lower) => (() => { const m = MORE.exec(lower); return m ? { how: m[1]!, n: Number(m[2]!.replaceAll(',', '')), rank: rankOf(m[3]!)! } : null; })(),
+  nucleicVirus: (lower) => /\b(?:dna|rna) virus\b/.test(lower),
+  nucleic: (lower) => (/\b(dna|rna)\b/.exec(lower)?.[1] as 'dna' | 'rna' | undefined) ?? null,
+  or: (lower) => /\bor\b/.test(lower),
+  than: (lower) => /\bthan\b/.test(lower),
+  member: (lower) => /\b(?:in|part of|belong\w*|members?|an?|one of|among|classified as|counted as|considered|kind of|type of|sort of)\b/.test(lower),
+  formerName: (lower) => /\b(?:called before|formerly|previous(?:ly)? (?:called|named)|(?:old|older|former|previous|earlier) names?|used to be (?:called|named)|(?:was|were) .* (?:called|named)\b.*\bbefore|renamed from)\b/.test(lower),
+  naming: (lower) => /\b(?:names?|called|named|known as)\b/.test(lower),
+  higherRankWord: (lower) => /\b(?:famil\w*|genus|genera|order|realm|class|phylum|kingdom)\b/.test(lower),
+  now: (lower) => /\b(?:current(?:ly)?|now|today|nowadays|present|these days|valid|accepted)\b/.test(lower),
+  comparing: (lower) => /\b(?:more|fewer|less|bigger|larger|smaller|biggest|largest|greater|which|or|vs\.?|versus|compar\w*|than|differen\w*)\b/.test(lower),
+  counting: (lower) => /\b(?:how many|number of|count|more|fewer|less|bigger|larger|smaller|grew|grow|increase\w*|decrease\w*|go up|went up|drop\w*|change|differen\w*|vs\.?|versus|minus|subtract\w*|gap|delta|net|growth|gain\w*|expan\w*|shr[iu]nk\w*)\b/.test(lower),
+  gainOrLoss: (lower) => /\b(?:gain\w*|lost|los[et]|add\w*)\b/.test(lower),
+  ranking: (lower) => /\b(?:which|what)\b.*\b(?:the most|most|fastest|the least)\b/.test(lower),
+  changeAsked: (lower) => /\b(?:renam|merg|split|abolish|reclassif|moved|add|new|creat|introduc|remov)\w*/.test(lower),
+  sum: (lower) => /\b(?:combined|together|in total|altogether|sum|jointly|between them)\b/.test(lower),
+  fewer: (lower) => /\b(?:fewer|less|smaller|smallest)\b/.test(lower),
+  fell: (lower) => /\b(?:lost|lose|fewer|less|shr[iu]nk\w*|decreas\w*|drop\w*|fell|declin\w*)\b/.test(lower),
+  down: (lower) => /\b(?:fewer|less|smaller|drop\w*|fall|fell|decreas\w*|down|shr[iu]nk\w*)\b/.test(lower),
+  up: (lower) => /\b(?:more|bigger|larger|greater|increas\w*|grow|grew|go up|went up|rise|rose)\b/.test(lower),
+  changed: (lower) => /\b(?:chang\w*|differ\w*)\b/.test(lower),
+  against: (lower) => (() => { const a = AGAINST.exec(lower); return a ? { op: /^(?:less|smaller|fewer|under|below)$/.test(a[1]!) ? 'less' as const : 'more' as const, n: Number(a[2]!.replaceAll(',', '')) } : null; })(),
+  percent: (lower) => /\b(?:percent\w*|proportion|share|fraction)\b|%/.test(lower),
+};
+
+/** A question's form: each part read from its words on first use, then kept. */
+class LazyForm {
+  readonly read: Partial<Record<keyof Form, unknown>> = {};
+  constructor(readonly lower: string, readonly residue: string) {}
+}
+for (const key of Object.keys(FORM_READERS) as Array<keyof Form>) {
+  Object.defineProperty(LazyForm.prototype, key, {
+    get(this: LazyForm) {
+      return key in this.read ? this.read[key] : (this.read[key] = FORM_READERS[key](this.lower, this.residue));
+    },
+  });
+}
+
+/** The form of a question: the words around what it names, read for the answers. */
+function formOf(lower: string, residue: string): Form {
+  return new LazyForm(lower, residue) as unknown as Form;
 }
 
 /**
