@@ -40,7 +40,7 @@ export const COUNTABLE: Rank[] = ['species', 'genus', 'family', 'order'];
 const REPORTED: Partial<Record<Reading, Intent>> = {
   year_counts: 'count_release', releases_of_year: 'release_info', releases_in_years: 'release_info', years_between: 'release_info',
   release_is_year: 'release_info', rank_is: 'classification', taxon_threshold: 'count_taxon', member_of: 'same_taxon',
-  has_host: 'hosts', taxon_former_names: 'taxon_history', taxon_in_taxon: 'same_taxon', name_in_release: 'current_name', still_named: 'current_name',
+  has_host: 'hosts', taxon_former_names: 'taxon_history', taxon_in_taxon: 'same_taxon', taxon_became: 'taxon_history', taxon_genome_type: 'genome_type', name_in_release: 'current_name', still_named: 'current_name',
   two_taxa: 'compare_taxa', two_taxa_between: 'compare_taxa', between_releases: 'compare_releases',
   taxa_changed_between: 'which_changed', every_rank_changed: 'which_changed', which_changed_within: 'which_changed',
   span_unread: 'which_changed', compare_rank_unread: 'compare_taxa', changes_or_unread: 'compare_releases',
@@ -92,6 +92,8 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
     if (f.more) return 'taxon_threshold';
   }
   if (f.yesNo && species === 1 && taxa === 0 && (p.genomeTypes.length > 0 || f.nucleicVirus) && !f.or) return 'genome_type';
+  // "Is a coronavirus a positive-strand RNA virus?": the genomes of the taxon's species
+  if (f.yesNo && species === 0 && taxa === 1 && p.genomeTypes.length > 0 && !f.or) return 'taxon_genome_type';
   if (f.yesNo && species === 1 && taxa === 1 && rels <= 1 && (f.member || p.taxa[0]!.group)) return 'member_of';
   if (f.yesNo && species === 1 && taxa === 0 && p.hosts.length > 0 && rels <= 1) return 'has_host';
   if (taxa === 1 && species === 0 && rels <= 1 && f.stillInUse) return 'still_in_use';
@@ -111,6 +113,8 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
     return 'name_in_release';
   }
   if (f.yesNo && species === 1 && taxa === 0 && rels === 0 && f.still && /\b(?:names?|called|species|valid|used)\b/.test(r)) return 'still_named';
+  // "when did the genus Flavivirus become Orthoflavivirus?": the history of the first, what it became
+  if (taxa === 2 && species === 0 && /\b(?:bec[oa]me|turn(?:ed|s)? into|renamed (?:to|into|as)|replaced by)\b/.test(r)) return 'taxon_became';
   // "Is rotavirus a reovirus?", "Is Norovirus in the family Caliciviridae?": one taxon within the other
   if (f.yesNo && taxa === 2 && species === 0 && rels <= 1 && (p.taxa[1]!.group || (f.member && !f.comparing && !f.howMany))) return 'taxon_in_taxon';
   if (taxa === 2 && species === 0 && distinct && (f.comparing || f.counting || f.gainOrLoss)) {
@@ -179,7 +183,7 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     if (has(KW.host, r)) return 'hosts';
     const pastRelease = p.releases.some((x) => x.msl !== latestMsl);
     // "when did X get its new name" asks when it was renamed, not what it is called
-    if (/\bwhen\b/.test(r) && has(KW.formerNames, r)) return 'former_names';
+    if (/\bwhen\b/.test(r) && (has(KW.formerNames, r) || /\bbec[oa]me\b/.test(r))) return 'former_names';
     if (!pastRelease && has(KW.currentName, r) && !/\b(?:former|previous|old|earlier|other|before|originally)\b/.test(r)) return 'current_name';
     if (has(KW.formerNames, r) && !(pastRelease && /\bcalled\b/.test(r) && !/\b(?:former|previous|old|other)\b/.test(r))) return 'former_names';
     if (has(KW.history, r) && !(pastRelease && has(/\b(?:famil\w*|genus|genera|order|realm|classif\w*|belong\w*)\b/, r))) return 'species_history';

@@ -40,7 +40,7 @@ export type Intent = (typeof INTENTS)[number];
 export type Reading =
   | Exclude<Intent, 'help' | 'unknown'>
   | 'year_counts' | 'releases_of_year' | 'releases_in_years' | 'years_between' | 'release_is_year' | 'rank_is'
-  | 'taxon_threshold' | 'member_of' | 'taxon_in_taxon' | 'has_host' | 'taxon_former_names' | 'name_in_release' | 'still_named'
+  | 'taxon_threshold' | 'member_of' | 'taxon_in_taxon' | 'taxon_became' | 'taxon_genome_type' | 'has_host' | 'taxon_former_names' | 'name_in_release' | 'still_named'
   | 'two_taxa' | 'two_taxa_between' | 'between_releases' | 'taxa_changed_between' | 'every_rank_changed'
   | 'which_changed_within' | 'span_unread' | 'compare_rank_unread' | 'changes_or_unread' | 'change_unread'
   | 'within_rank_unread' | 'help' | 'unknown';
@@ -438,7 +438,9 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
       const endsWithLetter = n > 1 && /^[A-Z]$/.test(tokens[end - 1]!.text);
       const norm = normOf(i, end);
       // "phage T4": a short name may start with the word phage, which no other name does
-      const alias = n <= 3 && (first === 'phage' || !QUESTION_WORDS.has(first)) && lex.aliases?.has(norm) ? aliasRef(textOf(i, end), norm, lex) : null;
+      // ("lambda phage a bacteriophage": "phage a" is no name, its "a" is the question's)
+      const wordAfterPhage = first === 'phage' && n > 1 && QUESTION_WORDS.has(tokens[i + 1]!.text);
+      const alias = n <= 3 && (first === 'phage' || !QUESTION_WORDS.has(first)) && !wordAfterPhage && lex.aliases?.has(norm) ? aliasRef(textOf(i, end), norm, lex) : null;
       if (alias) {
         take(i, end, { text: alias.text, species: alias });
         i += n - 1;

@@ -137,10 +137,11 @@ export function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
     else push(m, [], `there is no ${m[1]} release in this data set (${span})`);
   }
   // "the latest release", "currently", "between MSL39 and the latest", or the word alone as the whole question
-  for (const m of matches(/\b(?:the\s+)?(?:latest|newest|current|present|most recent|last)\s+(?:(?:ictv|official|master species)\s+)?(?:release|version|msl|list|taxonomy)\b|\b(?:currently|nowadays|today|now)\b|\bright now\b|(?<=\b(?:and|to|with|vs\.?|versus|than)\s+)(?:the\s+)?(?:latest|newest|current|most recent)(?:\s+one)?\b|^(?:the\s+)?(?:latest|newest|current|most recent)(?:\s+one)?(?=[\s?.!]*$)/g, lower)) {
+  for (const m of matches(/\b(?:the\s+)?(?:latest|newest|current|present|most recent|last)\s+(?:(?:ictv|official|master species)\s+)?(?:release|version|msl|list|taxonomy)\b(?!\s+(?:to|that|which|in which|where|with)\b)|\b(?:currently|nowadays|today|now)\b|\bright now\b|(?<=\b(?:and|to|with|vs\.?|versus|than)\s+)(?:the\s+)?(?:latest|newest|current|most recent)(?:\s+one)?\b|^(?:the\s+)?(?:latest|newest|current|most recent)(?:\s+one)?(?=[\s?.!]*$)/g, lower)) {
     push(m, [ref(last, m[0])]);
   }
-  for (const m of matches(/\b(?:the\s+)?(?:very\s+)?(?:first|earliest|oldest)\s+(?:(?:ictv|species|master|official|taxonomy)\s+){0,3}(?:release|version|msl|list)\b/g, lower)) {
+  // (not "the first release to list X", "the last list that has X": a question about X's history, no release named)
+  for (const m of matches(/\b(?:the\s+)?(?:very\s+)?(?:first|earliest|oldest)\s+(?:(?:ictv|species|master|official|taxonomy)\s+){0,3}(?:release|version|msl|list)\b(?!\s+(?:to|that|which|in which|where|with)\b)/g, lower)) {
     push(m, [ref(first, m[0])]);
   }
   for (const p of previous) {
@@ -158,7 +159,7 @@ const UNITS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh'
   'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth', 'seventeenth', 'eighteenth', 'nineteenth'];
 const TENS = ['twent', 'thirt', 'fort', 'fift', 'sixt'];
 const ORDINAL_WORD = String.raw`(?:(?:twenty|thirty|forty|fifty|sixty)[\s-]+(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|(?:twent|thirt|fort|fift|sixt)ieth|${UNITS.join('|')})`;
-const ORDINAL_RELEASE = new RegExp(String.raw`\bthe\s+(${ORDINAL_WORD})\s+(?:(?:ictv|master|species|official|virus|taxonomy|taxonomic)\s+){0,3}(?:msl|release|version|list|edition)\b`, 'g');
+const ORDINAL_RELEASE = new RegExp(String.raw`\bthe\s+(${ORDINAL_WORD})\s+(?:(?:ictv|master|species|official|virus|taxonomy|taxonomic)\s+){0,3}(?:msl|release|version|list|edition)\b(?!\s+(?:to|that|which|in which|where|with)\b)`, 'g');
 
 /** "twenty-first" -> 21. */
 function ordinalOf(word: string): number | null {

@@ -207,3 +207,9 @@ export function countedRank(text: string): Rank | null {
   const m = COUNTED.exec(text) ?? /\b(species|genera|families|orders)\b/.exec(text);
   return m ? rankOf(m[1]!) : null;
 }
+
+/** "ssRNA(+)", "dsDNA or ssDNA", "RNA (any kind)": the genome types asked, as an answer names them. */
+export function genomeLabel(types: readonly string[]): string {
+  if (types.length <= 3) return types.join(' or ');
+  return `${types.every((t) => t.includes('RNA')) ? 'RNA' : types.every((t) => t.includes('DNA')) ? 'DNA' : types[0]!.replace(/\(.*$/, '')} (any kind)`;
+}

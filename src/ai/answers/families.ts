@@ -4,6 +4,7 @@ import { diversity } from '../../read/diversity.js';
 import { familyKinds, type FamilyKinds, type Kind } from '../../read/family-profiles.js';
 import { and, count, num, release } from '../format.js';
 import type { Parsed } from '../parse.js';
+import { genomeLabel } from '../vocabulary.js';
 import type { Answer, Ctx } from './common.js';
 
 /** Which of the numbered values a question asks for (a value the model does not have is asked of no kind). */
@@ -42,9 +43,9 @@ export async function familiesBy(ctx: Ctx, p: Parsed, what: 'host' | 'genome'): 
   const total = both ? null : what === 'host'
     ? d?.hosts?.reduce((a, x) => (x.hosts.some((h) => wanted.includes(h)) ? a + x.species : a), 0)
     : d?.genomes?.reduce((a, x) => (wanted.includes(x.composition) ? a + x.species : a), 0);
-  const genomeLabel = `${p.genomeTypes.length > 3 ? `${p.genomeTypes[0]!.replace(/\(.*$/, '')} (any kind)` : p.genomeTypes.join(' or ')} genomes`;
+  const genomes = `${genomeLabel(p.genomeTypes)} genomes`;
   const hostLabel = `${p.hosts.join(' or ')} as host source`;
-  const label = both ? `${genomeLabel} and ${hostLabel}` : what === 'host' ? hostLabel : genomeLabel;
+  const label = both ? `${genomes} and ${hostLabel}` : what === 'host' ? hostLabel : genomes;
   const data = { version: ctx.latest.version, [what === 'host' ? 'hosts' : 'genome_types']: wanted, families: hits, total_families: hits.length, total_species: total ?? null };
   const sources = [{ model: 'family_profile', version: ctx.latest.version }, { model: 'diversity_stats', version: ctx.latest.version }];
   if (hits.length === 0) {

@@ -9,7 +9,7 @@ import { and, release } from '../format.js';
 import type { GroupEntry, GroupTaxon } from '../groups.js';
 import type { Parsed } from '../parse.js';
 import { notUnderstood, rowOf, sources, targetRelease, type Answer, type Ctx } from './common.js';
-import { speciesIn, who } from './species.js';
+import { ambiguousAbbreviation, speciesIn, who } from './species.js';
 
 /** The name a group's taxon had in a release: its former name before the rename, its own after. */
 function nameAt(g: GroupEntry, t: GroupTaxon, r: ReleaseRow): string {
@@ -49,6 +49,8 @@ export function groupMembership(ctx: Ctx, p: Parsed): Answer {
       data: { ...data, answer: 'yes', sense: 'wider' }, sources: src,
     };
   }
+  const doubt = ambiguousAbbreviation(ctx, s, doc.scientific_name);
+  if (doubt) return doubt;
   // not now: when it was, if it ever was (its lineage's classification in each release)
   const l = lineageDoc(ctx.store, s.lineage_ids[0]!);
   const names = new Set([strict.name, ...(g.former ?? []).map((f) => f.name), ...(wider ? [wider.name] : [])]);

@@ -12,7 +12,7 @@ import { familiesBy } from './families.js';
 import { groupMembership, notATaxon } from './groups.js';
 import { currentName, formerNames, hasHost, isGenomeType, memberOf, nameIn, sameTaxon, speciesClassification, speciesGenome, speciesHistory, speciesHosts, stillNamed } from './species.js';
 import {
-  compareRankUnread, countTaxon, taxonIn, familyEvolution, familyStability, fastestGrowing, largestTaxa, rankIs, stillInUse, taxonClassification,
+  compareRankUnread, countTaxon, taxonIn, taxonGenomeType, familyEvolution, familyStability, fastestGrowing, largestTaxa, rankIs, stillInUse, taxonClassification,
   taxonFormerNames, taxonGenome, taxonHistory, taxonHosts, taxonThreshold, twoTaxa, twoTaxaBetween, typeSpeciesOf,
 } from './taxa.js';
 
@@ -59,6 +59,8 @@ const HANDLERS: Record<Exclude<Reading, 'help' | 'unknown'>, Handler> = {
   taxon_threshold: taxonThreshold,
   member_of: (ctx, p) => (p.taxa[0]?.group ? groupMembership(ctx, p) : memberOf(ctx, p)),
   taxon_in_taxon: taxonIn,
+  taxon_became: (ctx, p) => taxonHistory(ctx, p, p.taxa[0]!),
+  taxon_genome_type: taxonGenomeType,
   has_host: hasHost,
   taxon_former_names: taxonFormerNames,
   name_in_release: nameIn,

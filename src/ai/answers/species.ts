@@ -7,7 +7,7 @@ import { endingText, lineageDoc, lineageText, mslOf, speciesDoc } from '../../re
 import { IDENTIFIER_KINDS, type IdentifierKind } from '../../read/identifiers.js';
 import { normaliseName } from '../../read/names.js';
 import { asResolved, type ReleaseRow } from '../../read/releases.js';
-import { placeIn, resolveOne } from '../../read/resolve.js';
+import { abbreviationAside, placeIn, resolveOne } from '../../read/resolve.js';
 import { lineageRenames, renamesIn } from '../../read/species-walks.js';
 import { and, release } from '../format.js';
 import type { Parsed, SpeciesRef } from '../parse.js';
@@ -255,6 +255,16 @@ export function isGenomeType(ctx: Ctx, p: Parsed): Answer {
   };
 }
 
+/**
+ * An abbreviation that also begins typed abbreviations of other taxa ("HPV": Hart Park virus in the VMR, and
+ * HPV1, HPV16, ... papillomaviruses) is no ground for a No about membership: the question may mean the others.
+ */
+export function ambiguousAbbreviation(ctx: Ctx, s: SpeciesRef, name: string): Answer | null {
+  if (s.kind !== 'abbreviation') return null;
+  const aside = abbreviationAside(ctx.store, s.text);
+  return aside ? notUnderstood('species', `${s.text} is the VMR's abbreviation of ${name}, but ${aside}: ask again naming the virus you mean.`) : null;
+}
+
 /** "Is Zika virus in the genus Orthoflavivirus?": the species' taxon of that rank in the release asked. */
 export function memberOf(ctx: Ctx, p: Parsed): Answer {
   const s = p.species[0]!, t = p.taxa[0]!;
@@ -263,6 +273,10 @@ export function memberOf(ctx: Ctx, p: Parsed): Answer {
   if (!doc) return notUnderstood('species', `${s.text} is not a species in ${release(r)}.`);
   const at = doc.classification[t.rank] ?? null;
   const yes = at !== null && at.toLowerCase() === t.name.toLowerCase();
+  if (!yes) {
+    const doubt = ambiguousAbbreviation(ctx, s, doc.scientific_name);
+    if (doubt) return doubt;
+  }
   return {
     response: `${yes ? 'Yes' : 'No'}: in ${release(r)}, ${who(s, doc.scientific_name)} is in ${at ? `the ${t.rank} ${at}` : `no ${t.rank}`}.`,
     data: { species: doc.scientific_name, rank: t.rank, asked: t.name, actual: at, version: r.version, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'species_doc', r.version),

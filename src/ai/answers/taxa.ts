@@ -10,7 +10,7 @@ import { fateOf, renamesTo, timeline, typeSpecies, typeSpeciesReleases } from '.
 import { and, count, dec, num, RANK_PLURAL, release, signed } from '../format.js';
 import type { Parsed, TaxonEntry, TaxonRef } from '../parse.js';
 import { stabilityExtremes, stabilityRow, stabilitySentence, STABILITY_FORMULA, statusOf } from '../stability.js';
-import { formatGenomeSize } from '../vocabulary.js';
+import { formatGenomeSize, genomeLabel } from '../vocabulary.js';
 import { fallback, notUnderstood, rowOf, sources, span, targetRelease, withNote, type Answer, type Ctx, type Source } from './common.js';
 import { speciesIn, who } from './species.js';
 
@@ -205,6 +205,33 @@ async function familyOfTaxon(ctx: Ctx, t: TaxonRef, what: 'Genome' | 'Host'): Pr
   if (!f) return { missing: fallback(`${what} summaries are per family of ${ctx.latest.version}, and ${t.entry.name} is not ${t.rank === 'family' ? `a family of ${ctx.latest.version}` : `in a family of ${ctx.latest.version}`}.`) };
   const of = t.rank === 'family' ? '' : ` (${t.entry.name} is a ${t.rank} of the family ${f.family}; figures are the family's)`;
   return { f, of };
+}
+
+/**
+ * "Is a coronavirus a positive-strand RNA virus?": the genome compositions of the species of the taxon (its
+ * families', for a taxon above family; its family's, said so, for one below), against those asked.
+ */
+export async function taxonGenomeType(ctx: Ctx, p: Parsed): Promise<Answer> {
+  const t = p.taxa[0]!;
+  const list = await familyProfiles(ctx.store);
+  const above = t.rank === 'order' || t.rank === 'realm';
+  const families = above ? list.filter((f) => (t.rank === 'order' ? f.order : f.realm) === t.entry.name) : [];
+  const found = above ? null : await familyOfTaxon(ctx, t, 'Genome');
+  if (found && 'missing' in found) return found.missing;
+  const profiles = found ? [found.f] : families;
+  if (profiles.length === 0) return notUnderstood('genome', `Genome compositions are summed per family of ${ctx.latest.version}, and I cannot place the ${t.rank} ${t.entry.name}'s families.`);
+  const comps = new Map<string, number>();
+  for (const f of profiles) for (const c of f.compositions) comps.set(c.composition, (comps.get(c.composition) ?? 0) + c.species);
+  const typed = [...comps.values()].reduce((a, b) => a + b, 0);
+  const match = [...comps].filter(([c]) => p.genomeTypes.includes(c)).reduce((a, [, n]) => a + n, 0);
+  const lead = match === typed ? 'Yes' : match === 0 ? 'No' : 'Partly';
+  const all = [...comps].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} (${num(n)})`);
+  const of = found?.of ?? '';
+  return {
+    response: `${lead}: in ${release(ctx.latest)}, ${match === typed ? `all ${num(typed)}` : `${num(match)} of ${num(typed)}`} species of the ${t.rank} ${t.entry.name} with a recorded genome composition have ${genomeLabel(p.genomeTypes)} genomes; their compositions: ${and(all)}${of}.`,
+    data: { taxon: t.entry.name, rank: t.rank, version: ctx.latest.version, asked: p.genomeTypes, compositions: Object.fromEntries(comps), matching: match, typed, answer: lead.toLowerCase() },
+    sources: [{ model: 'family_profile', version: ctx.latest.version }],
+  };
 }
 
 export async function taxonGenome(ctx: Ctx, _p: Parsed, t: TaxonRef): Promise<Answer> {
