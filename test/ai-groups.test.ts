@@ -73,7 +73,8 @@ describe('POST /ai/query with an everyday group name', () => {
     ['Epstein-Barr virus', 'herpesvirus'], ['West Nile virus', 'flavivirus'], ['Nipah virus', 'paramyxovirus'],
     ['hepatitis B virus', 'retrovirus'], ['Zika virus', 'flavivirus'], ['rabies virus', 'rhabdovirus'], ['Marburg virus', 'filovirus'],
     ['Rift Valley fever virus', 'bunyavirus'], ['human immunodeficiency virus 1', 'retrovirus'], ['poliovirus 1', 'picornavirus'],
-    ['hepatitis C virus', 'flavivirus'], ['DENV-2', 'coronavirus'], ['Lassa virus', 'arenavirus'],
+    ['hepatitis C virus', 'flavivirus'], ['DENV-2', 'coronavirus'], ['Lassa virus', 'arenavirus'], ['Epstein-Barr virus', 'gammaherpesvirus'],
+    ['rubella virus', 'togavirus'], ['human metapneumovirus', 'paramyxovirus'],
   ];
 
   it('answers Yes or No as the species\' classification in the latest release says, naming the taxon the word names', async () => {
@@ -106,6 +107,25 @@ describe('POST /ai/query with an everyday group name', () => {
     expect(row).to.not.equal(undefined);
     const a = await ask('Was Zika virus a flavivirus in MSL30?');
     expect(a.response).to.match(/^Yes/).and.to.include('genus Flavivirus');
+  });
+
+  it('reads a group word of one taxon within another: "Is norovirus a calicivirus?" by the genus\'s place', async () => {
+    const [row] = await real.db.all<{ family: string }>("SELECT family FROM src.taxa WHERE msl = $1 AND rank = 'genus' AND name = 'Norovirus'", [real.latest.msl]);
+    const a = await ask('Is norovirus a calicivirus?');
+    expect(a.status).to.equal('answered');
+    expect(a.response.startsWith(row!.family === 'Caliciviridae' ? 'Yes' : 'No'), a.response).to.equal(true);
+  });
+
+  it('gives a taxon\'s genome type as its species\' compositions say', async () => {
+    const rows = await real.db.all<{ c: string; n: number }>("SELECT genome_composition AS c, count(*)::INTEGER AS n FROM src.species WHERE msl = $1 AND family = 'Coronaviridae' AND genome_composition IS NOT NULL GROUP BY ALL", [real.latest.msl]);
+    const a = await ask('Is a coronavirus a positive-strand RNA virus?');
+    expect(a.response.split(':')[0]).to.equal(rows.every((r) => r.c === 'ssRNA(+)') ? 'Yes' : rows.some((r) => r.c === 'ssRNA(+)') ? 'Partly' : 'No');
+  });
+
+  it('says no No about membership from an abbreviation that also begins those of other taxa ("HPV")', async () => {
+    const a = await ask('Is HPV a papillomavirus?');
+    expect(a.status).to.equal('not_understood');
+    expect(a.response).to.include('HPV1');
   });
 
   it('declines words that name no taxon, saying so, with the classification instead', async () => {
