@@ -446,7 +446,7 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
         i += n - 1;
         break;
       }
-      if (QUESTION_WORDS.has(first) || (n > 1 && QUESTION_WORDS.has(last) && last !== 'virus' && !endsWithLetter)) continue;
+      if (QUESTION_WORDS.has(first) || (n > 1 && QUESTION_WORDS.has(last) && last !== 'virus' && last !== 'phage' && !endsWithLetter)) continue;
       if (n === 1 && /^\d+$/.test(first)) continue;
       const text = textOf(i, end);
       const ids = n === 1 ? lex.identifiers?.get(text)?.filter((h) => h.rank === 'species') ?? [] : [];

@@ -8,14 +8,27 @@ import { IDENTIFIER_KINDS, type IdentifierKind } from '../../read/identifiers.js
 import { normaliseName } from '../../read/names.js';
 import { asResolved, type ReleaseRow } from '../../read/releases.js';
 import { abbreviationAside, placeIn, resolveOne } from '../../read/resolve.js';
-import { lineageRenames, renamesIn } from '../../read/species-walks.js';
+import { lineagePlace, lineageRenames, renamesIn } from '../../read/species-walks.js';
 import { and, release } from '../format.js';
 import type { Parsed, SpeciesRef } from '../parse.js';
 import { COMPOSITION_NAMES } from '../vocabulary.js';
 import { fallback, labelled, notUnderstood, rowOf, sources, span, targetRelease, type Answer, type Ctx, type Source } from './common.js';
 
+/**
+ * The lineage a name means in a release: of the lineages it was used for, the one listed there under it (a name
+ * used for two species in turn: "Anopheles B virus" of MSL11 is not the one of MSL18), else the first.
+ */
+function lineageIn(ctx: Ctx, s: SpeciesRef, target: ReleaseRow): number {
+  if (s.lineage_ids.length === 1) return s.lineage_ids[0]!;
+  const name = normaliseName(s.matched_name);
+  return s.lineage_ids.find((id) => {
+    const here = lineagePlace(ctx.store, id, target.msl).name;
+    return here !== null && normaliseName(here) === name;
+  }) ?? s.lineage_ids[0]!;
+}
+
 function placement(ctx: Ctx, s: SpeciesRef, target: ReleaseRow) {
-  return placeIn(ctx.store, s.lineage_ids[0]!, s.matched_name, asResolved(target));
+  return placeIn(ctx.store, lineageIn(ctx, s, target), s.matched_name, asResolved(target));
 }
 
 const same = (a: string, b: string) => normaliseName(a) === normaliseName(b);
@@ -210,7 +223,7 @@ export function speciesHosts(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
 
 /** The species a name denotes, placed in a release. */
 export function speciesIn(ctx: Ctx, s: SpeciesRef, r: ReleaseRow) {
-  return placeIn(ctx.store, s.lineage_ids[0]!, s.matched_name, asResolved(r));
+  return placement(ctx, s, r);
 }
 
 /** "Zika virus (Orthoflavivirus zikaense)", or the name alone when it is the species'. */
