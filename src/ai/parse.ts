@@ -588,7 +588,10 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
   const vocabularyWords = new Set([...hostMatches, ...genome].flatMap((m) => m.text.split(/\s+/)));
   for (const t of tokens) if (vocabularyWords.has(t.text.toLowerCase())) t.used = true;
 
-  const parsed: Parsed = {
+  // the parts few questions need (ranks asked, a limit, a threshold, leftover words) are read on first use
+  // (LAZY_PARTS, through the reading's prototype); the rest now
+  const parsed = Object.assign(Object.create(READING) as Parsed & ReadingSource, {
+    source: { residue, tokens, memo: {} },
     normalised,
     intent: 'unknown',
     releases: mentions.flatMap((m) => m.refs),
@@ -596,13 +599,8 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
     taxa: names.flatMap((n) => (n.taxon ? [n.taxon] : [])),
     hosts,
     genomeTypes,
-    targetRank: null,
-    askedRank: null,
     change: changeIn(residue),
-    limit: null,
-    threshold: null,
     unknownNames: unknownNames(tokens, text),
-    leftovers: [],
     badReleases: mentions.flatMap((m) => (m.bad ? [m.bad] : [])),
     residue,
     groupWords: names.flatMap((n) => (n.group ? [n.group] : [])),
@@ -610,43 +608,48 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
     conflicts: mentions.flatMap((m) => (m.conflict ? [m.conflict.replace(`"${lower.slice(m.start, m.end)}"`, `"${text.slice(m.start, m.end)}"`)] : [])),
     yearSpan,
     form: formOf(lower, residue),
-    rankWord: null,
-    countedRank: null,
     relation: 'unknown',
     relationRank: null,
     nameRelease: null,
-  };
-  // read when a rule or an answer first asks for them: most questions need few of them
-  const bare = () => residue.replace(/§\w+/g, ' ');
-  lazy(parsed, 'targetRank', () => targetRankOf(residue));
-  lazy(parsed, 'askedRank', () => askedRankOf(residue));
-  lazy(parsed, 'limit', () => {
-    const m = /\btop\s+(\d{1,2})\b|\b(\d{1,2})\s+(?:largest|biggest|fastest|most|smallest)\b|\b(\d{1,2})\s+famil/.exec(residue);
-    return m ? Number(m[1] ?? m[2] ?? m[3]) : null;
-  });
-  lazy(parsed, 'threshold', () => {
-    const m = /\b(\d{1,3}(?:,\d{3})+|\d{4,6})\s*(?:species|taxa)?\b/.exec(residue);
-    return m ? Number(m[1]!.replaceAll(',', '')) : null;
-  });
-  lazy(parsed, 'leftovers', () => leftoverWords(tokens));
-  lazy(parsed, 'rankWord', () => firstRank(bare()));
-  lazy(parsed, 'countedRank', () => countedRank(bare()));
+  } satisfies Omit<Parsed, LazyPart> & ReadingSource) as Parsed;
   sameStem(parsed);
   formerGroupTaxa(parsed, lex);
   chooseIntent(parsed, lex.releases[lex.releases.length - 1]?.msl ?? 0);
   return parsed;
 }
 
-/** A field of the reading computed when first read, and kept (it stays writable, as the other fields are). */
-function lazy<K extends keyof Parsed>(p: Parsed, key: K, read: () => Parsed[K]): void {
-  Object.defineProperty(p, key, {
-    configurable: true, enumerable: true,
-    get: () => {
-      const value = read();
-      Object.defineProperty(p, key, { value, writable: true, configurable: true, enumerable: true });
-      return value;
+/** The parts of a reading read on first use. */
+type LazyPart = 'targetRank' | 'askedRank' | 'limit' | 'threshold' | 'leftovers' | 'rankWord' | 'countedRank';
+
+/** What they are read from. */
+interface ReadingSource { source: { residue: string; tokens: Token[]; memo: Partial<Record<LazyPart, unknown>> } }
+
+const bareOf = (residue: string) => residue.replace(/§\w+/g, ' ');
+
+const LAZY_PARTS: { [K in LazyPart]: (s: ReadingSource['source']) => Parsed[K] } = {
+  targetRank: (s) => targetRankOf(s.residue),
+  askedRank: (s) => askedRankOf(s.residue),
+  limit: (s) => {
+    const m = /\btop\s+(\d{1,2})\b|\b(\d{1,2})\s+(?:largest|biggest|fastest|most|smallest)\b|\b(\d{1,2})\s+famil/.exec(s.residue);
+    return m ? Number(m[1] ?? m[2] ?? m[3]) : null;
+  },
+  threshold: (s) => {
+    const m = /\b(\d{1,3}(?:,\d{3})+|\d{4,6})\s*(?:species|taxa)?\b/.exec(s.residue);
+    return m ? Number(m[1]!.replaceAll(',', '')) : null;
+  },
+  leftovers: (s) => leftoverWords(s.tokens),
+  rankWord: (s) => firstRank(bareOf(s.residue)),
+  countedRank: (s) => countedRank(bareOf(s.residue)),
+};
+
+/** The prototype of every reading: its lazy parts, each read once. */
+const READING: object = {};
+for (const key of Object.keys(LAZY_PARTS) as LazyPart[]) {
+  Object.defineProperty(READING, key, {
+    get(this: ReadingSource) {
+      const m = this.source.memo;
+      return key in m ? m[key] : (m[key] = LAZY_PARTS[key](this.source));
     },
-    set: (value: Parsed[K]) => Object.defineProperty(p, key, { value, writable: true, configurable: true, enumerable: true }),
   });
 }
 
