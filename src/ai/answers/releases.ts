@@ -99,7 +99,11 @@ export async function milestones(ctx: Ctx, p: Parsed): Promise<Answer> {
     }
     const firstRelease = ctx.all[0]!;
     const used = releaseTotal(ctx.store, firstRelease, p.targetRank);
-    if (used) return { response: `The rank ${p.targetRank} is already used in ${release(firstRelease)}, the first release in the data set (${count(used, p.targetRank, RANK_PLURAL[p.targetRank]!)}).`, data: { rank: p.targetRank }, sources };
+    if (used) {
+      // named when there are few ("the first families": the 2 of 1971)
+      const names = used <= 10 ? (await taxaNames(ctx.store, firstRelease.msl, p.targetRank)).map((x) => x.name) : [];
+      return { response: `The rank ${p.targetRank} is already used in ${release(firstRelease)}, the first release in the data set (${count(used, p.targetRank, RANK_PLURAL[p.targetRank]!)}${names.length ? `: ${and(names)}` : ''}).`, data: { rank: p.targetRank, taxa: names }, sources };
+    }
   }
   if (/\brenam\w*/.test(r)) return pick(rows.filter((x) => x.kind === 'renaming_wave').sort((a, b) => a.description.localeCompare(b.description)).slice(0, 1));
   // "which release had the most species": the largest release, not the largest step

@@ -107,7 +107,8 @@ export function currentName(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
     }
   }
   const res = resolveOne(ctx.store, s.matched_name, used ? asResolved(used) : null, asResolved(ctx.latest));
-  const id = s.lineage_ids[0]!;
+  // the lineage the name meant in the release it was used in (a name may have served two species in turn)
+  const id = used ? lineageIn(ctx, s, used) : s.lineage_ids[0]!;
   const renames = lineageRenames(ctx.store, id);
   const data = { query_name: s.text, matched_name: s.matched_name, matched_kind: s.kind, status: res.status, current_names: res.results, renames, version: ctx.latest.version, ...(used ? { listed_in: used.version } : {}) };
   const sources = speciesSources(ctx, ctx.latest.version);
