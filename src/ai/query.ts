@@ -201,7 +201,9 @@ function answered(store: Store, p: Parsed, a: Answer): QueryResult {
 /** "2018 had two releases, MSL33 (2018a) and MSL34 (2018b): which do you mean?" */
 function askBack(store: Store, p: Parsed, year: number): QueryResult {
   const inYear = releaseRows(store).filter((r) => r.year === year);
-  const understood = understoodOf(p, p.relation);
+  // the year was read as no one release: it is not reported as one
+  const read = understoodOf(p, p.relation);
+  const understood = { ...read, entities: read.entities.filter((e) => e.kind !== 'release' || !p.releases.some((r) => r.ambiguous && r.text === e.text)), releases: [] };
   return {
     status: 'clarify', intent: p.intent as Intent, understood, confidence: 0, entities: entitiesOf(p), sources: [],
     response: `${year} had ${inYear.length} releases: ${and(inYear.map((r) => `${r.version} (${r.label})`))}. Which one do you mean? Ask again naming it (${or(inYear.map((r) => `"${r.version}"`))}, or ${or(inYear.map((r) => `"${r.label}"`))}).`,
