@@ -260,7 +260,21 @@ function memo<T>(store: Store, kind: string, norm: string, look: () => T): T {
   return v;
 }
 
+// the lexicon of a store and its aliases, made once: most questions hold no identifier and share it
+const lexicons = new WeakMap<Store, { aliases: Map<string, Alias> | undefined; lex: Lexicon }>();
+
 export function storeLexicon(store: Store, identifiers?: Map<string, IdentifierHit[]>, aliases?: Map<string, Alias>): Lexicon {
+  if (!identifiers) {
+    const held = lexicons.get(store);
+    if (held && held.aliases === aliases) return held.lex;
+    const lex = makeLexicon(store, undefined, aliases);
+    lexicons.set(store, { aliases, lex });
+    return lex;
+  }
+  return makeLexicon(store, identifiers, aliases);
+}
+
+function makeLexicon(store: Store, identifiers?: Map<string, IdentifierHit[]>, aliases?: Map<string, Alias>): Lexicon {
   const lex: Lexicon = {
     // species, virus names and abbreviations; higher taxa are the taxa lexicon's
     names: (norm) => memo(store, 'n', norm, () => lookupName(store, norm).filter((h) => h.kind !== 'taxon')),

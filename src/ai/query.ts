@@ -96,14 +96,19 @@ async function corrected(store: Store, query: string, p: Parsed, lex: Lexicon): 
   return again;
 }
 
+// the releases by number, once per store (rows are held for the build's life)
+const byNumber = new WeakMap<Store, Map<number, { label: string }>>();
+
 /** Each release an answer names, the first time, with its year or label: "MSL39" -> "MSL39 (2023)". */
 function withYears(store: Store, text: string): string {
-  const all = releaseRows(store);
+  if (!text.includes('MSL')) return text;
+  let rows = byNumber.get(store);
+  if (!rows) byNumber.set(store, (rows = new Map(releaseRows(store).map((r) => [r.msl, r]))));
   const seen = new Set<string>();
   return text.replace(/\bMSL(\d{1,2})\b(?! \()/g, (m: string, n: string, at: number) => {
-    const r = all.find((x) => x.msl === Number(n));
+    const r = rows.get(Number(n));
     // already said ("MSL39 (2023)" once) or written next to its label ("MSL33 = 2018a")
-    if (!r || seen.has(m) || text.slice(at - 1, at) === '(' || text.slice(at - 12, at).includes(r.label) || /^\s*(?:=|\()/.test(text.slice(at + m.length))) return m;
+    if (!r || seen.has(m) || text.charCodeAt(at - 1) === 40 || text.slice(Math.max(0, at - 12), at).includes(r.label) || /^\s*(?:=|\()/.test(text.slice(at + m.length, at + m.length + 3))) return m;
     seen.add(m);
     return `${m} (${r.label})`;
   });

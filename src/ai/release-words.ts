@@ -22,6 +22,8 @@ const RANK_OR_COUNT_AFTER = /^\s*(?:%|percent|species|genera|genus|famil|orders?
 
 /** The releases a lower-case question names, in order, the two names of one release read as one. */
 export function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
+  // every way of naming a release has a digit or one of these words, and most questions have neither: one test
+  if (!/\d/.test(lower) && !RELEASE_WORDS.test(lower)) return [];
   const out: Mention[] = [];
   const first = all[0]!, last = all[all.length - 1]!;
   const span = `${first.version} (${first.year}) to ${last.version} (${last.year})`;
@@ -153,6 +155,9 @@ export function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
   }
   return paired(lower, out.sort((a, b) => a.start - b.start));
 }
+
+/** The words without digits that name a release in some pattern below. */
+const RELEASE_WORDS = /\b(?:release|version|msl|list|edition|latest|newest|current|present|recent|last|now|today|currently|nowadays|first|earliest|oldest|previous|penultimate|second|one|[a-z]+(?:th|st|nd|rd))\b/;
 
 // ordinal words up to the sixties: "first" .. "nineteenth", "twentieth", "twenty-first" / "twenty first", ...
 const UNITS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth',
