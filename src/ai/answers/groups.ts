@@ -3,7 +3,8 @@
 // before MSL38, Orthoflavivirus since), in the word's strict sense and, where it has one, its wider one; a species
 // that is not a member now but was says when it left. A word that names no taxon ("arbovirus") is said to be none,
 // and what the taxonomy does say about the virus is given instead.
-import { lineageDoc, mslOf } from '../../read/lineages.js';
+import { mslOf } from '../../read/lineages.js';
+import { lineageOutline } from '../../read/species-walks.js';
 import type { ReleaseRow } from '../../read/releases.js';
 import { and, release } from '../format.js';
 import type { GroupEntry, GroupTaxon } from '../groups.js';
@@ -52,7 +53,7 @@ export function groupMembership(ctx: Ctx, p: Parsed): Answer {
   const doubt = ambiguousAbbreviation(ctx, s, doc.scientific_name);
   if (doubt) return doubt;
   // not now: when it was, if it ever was (its lineage's classification in each release)
-  const l = lineageDoc(ctx.store, s.lineage_ids[0]!);
+  const l = lineageOutline(ctx.store, s.lineage_ids[0]!);
   const names = new Set([strict.name, ...(g.former ?? []).map((f) => f.name), ...(wider ? [wider.name] : [])]);
   const was = l.timeline.filter((e) => mslOf(e.version) <= r.msl && e.lineage.split(';').some((x) => names.has(x)));
   const last = was[was.length - 1];

@@ -3,12 +3,12 @@
 // hosts, and the yes-or-no questions about it (same taxon as another, member of a taxon, a genome type, a host).
 // Every name is followed along its lineage (the identity chains of history_doc) to the release asked.
 import type { LineageDoc, SpeciesDoc } from '../../read/lineages.js';
-import { endingText, lineageDoc, lineageText, mslOf, speciesDoc } from '../../read/lineages.js';
+import { endingText, lineageText, mslOf, speciesDoc } from '../../read/lineages.js';
 import { IDENTIFIER_KINDS, type IdentifierKind } from '../../read/identifiers.js';
 import { normaliseName } from '../../read/names.js';
 import { asResolved, type ReleaseRow } from '../../read/releases.js';
 import { abbreviationAside, placeIn, resolveOne } from '../../read/resolve.js';
-import { lineagePlace, lineageRenames, renamesIn } from '../../read/species-walks.js';
+import { lineageCurrentName, lineageOutline, lineagePlace, lineageRenames, renamesIn, type LineageOutline } from '../../read/species-walks.js';
 import { and, release } from '../format.js';
 import type { Parsed, SpeciesRef } from '../parse.js';
 import { COMPOSITION_NAMES } from '../vocabulary.js';
@@ -55,7 +55,7 @@ function notInRelease(ctx: Ctx, s: SpeciesRef, l: LineageDoc, target: ReleaseRow
   };
 }
 
-export function summaryOf(l: LineageDoc) {
+export function summaryOf(l: LineageOutline) {
   return {
     lineage_id: l.lineage_id, first_appearance: l.first_appearance, last_appearance: l.last_appearance,
     current_name: l.current_name, names: l.names, ended: l.ended, abolished_in: l.abolished_in,
@@ -106,9 +106,10 @@ export function currentName(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
       return notUnderstood('release', `${s.text} is not a species listed in ${release(used)}: its species is listed ${there.lineage.first_appearance}-${there.lineage.last_appearance}, so I cannot say which species the question means.`);
     }
   }
-  const res = resolveOne(ctx.store, s.matched_name, used ? asResolved(used) : null, asResolved(ctx.latest));
   // the lineage the name meant in the release it was used in (a name may have served two species in turn)
   const id = used ? lineageIn(ctx, s, used) : s.lineage_ids[0]!;
+  // (a name of several lineages is the resolver's to weigh: by spelling, by release)
+  const res = (used || s.lineage_ids.length === 1 ? nowOf(ctx, s, [id]) : null) ?? resolveOne(ctx.store, s.matched_name, used ? asResolved(used) : null, asResolved(ctx.latest));
   const renames = lineageRenames(ctx.store, id);
   const data = { query_name: s.text, matched_name: s.matched_name, matched_kind: s.kind, status: res.status, current_names: res.results, renames, version: ctx.latest.version, ...(used ? { listed_in: used.version } : {}) };
   const sources = speciesSources(ctx, ctx.latest.version);
@@ -129,12 +130,27 @@ export function currentName(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
   if (res.results.length > 1) {
     return { response: `${s.text} now corresponds to ${res.results.length} species in ${ctx.latest.version}: ${and(res.results)} (status: ${res.status}).`, data, sources };
   }
-  const l = lineageDoc(ctx.store, id);
+  const l = lineageOutline(ctx.store, id);
   return { response: `${s.text} has no current name: its species was ${endingText(l)} and nothing of it is listed in ${ctx.latest.version}.`, data, sources };
 }
 
+/**
+ * What the resolver says of lineages that all go on to the latest release (the commonest case): their names
+ * there, from their walks, without looking the name up again; null when one of them ended (merged, split,
+ * abolished), which the resolver follows.
+ */
+function nowOf(ctx: Ctx, s: SpeciesRef, ids: number[]): Pick<ReturnType<typeof resolveOne>, 'status' | 'results' | 'chain'> | null {
+  const now: string[] = [];
+  for (const id of ids) {
+    const name = lineageCurrentName(ctx.store, id);
+    if (name === null) return null;
+    if (!now.includes(name)) now.push(name);
+  }
+  return { status: same(now[0]!, s.matched_name) ? 'unchanged' : 'renamed', results: now, chain: [] };
+}
+
 /** Each name of a lineage with the releases it was used in. */
-function nameSpans(l: LineageDoc): Array<{ name: string; first: string; last: string }> {
+function nameSpans(l: LineageOutline): Array<{ name: string; first: string; last: string }> {
   const spans: Array<{ name: string; first: string; last: string }> = [];
   for (const t of l.timeline) {
     const open = spans[spans.length - 1];
@@ -145,7 +161,7 @@ function nameSpans(l: LineageDoc): Array<{ name: string; first: string; last: st
 }
 
 export function formerNames(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
-  const l = lineageDoc(ctx.store, s.lineage_ids[0]!);
+  const l = lineageOutline(ctx.store, s.lineage_ids[0]!);
   const spans = nameSpans(l);
   const renames = renamesIn(l.timeline);
   const data = { query_name: s.text, matched_name: s.matched_name, names: spans, renames, lineage: summaryOf(l) };
@@ -163,7 +179,7 @@ export function formerNames(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
 }
 
 export function speciesHistory(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
-  const l = lineageDoc(ctx.store, s.lineage_ids[0]!);
+  const l = lineageOutline(ctx.store, s.lineage_ids[0]!);
   const first = rowOf(ctx, mslOf(l.first_appearance))!, last = rowOf(ctx, mslOf(l.last_appearance))!;
   const own = l.timeline.filter((t) => same(t.name, s.text));
   const began = l.began === 'split' ? ` (split off ${and(l.split_from)})` : l.began === 'merged' ? ` (formed by merging ${and(l.merged_from)})` : '';
