@@ -234,9 +234,16 @@ export function identifierWords(query: string): string[] {
   const text = clean(query);
   // every kind of identifier has a digit, and most questions none
   if (!/\d/.test(text)) return [];
-  // a word followed by "virus" or "phage" is part of a virus name ("CoAr57389 virus"), never an accession
-  const tokens = tokenise(text);
-  return tokens.filter((t, i) => !/^\d+$/.test(t.text) && !/^(?:virus|viruses|phage|phages)$/i.test(tokens[i + 1]?.text ?? '') && identifierKeys(t.text) !== null).map((t) => t.text);
+  // the words with a digit, their punctuation trimmed as tokenise trims it; a word followed by "virus" or "phage"
+  // is part of a virus name ("CoAr57389 virus"), never an accession
+  const out: string[] = [];
+  for (const m of matches(/\S*\d\S*/g, text)) {
+    const word = m[0].replace(/^[("'[{¿¡]+/, '').replace(/['’]s$/i, '').replace(/[.,;:!?"'\]}]+$/, '').replace(/^([^(]*)\)$/, '$1');
+    if (/^\d+$/.test(word) || identifierKeys(word) === null) continue;
+    if (/^\s+(?:virus|viruses|phage|phages)\b/i.test(text.slice(m.index + m[0].length, m.index + m[0].length + 9))) continue;
+    out.push(word);
+  }
+  return out;
 }
 
 // Every run of a question's words is looked up, most of them missing: the same few thousand runs ("how many",
@@ -554,12 +561,18 @@ function leftoverWords(tokens: Token[]): string[] {
 function unknownNames(tokens: Token[], text: string): string[] {
   const out: string[] = [];
   let run: Token[] = [];
+  // a capital after the end of a sentence is no sign of a name
+  const afterSentence = (at: number) => {
+    let k = at - 1;
+    while (k >= 0 && /\s/.test(text[k]!)) k--;
+    return k >= 0 && /[.?!]/.test(text[k]!);
+  };
   const flush = () => {
-    const words = run.map((t) => t.text);
+    if (run.length === 0) return;
     const shaped = run.some((t, k) => NAME_SHAPED.test(t.text) && !QUESTION_WORDS.has(t.text.toLowerCase())
-      || (/^[A-Z]/.test(t.text) && (k > 0 || t.start > 0) && !/[.?!]\s*$/.test(text.slice(0, t.start)))
+      || (/^[A-Z]/.test(t.text) && (k > 0 || t.start > 0) && !afterSentence(t.start))
       || /^[A-Z0-9-]{2,}$/.test(t.text) && /[A-Z]/.test(t.text));
-    if (run.length > 0 && shaped) out.push(words.join(' '));
+    if (shaped) out.push(run.map((t) => t.text).join(' '));
     run = [];
   };
   for (const t of tokens) {
