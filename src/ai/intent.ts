@@ -101,6 +101,11 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   // "the species listed in 1995 as X, called today": the release the name was used in, and today's name
   const today = rels === 2 ? p.releases.findIndex((x) => /^(?:right now|now|today|currently|nowadays)$/.test(x.text)) : -1;
   if (species === 1 && taxa === 0 && today >= 0 && p.releases[1 - today]!.msl !== latestMsl && f.naming && !f.higherRankWord) {
+    // "what was the name in 2005 of the species now called X": "now" says who X is; the name asked is 2005's
+    if (/\bwhat (?:was|were)\b/.test(p.normalised) && /\b(?:now|currently|today) (?:called|named|known)\b/.test(p.normalised)) {
+      p.releases.splice(today, 1);
+      return 'name_in_release';
+    }
     p.nameRelease = p.releases[1 - today]!;
     return 'current_name';
   }
