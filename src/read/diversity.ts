@@ -47,7 +47,15 @@ export function releaseTotal(store: Store, r: ReleaseRow, rank: Rank): number | 
   }
 }
 
+// a release's taxa per rank, read out of its document once: a count of a release asks for one of them, and the
+// document is large (species per host source and genome composition)
+const listed = new WeakMap<Store, Map<number, Record<string, number> | null>>();
+
 /** How many taxa of a rank a release's own list names. */
 export function listedTotal(store: Store, r: ReleaseRow, rank: Rank): number | null {
-  return store.docJson<DiversityDoc>('diversity_stats', r.msl)?.taxa[rank] ?? null;
+  let m = listed.get(store);
+  if (!m) listed.set(store, (m = new Map()));
+  let taxa = m.get(r.msl);
+  if (taxa === undefined) m.set(r.msl, (taxa = store.docJson<DiversityDoc>('diversity_stats', r.msl)?.taxa ?? null));
+  return taxa?.[rank] ?? null;
 }
