@@ -517,7 +517,7 @@ function lookupSpan(text: string, norm: string, lex: Lexicon, rankHint: Rank | n
   let hits = stemmed ?? lex.names(norm);
   // "polioviruses": the plural of a virus name is that name
   if (hits.length === 0 && entries.length === 0 && /viruses$/i.test(text)) hits = lex.names(norm.replace(/viruses$/, 'virus'));
-  // read as a stem, the word itself is the name matched: the resolver reads it so again (answer.ts currentName)
+  // read as a stem, the word itself is the name matched: the resolver reads it so again (answers/species.ts currentName)
   const ref = (): SpeciesRef => (stemmed ? { ...speciesRef(text, hits), matched_name: text } : speciesRef(text, hits));
   const taxon = (): TaxonRef | undefined => {
     if (entries.length === 0) return undefined;
