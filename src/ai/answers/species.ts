@@ -330,6 +330,14 @@ export function hasHost(ctx: Ctx, p: Parsed): Answer {
 export function nameIn(ctx: Ctx, p: Parsed): Answer {
   const s = p.species[0]!;
   const r = rowOf(ctx, p.releases[0]!.msl)!;
+  // the lineage listed in that release: its name there is in its walk, no species document needed
+  const here = lineagePlace(ctx.store, lineageIn(ctx, s, r), r.msl).name;
+  if (here !== null) {
+    return {
+      response: `In ${release(r)}, ${s.via?.how === 'typo' ? s.via.name : s.text} was the species ${here}.`,
+      data: { query_name: s.text, version: r.version, species: here, placement: 'present' }, sources: sources(ctx, 'species_timeline', r.version),
+    };
+  }
   const pl = speciesIn(ctx, s, r);
   if (pl.status === 'not_yet' || pl.status === 'gap') return notUnderstood('release', `${s.text} is not listed in ${release(r)}: its species is listed from ${pl.lineage.first_appearance}.`);
   if (!pl.species) return notUnderstood('release', `${s.text} is not a species in ${release(r)}.`);
