@@ -305,7 +305,8 @@ const normalisedOf = (cleaned: string): string => cleaned.toLowerCase().replace(
 function clean(q: string): string {
   // printable ASCII but the backtick, as most questions are, has nothing for NFKC or the quotes and dashes to change
   const text = /^[\x20-\x5f\x61-\x7e]*$/.test(q) ? q : q.normalize('NFKC').replace(/[‘’`´]/g, "'").replace(/[“”]/g, '"').replace(/[‐‑‒–—]/g, '-');
-  return text.replace(/\s+/g, ' ').trim();
+  // most questions are written with single spaces: then there is nothing to replace
+  return (/\s\s|[^\S ]/.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
 }
 
 // Words of questions, never names on their own: a one-word match must not be one of these ("have" is the

@@ -101,17 +101,27 @@ const byNumber = new WeakMap<Store, Map<number, { label: string }>>();
 
 /** Each release an answer names, the first time, with its year or label: "MSL39" -> "MSL39 (2023)". */
 function withYears(store: Store, text: string): string {
-  if (!text.includes('MSL')) return text;
+  let at = text.indexOf('MSL');
+  if (at < 0) return text;
   let rows = byNumber.get(store);
   if (!rows) byNumber.set(store, (rows = new Map(releaseRows(store).map((r) => [r.msl, r]))));
-  const seen = new Set<string>();
-  return text.replace(/\bMSL(\d{1,2})\b(?! \()/g, (m: string, n: string, at: number) => {
-    const r = rows.get(Number(n));
-    // already said ("MSL39 (2023)" once) or written next to its label ("MSL33 = 2018a")
-    if (!r || seen.has(m) || text.charCodeAt(at - 1) === 40 || text.slice(Math.max(0, at - 12), at).includes(r.label) || /^\s*(?:=|\()/.test(text.slice(at + m.length, at + m.length + 3))) return m;
-    seen.add(m);
-    return `${m} (${r.label})`;
-  });
+  const seen = new Set<number>();
+  let out = '';
+  let from = 0;
+  // "MSL" and one or two digits, as a word: the rest of the text is copied as it is
+  for (; at >= 0; at = text.indexOf('MSL', at + 3)) {
+    let end = at + 3;
+    while (end < text.length && end < at + 5 && text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
+    if (end === at + 3 || (end < text.length && /\w/.test(text[end]!)) || (at > 0 && /\w/.test(text[at - 1]!))) continue;
+    const n = Number(text.slice(at + 3, end));
+    const r = rows.get(n);
+    // already said ("MSL39 (2023)" once), in brackets, written next to its label ("MSL33 = 2018a"), or followed by one
+    if (!r || seen.has(n) || text.charCodeAt(at - 1) === 40 || text.slice(Math.max(0, at - 12), at).includes(r.label) || /^\s*(?:=|\()/.test(text.slice(end, end + 3))) continue;
+    seen.add(n);
+    out += `${text.slice(from, end)} (${r.label})`;
+    from = end;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 /**
@@ -144,9 +154,6 @@ export async function askQuestion(store: Store, query: string): Promise<QueryRes
     const understood: Understood = p ? understoodOf(p, relation) : { entities: [], relation, releases: [] };
     return { status, response, intent: p?.intent ?? 'unknown', understood, confidence: 0, entities: p ? entitiesOf(p) : NO_ENTITIES, data: { ...data, examples: closest() }, sources: [] };
   };
-  // a topic's words in the question, but not in a name it holds ("Coconut lethal yellowing ..."): read it first
-  const asked = outOfScope(query);
-
   // most questions hold no identifier, and the aliases are built once: then nothing is awaited (an await is a
   // turn of the microtask queue, which showed in profiles of every question)
   const idWords = identifierWords(query);
@@ -156,7 +163,9 @@ export async function askQuestion(store: Store, query: string): Promise<QueryRes
   let parsed = parseQuestion(query, lex);
   const nothingFound = parsed.species.length === 0 && parsed.taxa.length === 0;
   if (parsed.unknownNames.length > 0 || nothingFound) parsed = (await corrected(store, query, parsed, lex)) ?? parsed;
-  const topic = asked ? outOfScope(parsed.residue) : null;
+  // a topic's words in the question, not in a name it holds ("Coconut lethal yellowing ..."): read in the words
+  // the names leave
+  const topic = outOfScope(parsed.residue);
   if (topic) return refuse('declined', parsed, 'out_of_scope', `${SCOPE_SENTENCE} (The question asks about ${topic}.) ${offered()}`, { topic });
 
   if (parsed.relation === 'releases_in_years') return answered(store, parsed, await answer(store, parsed));
