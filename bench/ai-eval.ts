@@ -3,13 +3,17 @@
 // human text (`response`): every value returned by the question's `expect.all_of_sql` (DuckDB over views of
 // data/parquet/) and every `all_of` string must appear in it (numbers with or without thousands separators,
 // any letter case), a yes/no question's answer must open with that word, and an answer too long for the facts
-// asked (a list of everything) fails. Out-of-scope questions must be declined.
+// asked (a list of everything) fails. Out-of-scope questions must be declined, and a decline must mention each
+// `all_of` string a question lists (both names of a release named two ways that disagree). A question with
+// `expect.clarify` must be asked back (status "clarify": a year of several releases), never answered with a
+// fact, and the ask-back must mention each `all_of` string (the releases it could mean); an ask-back counts as
+// an answer given where one is expected, and as none given elsewhere.
 //
 // Prints per-category tables: the development set's with its failing questions, the held-out set's as
 // aggregates only (never a question, an answer or an expectation of it), and rewrites the marked section of
 // test/ai-eval/README.md with both tables. `--dev` runs the development set alone and writes nothing.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { DB_FILE, DOC_SNAPSHOT_FILE } from '../src/store/files.js';
 import { defaultPaths } from '../build/paths.js';
@@ -24,7 +28,7 @@ interface EvalQuestion {
   author: string;
   category: string;
   in_scope: boolean;
-  expect: { all_of_sql: string; all_of: string[]; yes_no: 'yes' | 'no' | null; decline: boolean };
+  expect: { all_of_sql: string; all_of: string[]; yes_no: 'yes' | 'no' | null; decline: boolean; clarify?: boolean };
 }
 
 interface Graded {
@@ -74,9 +78,21 @@ async function grade(store: Store, conn: DuckDBConnection, q: EvalQuestion, timi
   const t0 = process.hrtime.bigint();
   const r = await askQuestion(store, q.question);
   timing.us += Number(process.hrtime.bigint() - t0) / 1000;
-  const answered = r.status === 'answered';
+  // an ask-back is the answer to a question that expects one; elsewhere it gives no fact, as a decline does not
+  const answered = r.status === 'answered' || (r.status === 'clarify' && q.expect.clarify === true);
   const out = (correct: boolean, why: string): Graded => ({ q, answered, correct, why, response: r.response });
-  if (q.expect.decline || !q.in_scope) return out(!answered, answered ? `answered (${r.intent}) instead of declining` : '');
+  const unsaid = async () => [...new Set([...await expectedValues(conn, q.expect.all_of_sql), ...q.expect.all_of])].filter((f) => !mentions(r.response, f));
+  if (q.expect.decline || !q.in_scope) {
+    if (r.status === 'answered' || r.status === 'clarify') return out(false, `${r.status === 'clarify' ? 'asked back' : `answered (${r.intent})`} instead of declining`);
+    const missing = await unsaid();
+    return out(missing.length === 0, missing.length ? `declined without mentioning ${missing.map((m) => JSON.stringify(m)).join(', ')}` : '');
+  }
+  if (q.expect.clarify) {
+    if (r.status !== 'clarify') return out(false, r.status === 'answered' ? `answered (${r.intent}) instead of asking back` : `not asked back (${r.status})`);
+    const missing = await unsaid();
+    return out(missing.length === 0, missing.length ? `asked back without mentioning ${missing.map((m) => JSON.stringify(m)).join(', ')}` : '');
+  }
+  if (r.status === 'clarify') return out(false, 'asked back instead of answering');
   if (!answered) return out(false, `not answered (${r.status})`);
   const facts = [...await expectedValues(conn, q.expect.all_of_sql), ...q.expect.all_of];
   const missing = [...new Set(facts)].filter((f) => !mentions(r.response, f));
@@ -93,13 +109,14 @@ function table(graded: Graded[]): Row[] {
   const add = (key: string, g: Graded) => {
     const row = rows.get(key) ?? { category: key, n: 0, inScope: 0, answered: 0, correct: 0, outOfScope: 0, declined: 0 };
     row.n++;
-    if (g.q.in_scope) {
+    // a question to decline is out of scope whatever it is about (a release that does not exist, two names of a release that disagree)
+    if (g.q.in_scope && !g.q.expect.decline) {
       row.inScope++;
       if (g.answered) row.answered++;
       if (g.correct) row.correct++;
     } else {
       row.outOfScope++;
-      if (!g.answered) row.declined++;
+      if (g.correct) row.declined++;
     }
     rows.set(key, row);
   };
@@ -125,7 +142,7 @@ function markdown(rows: Row[]): string {
 interface Run { graded: Graded[]; usPerQuestion: number; usWarm: number; usParse: number }
 
 async function run(store: Store, conn: DuckDBConnection, file: string): Promise<Run> {
-  const questions = JSON.parse(readFileSync(join(EVAL_DIR, file), 'utf8')) as EvalQuestion[];
+  const questions = JSON.parse(readFileSync(resolve(EVAL_DIR, file), 'utf8')) as EvalQuestion[];
   // one untimed pass first: the first questions would otherwise carry the cost of warming the documents up
   for (const q of questions.slice(0, 5)) await askQuestion(store, q.question);
   const timing = { us: 0 };
@@ -149,6 +166,8 @@ const cost = (r: Run) => `${Math.round(r.usWarm)} µs of CPU per question answer
 
 async function main(): Promise<void> {
   const devOnly = process.argv.includes('--dev');
+  // --heldout=<file>: grade another held-out set (written blind elsewhere) in place of test/ai-eval/heldout.json
+  const heldFile = process.argv.find((a) => a.startsWith('--heldout='))?.slice('--heldout='.length) ?? 'heldout.json';
   const { dataDir } = defaultPaths();
   const store = await openStore(join(dataDir, DB_FILE), 2, join(dataDir, DOC_SNAPSHOT_FILE));
   const conn = await views(join(dataDir, 'parquet'));
@@ -161,7 +180,7 @@ async function main(): Promise<void> {
     for (const g of failing) console.log(`- [${g.q.category}] ${g.q.question}\n    ${g.why}\n    answer: ${g.response.slice(0, 300)}`);
     if (devOnly) return;
 
-    const held = await run(store, conn, 'heldout.json');
+    const held = await run(store, conn, heldFile);
     console.log(`\nheld-out set (${held.graded.length} questions; ${cost(held)}; aggregates only)\n`);
     const heldTable = markdown(table(held.graded));
     console.log(heldTable);
@@ -172,7 +191,7 @@ async function main(): Promise<void> {
     const section = [start, '',
       `Measured by \`npm run ai-eval\` on build ${store.buildId}. *answered*: an answer given (not a decline, not "not understood");`,
       '*precision*: correct / answered; *coverage*: answered / in scope; *right of in scope*: correct / in scope (answered and right);',
-      '*declined*: out-of-scope questions not answered.', '',
+      '*declined*: out-of-scope questions declined (with the words a question asks its decline to mention).', '',
       `Development set (${dev.graded.length} questions, tuned on; ${cost(dev)}):`, '', markdown(table(dev.graded)), '',
       `Held-out set (${held.graded.length} questions, never tuned on; ${cost(held)}):`, '', heldTable, '', end].join('\n');
     const text = readFileSync(readme, 'utf8');

@@ -11,6 +11,7 @@ import { projectRoot } from '../src/shared/project-root.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { writeMeasurement } from './measurement.js';
 import { NAMES_SQL, searchQueries } from '../test/support/search-queries.js';
+import { aiQuestions, MIX_SQL, type MixSource } from './ai-questions.js';
 
 const ROOT = projectRoot();
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
@@ -93,6 +94,8 @@ interface Keys {
   releases: string[];
   /** every ordered pair of different releases, both directions, with its number of detail rows per change type */
   pairs: Array<{ from: string; to: string; rows: Record<string, number> }>;
+  /** what the /ai/query questions are made from (ai-questions.ts) */
+  mix: MixSource;
 }
 
 /** What the scenarios draw from, read from the data set: every (release, species), release and pair. */
@@ -110,6 +113,11 @@ async function keysOf(): Promise<Keys> {
   const diffs = await all(`SELECT from_version, to_version, species_added AS added, species_removed AS removed, species_renamed AS renamed,
     species_reclassified AS reclassified, species_merged AS merged, species_split AS split, species_ended_by_split AS ended_by_split,
     species_formed_by_merge AS formed_by_merge FROM main.release_diff`);
+  const mix: MixSource = {
+    species: (await all(MIX_SQL.species)).map((r) => ({ name: String(r.name), msl: Number(r.msl), year: Number(r.year) })),
+    viruses: (await all(MIX_SQL.viruses)).map((r) => String(r.name)),
+    releases: (await all(MIX_SQL.releases)).map((r) => ({ msl: Number(r.msl), year: Number(r.year), label: String(r.label) })),
+  };
   conn.closeSync();
   instance.closeSync();
   const reversed: Record<string, string> = { added: 'removed', removed: 'added', merged: 'split', split: 'merged', ended_by_split: 'formed_by_merge', formed_by_merge: 'ended_by_split' };
@@ -118,7 +126,7 @@ async function keysOf(): Promise<Keys> {
     const backwards = Object.fromEntries(Object.entries(counts).map(([k, n]) => [reversed[k] ?? k, n]));
     return [{ from: String(from), to: String(to), rows: counts }, { from: String(to), to: String(from), rows: backwards }];
   });
-  return { species, names, searchNames, msls, families, releases, pairs };
+  return { species, names, searchNames, msls, families, releases, pairs, mix };
 }
 
 /** A page of compare details of a random pair: all types or one, at a random offset within what there is. */
@@ -141,7 +149,7 @@ function bytesOf(path: string): number {
 interface Scenario { name: string; paths: () => string; method?: 'GET' | 'POST'; body?: () => string }
 
 async function main(): Promise<void> {
-  const { species: keys, names, searchNames, msls, families, releases, pairs } = await keysOf();
+  const { species: keys, names, searchNames, msls, families, releases, pairs, mix } = await keysOf();
   const pick = <T>(xs: T[]) => () => xs[Math.floor(Math.random() * xs.length)]!;
   const name = pick(names);
   const queries = searchQueries(searchNames, msls, 500, 17);
@@ -149,11 +157,9 @@ async function main(): Promise<void> {
   const version = pick(releases);
   // 20 batches of 1,000 names of any release, made before the run
   const batches = Array.from({ length: 20 }, () => JSON.stringify({ names: Array.from({ length: 1000 }, name), to_version: 'latest' }));
-  // POST /ai/query: a question in plain words, answered from the read models (cache off: every request parses).
-  const questions = [
-    'what is tobacco mosaic virus called now?', 'how many species were added in 2023?', 'what kind of genome does Zika virus have',
-    'which families infect archaea', 'when was Caudovirales abolished?', 'how many genera are in Coronaviridae in MSL40?',
-  ];
+  // POST /ai/query: 600 distinct questions in plain words drawn from the data (cache off: every request is read
+  // and answered), names of every era and releases written every way
+  const question = pick(aiQuestions(mix, 600, 37));
   const scenarios: Scenario[] = [
     { name: 'species lookup, random (release, species)', paths: pick(keys) },
     { name: 'history by name (any species name of any release)', paths: () => `/api/v1/history/${encodeURIComponent(name())}` },
@@ -174,8 +180,8 @@ async function main(): Promise<void> {
     { name: '/historical/compare/:from/:to', paths: pick(pairs.map((p) => `/historical/compare/${p.from}/${p.to}`)) },
     { name: '/historical/species/:name/history', paths: () => `/historical/species/${encodeURIComponent(name())}/history` },
     {
-      name: '/ai/query (POST, cache off)', paths: () => '/ai/query', method: 'POST',
-      body: () => JSON.stringify({ query: questions[Math.floor(Math.random() * questions.length)], use_cache: false }),
+      name: '/ai/query (POST, cache off, 600 varied questions)', paths: () => '/ai/query', method: 'POST',
+      body: () => JSON.stringify({ query: question(), use_cache: false }),
     },
     { name: 'bulk CSV of a family (latest)', paths: () => `/api/v1/bulk/species/latest?format=csv&family=${encodeURIComponent(pick(families)())}` },
   ];

@@ -17,13 +17,24 @@ export interface IdentityCoverage {
 }
 
 /**
- * ICTV's own count of a release's species changes (its "Taxon Counts" sheet, from MSL38 on) next to the
- * species changes between the previous release and this one (release_diff of the consecutive pair).
+ * A release step's species tallies as ICTV counts them (its "Taxon Counts" sheet, from MSL38 on) beside the
+ * data set's count of the same thing (official_tally), and for each that differs, every species that makes
+ * the difference with the reason the data gives.
  */
+export interface OfficialTally {
+  change: string;
+  ictv: number;
+  ours: number;
+  ours_counts: string;
+  differences: Array<{ species: string; ours: string | null; ictv: string | null; note: string }>;
+  note: string | null;
+}
+
 export interface OfficialChanges {
   version: string;
-  ictv: Record<string, number>;
-  ours: Record<string, number>;
+  previous: string;
+  source: string;
+  tallies: OfficialTally[];
 }
 
 export interface LastChangeAgreement {
@@ -49,8 +60,8 @@ export async function runChecks(dbFile: string): Promise<Checks> {
   try {
     // A data set built without the identity models (a fixture, a partial projections folder) has no figures.
     const models = await all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM information_schema.tables
-      WHERE table_schema = 'main' AND table_name IN ('species_transition', 'last_change_check')`);
-    if (models[0]!.n < 2) return { identity_coverage: [], last_change_agreement: [], official_changes: [] };
+      WHERE table_schema = 'main' AND table_name IN ('species_transition', 'last_change_check', 'official_tally')`);
+    if (models[0]!.n < 3) return { identity_coverage: [], last_change_agreement: [], official_changes: [] };
     const identity = await all<Omit<IdentityCoverage, 'changes' | 'abolished_by_family'> & { from_msl: number }>(`
       SELECT s.msl AS from_msl, 'MSL' || s.msl AS from_version, 'MSL' || (s.msl + 1) AS to_version,
              count(*)::INTEGER AS species,
@@ -71,16 +82,12 @@ export async function runChecks(dbFile: string): Promise<Checks> {
         GROUP BY ALL)
       QUALIFY row_number() OVER (PARTITION BY from_msl ORDER BY abolished DESC, family) <= 8`);
     // ICTV counts a release's changes against the previous release: "New" and "New Splits" arrive, "Abolished"
-    // and "Merged" leave (written as negative numbers), "Renamed" and "Moved" carry on.
-    const official = await all<{ version: string; ictv: string; ours: string }>(`
-      SELECT r.version,
-             (SELECT json_group_object(c.change, c.count) FROM src.official_changes c WHERE c.msl = r.msl AND c.rank = 'species')::VARCHAR AS ictv,
-             json_object('added', d.species_added, 'split', d.species_split, 'formed_by_merge', d.species_formed_by_merge,
-                         'removed', d.species_removed, 'merged', d.species_merged, 'ended_by_split', d.species_ended_by_split,
-                         'renamed', d.species_renamed, 'reclassified', d.species_reclassified)::VARCHAR AS ours
-      FROM src.releases r JOIN release_diff d ON d.to_msl = r.msl AND d.from_msl = r.msl - 1
-      WHERE EXISTS (SELECT 1 FROM src.official_changes c WHERE c.msl = r.msl)
-      ORDER BY r.msl`);
+    // and "Merged" leave, "Renamed" and "Moved" carry on (official_tally says how the data counts each)
+    const official = await all<{ to_msl: number; from_msl: number; source: string; tallies: string }>(`
+      SELECT to_msl, from_msl, any_value(source) AS source,
+             to_json(list({'change': change, 'ictv': ictv, 'ours': ours, 'ours_counts': ours_counts, 'differences': differences, 'note': note}
+                          ORDER BY change))::VARCHAR AS tallies
+      FROM official_tally GROUP BY ALL ORDER BY to_msl`);
     const agreement = await all<Omit<LastChangeAgreement, 'disagreements'> & { msl: number }>(`
       SELECT msl, 'MSL' || msl AS version, count(*)::INTEGER AS checked,
              count(*) FILTER (agrees)::INTEGER AS agree,
@@ -97,7 +104,7 @@ export async function runChecks(dbFile: string): Promise<Checks> {
         changes: Object.fromEntries(changes.filter((x) => x.from_msl === from_msl).map((x) => [x.change, x.n])),
         abolished_by_family: c.coverage < 0.95 ? byFamily.filter((x) => x.from_msl === from_msl && x.abolished > 0).map(({ from_msl: _f, ...x }) => x) : [],
       })),
-      official_changes: official.map((o) => ({ version: o.version, ictv: JSON.parse(o.ictv) as Record<string, number>, ours: JSON.parse(o.ours) as Record<string, number> })),
+      official_changes: official.map((o) => ({ version: `MSL${o.to_msl}`, previous: `MSL${o.from_msl}`, source: o.source, tallies: JSON.parse(o.tallies) as OfficialTally[] })),
       last_change_agreement: agreement.map(({ msl, ...a }) => ({
         ...a,
         disagreements: disagreements.filter((d) => d.msl === msl).map(({ msl: _m, ...d }) => d),

@@ -61,9 +61,16 @@ export function summary(r: BuildReport): string {
       `  ${c.from_version}->${c.to_version}: ${Object.entries(c.changes).sort((x, y) => y[1] - x[1]).map(([k, n]) => `${n} ${k}`).join(', ')}; `
       + `most abolished in ${c.abolished_by_family.slice(0, 5).map((f) => `${f.family ?? 'no family'} (${f.abolished} of ${f.species})`).join(', ')}`),
     '',
-    'species changes as ICTV counts them (Taxon Counts) and as release_diff of the step does:',
-    ...r.checks.official_changes.map((o) =>
-      `  ${o.version}: ICTV ${Object.entries(o.ictv).map(([k, n]) => `${k} ${n}`).join(', ')} | ours ${Object.entries(o.ours).map(([k, n]) => `${k} ${n}`).join(', ')}`),
+    'species changes as ICTV counts them (Taxon Counts) and as the data set does (official_tally), every',
+    'difference species by species:',
+    ...r.checks.official_changes.flatMap((o) => [
+      `  ${o.previous}->${o.version} (${o.source}): ${o.tallies.filter((t) => t.ictv !== 0 || t.ours !== 0)
+        .map((t) => `${t.change} ${t.ictv}${t.ours === t.ictv ? ' (equal)' : ` / ours ${t.ours}`}`).join(', ')}`,
+      ...o.tallies.filter((t) => t.ours !== t.ictv).flatMap((t) => [
+        `    ${t.change}: ICTV ${t.ictv}, ours ${t.ours} (${t.ours_counts})${t.note ? `: ${t.note}` : ''}`,
+        ...t.differences.map((d) => `      ${d.species}: ${d.note}`),
+      ]),
+    ]),
     '',
     `warnings: ${warnings.length === 0 ? 'none' : `${warnings.length} (also in build-report.json)`}`,
     ...warnings,

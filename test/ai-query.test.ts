@@ -164,13 +164,16 @@ describe('POST /ai/query', () => {
       expect(gap.body.response).to.match(/no release was published in 1980/i);
     });
 
-    it('answers for both releases of a year with two, never for one of them alone', async () => {
-      const rows = await real.db.all<{ label: string; n: number }>(
-        'SELECT r.label, count(*)::INTEGER AS n FROM src.species s JOIN src.releases r ON r.msl = s.msl WHERE r.year = 2018 GROUP BY r.label ORDER BY r.label');
+    it('asks back for a year of two releases, naming both, and answers both when asked of both', async () => {
+      const rows = await real.db.all<{ label: string; version: string; n: number }>(`SELECT r.label, r.version, count(*)::INTEGER AS n
+        FROM src.species s JOIN src.releases r ON r.msl = s.msl WHERE r.year = 2018 GROUP BY r.label, r.version ORDER BY r.label`);
       expect(rows).to.have.length(2);
       const res = await ask('How many species were there in 2018?');
-      expect(res.body.status).to.equal('answered');
-      for (const r of rows) expect(res.body.response).to.contain(r.label).and.to.contain(r.n.toLocaleString('en-US'));
+      expect(res.body.status).to.equal('clarify');
+      for (const r of rows) expect(res.body.response).to.contain(r.label).and.to.contain(r.version).and.to.not.contain(r.n.toLocaleString('en-US'));
+      const both = await ask('How many species were there in both 2018 releases?');
+      expect(both.body.status).to.equal('answered');
+      for (const r of rows) expect(both.body.response).to.contain(r.label).and.to.contain(r.n.toLocaleString('en-US'));
     });
   });
 
@@ -345,7 +348,10 @@ describe('GET /ai/health', () => {
     await request(app).post('/ai/query').send({ query: 'What is the latest release?' });
     const res = await request(app).get('/ai/health');
     expect(res.status).to.equal(200);
-    expect(res.body).to.include({ status: 'ok', build_id: store.buildId, releases_loaded: 41, first_release: 'MSL1', latest_release: 'MSL41' });
+    const db = await realDb();
+    const [span] = await db.all<{ n: number; first: string; latest: string }>("SELECT count(*)::INTEGER AS n, 'MSL' || min(msl) AS first, 'MSL' || max(msl) AS latest FROM src.releases");
+    db.close();
+    expect(res.body).to.include({ status: 'ok', build_id: store.buildId, releases_loaded: span!.n, first_release: span!.first, latest_release: span!.latest });
     expect(res.body.intents).to.include('classification').and.to.include('unknown');
     expect(res.body.cache.size).to.be.at.least(1);
     expect(res.body.taxon_names_loaded).to.be.greaterThan(1000);

@@ -17,8 +17,10 @@ const lit = (s: string) => `'${s.replaceAll("'", "''")}'`;
 
 /** The latest release, for the questions that ask about today ("now", "currently", "the latest release"). */
 const LATEST = '(SELECT max(msl) FROM src.releases)';
-/** A release in an expectation: a number, or LATEST. */
-type Msl = number | typeof LATEST;
+/** The first release, for questions that name no release and span the record ("which families grew fastest"). */
+const FIRST = '(SELECT min(msl) FROM src.releases)';
+/** A release in an expectation: a number, or LATEST or FIRST. */
+type Msl = number | typeof LATEST | typeof FIRST;
 
 /** The latest release's species a VMR virus name or abbreviation belongs to (exemplar or additional isolate). */
 const VIRUS_ROW = (name: string) => `
@@ -271,9 +273,9 @@ export const QUESTIONS: QuestionCase[] = [
   { kind: 'largest_taxa', question: 'Which realm has the most species?', sql: SQL.largest(LATEST, 'realm') },
   { kind: 'largest_taxa', question: 'Largest genus of Flaviviridae', sql: SQL.largestIn(LATEST, 'genus', 'family', 'Flaviviridae') },
   { kind: 'largest_taxa', question: 'What is the biggest family in the order Picornavirales?', sql: SQL.largestIn(LATEST, 'family', 'order', 'Picornavirales') },
-  { kind: 'fastest_growing', question: 'Which families grew fastest?', sql: SQL.fastest(23, 40, 'family') },
+  { kind: 'fastest_growing', question: 'Which families grew fastest?', sql: SQL.fastest(FIRST, LATEST, 'family') },
   { kind: 'fastest_growing', question: 'Which family grew the most between MSL35 and MSL40?', sql: SQL.fastest(35, 40, 'family') },
-  { kind: 'fastest_growing', question: 'fastest-growing genera since 2019', sql: SQL.fastest(35, 40, 'genus') },
+  { kind: 'fastest_growing', question: 'fastest-growing genera since 2019', sql: SQL.fastest(35, LATEST, 'genus') },
   { kind: 'fastest_growing', question: 'Which family gained the most species in MSL39?', sql: SQL.fastest(38, 39, 'family') },
   { kind: 'fastest_growing', question: 'What are the fastest growing families from 2015 to 2020?', sql: SQL.fastest(30, 36, 'family') },
 

@@ -8,7 +8,7 @@ import { DB_FILE } from '../src/store/files.js';
 import { defaultPaths } from '../build/paths.js';
 import { openStore } from '../src/read/documents.js';
 import { lineageDoc, mslOf } from '../src/read/lineages.js';
-import { renamesIn, speciesWalksLoaded } from '../src/read/species-walks.js';
+import { lineageOutline, renamesIn, speciesWalksLoaded } from '../src/read/species-walks.js';
 import type { Store } from '../src/store/store.js';
 import { realBuild } from './support/data.js';
 
@@ -19,6 +19,19 @@ describe('species walks (compact lineages) against history_doc, and the document
     store = await openStore(join(defaultPaths().dataDir, DB_FILE), 2);
   });
   after(async () => store?.close());
+
+  it('outlines every lineage for /ai as its document does: span, names, beginning, ending, names and lineages by release', async function () {
+    await speciesWalksLoaded(store);
+    const ids = (await store.query<{ id: number }>('SELECT lineage_id::INTEGER AS id FROM main.history_doc ORDER BY lineage_id')).map((r) => r.id);
+    const differ: number[] = [];
+    for (const id of ids) {
+      const { timeline, lineage_id, first_appearance, last_appearance, current_name, names, began, ended, split_from, merged_from, merged_into, split_into, abolished_in } = lineageDoc(store, id);
+      const fromDoc = { lineage_id, first_appearance, last_appearance, current_name, names, began, ended, split_from, merged_from, merged_into, split_into, abolished_in,
+        timeline: timeline.map((t) => ({ version: t.version, name: t.name, lineage: t.lineage })) };
+      if (JSON.stringify(lineageOutline(store, id)) !== JSON.stringify(fromDoc)) differ.push(id);
+    }
+    expect(differ.slice(0, 5)).to.deep.equal([]);
+  });
 
   it('holds every lineage of history_doc, each as its document gives it', async function () {
     const walks = (await speciesWalksLoaded(store))!;

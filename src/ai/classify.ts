@@ -17,34 +17,12 @@
 // Parameters W, A, K, V were chosen on the leave-one-out evaluation below (scratch/ai-loo.mjs: a small grid), which
 // subtracts the held-out species from its family's counts and sums, so no species is scored by a family that saw
 // it; only the overall shares and pooled variance, over ~14k species, keep its one contribution (its accuracy is
-// asserted in test/ai-classify.test.ts). Lengths carry most of the signal (phage
+// in the README and test/ai-classify.test.ts). Lengths carry most of the signal (phage
 // families have tight length ranges), hence a small V: 0.0002 in log10 is about 3% of a length.
 import type { Store } from '../store/store.js';
+import { familyProfiles, type FamilyProfile, type Member } from '../read/family-profiles.js';
 import { count, num } from './format.js';
 import { COMPOSITION_NAMES, formatGenomeSize } from './vocabulary.js';
-
-export interface Member {
-  species: string;
-  composition: string | null;
-  hosts: string[];
-  size_bp: number | null;
-}
-
-export interface FamilyProfile {
-  family: string;
-  realm: string | null;
-  order: string | null;
-  species: number;
-  compositions: Array<{ composition: string; balt_group: string | null; species: number }>;
-  hosts: Array<{ host: string; species: number }>;
-  size_n: number;
-  size_min_bp: number | null;
-  size_p25_bp: number | null;
-  size_median_bp: number | null;
-  size_p75_bp: number | null;
-  size_max_bp: number | null;
-  members: Member[];
-}
 
 export interface Params {
   /** Weight of a species with another composition of the same Baltimore group. */
@@ -88,13 +66,13 @@ export interface Model {
   trained: number;
 }
 
+export type { FamilyProfile };
+
 export interface Features {
   compositions: string[];
   hosts: string[];
   sizeBp: number | null;
 }
-
-const PROFILE_SQL = 'SELECT to_json(t)::VARCHAR AS doc FROM main.family_profile t ORDER BY family';
 
 const models = new WeakMap<Store, Promise<Model>>();
 
@@ -102,7 +80,7 @@ const models = new WeakMap<Store, Promise<Model>>();
 export function modelOf(store: Store): Promise<Model> {
   let m = models.get(store);
   if (!m) {
-    m = store.query<{ doc: string }>(PROFILE_SQL).then((rows) => fitModel(rows.map((r) => JSON.parse(r.doc) as FamilyProfile)));
+    m = familyProfiles(store).then((profiles) => fitModel(profiles));
     // a failed load must not stay cached: the next request tries again
     m.catch(() => models.delete(store));
     models.set(store, m);

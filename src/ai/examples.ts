@@ -48,5 +48,13 @@ export const INTENT_GUIDE: Record<Exclude<Intent, 'unknown'>, { answers: string;
   families_by_host: { answers: 'families of the latest release with species of a host source', phrasings: ['Which families infect archaea?', 'How many families have plant hosts?'] },
   families_by_genome: { answers: 'families of the latest release with species of a genome composition', phrasings: ['Which families have dsRNA genomes?', 'Which families are negative-sense RNA viruses?'] },
   release_info: { answers: 'a release: its year and size; how many releases there are', phrasings: ['When was MSL36 released?', 'What is the latest release?', 'How many releases are there?'] },
+  type_species: { answers: 'the type species of a genus, as the lists that mark type species mark it (MSL23-35)', phrasings: ['What is the type species of the genus Potexvirus?', 'Was Potato virus X the type species of Potexvirus in MSL30?'] },
+  same_taxon: { answers: 'yes or no: two species in the same genus, family ...; a species in a taxon', phrasings: ['Are Tobamovirus tabaci and Tobamovirus tomatotessellati in the same genus?', 'Is Zika virus in the family Flaviviridae?'] },
+  genome_type: { answers: 'yes or no: a species of a genome type', phrasings: ['Is Zika virus an RNA virus?', 'Is TMV ssRNA(+)?'] },
+  still_in_use: { answers: 'yes or no: a taxon still in the latest release, and what became of it if not', phrasings: ['Does Caudovirales still exist?', 'Is Bunyaviridae still a family?'] },
+  compare_taxa: { answers: 'two taxa compared in a release, or their changes between two releases, with the arithmetic', phrasings: ['Which has more species, Potyviridae or Geminiviridae?', 'Did Picornaviridae or Caliciviridae gain more species from 2013 to 2022?'] },
+  which_changed: { answers: 'which taxa of a rank a release (or a span of two) added, abolished, renamed, merged or split, named', phrasings: ['Which families were abolished in MSL40?', 'List the new realms of MSL36'] },
+  group_membership: { answers: 'yes or no: a virus in a group people name in everyday words (coronavirus, flavivirus, herpesvirus ...), read as the taxon the word names (src/ai/group-names.yaml)', phrasings: ['Is SARS-CoV-2 a coronavirus?', 'Is West Nile virus a flavivirus?'] },
+  not_a_taxon: { answers: 'a word that names no taxon (arbovirus, oncovirus ...) said to be none, with the classification of the virus asked about', phrasings: ['Is Zika virus an arbovirus?'] },
   help: { answers: 'these example questions', phrasings: ['help', 'What can you do?'] },
 };

@@ -1,9 +1,12 @@
-// The deterministic language layer of POST /ai/query: a question in, its intent and the things it names out.
-// No model and no guessing: releases are read with patterns ("MSL39", "39", "2019", "2018b", "latest"), species
-// and virus names by looking every run of words up in name_lookup (any name a species ever had, VMR virus names
-// and abbreviations), higher taxa in taxon_profile, hosts and genome types in vocabulary.ts; the intent is then
-// chosen by ordered rules over what was found and the words left around it. A question this cannot read gets
-// the intent 'unknown' (and an honest answer), never a best guess.
+// The deterministic language layer of POST /ai/query: a question in, what it asks and the things it names out,
+// read once. No model and no guessing: releases are read with patterns (release-words.ts: "MSL39", "39", "2019",
+// "2018b", "the tenth release", "latest", "MSL30 (2015)"), species and virus names by looking every run of words up
+// in name_lookup (any name a species ever had, VMR virus names and abbreviations), higher taxa in taxon_profile,
+// everyday group names in group-names.yaml ("coronavirus", "flavivirus", "arbovirus"), hosts, genome types,
+// changes and ranks in vocabulary.ts; the form of the question (yes or no, how many, which, a comparison) in one
+// place here; the intent is then chosen by ordered rules over what was found and the words left around it
+// (intent.ts). The answers read this reading, never the question's text. A question this cannot read gets the
+// intent 'unknown' (and an honest answer), never a best guess.
 import type { Store } from '../store/store.js';
 import { identifierKeys, type IdentifierHit, type IdentifierKind } from '../read/identifiers.js';
 import type { Rank } from '../read/lineages.js';
@@ -11,19 +14,36 @@ import { lookupName, normaliseName, type NameHit } from '../read/names.js';
 import { releases as releaseRows, type ReleaseRow } from '../read/releases.js';
 import { stemReading } from '../read/resolve.js';
 import type { Alias } from '../read/virus-aliases.js';
+import { GROUP_WORDS_MAX, groupNamed, startsGroup, type GroupEntry } from './groups.js';
+import { chooseIntent } from './intent.js';
 import { matches } from './matches.js';
-import { findGenomeTypes, findHosts } from './vocabulary.js';
+import { findReleases } from './release-words.js';
+import { changeIn, countedRank, findGenomeTypes, findHosts, firstRank, rankOf, type ChangeKind } from './vocabulary.js';
 
+export { rankOf, type ChangeKind };
+
+/** The intents an answer reports (GET /ai/health lists them; the contract's AiIntent). */
 export const INTENTS = [
   'classification', 'current_name', 'former_names', 'species_history', 'genome', 'hosts', 'count_release',
   'count_taxon', 'release_changes', 'compare_releases', 'family_evolution', 'family_stability', 'largest_taxa',
   'fastest_growing', 'milestones', 'taxon_history', 'families_by_host', 'families_by_genome', 'release_info',
-  'help', 'unknown',
+  'type_species', 'same_taxon', 'genome_type', 'still_in_use', 'compare_taxa', 'which_changed', 'group_membership',
+  'not_a_taxon', 'help', 'unknown',
 ] as const;
 export type Intent = (typeof INTENTS)[number];
 
-
-export type ChangeKind = 'added' | 'removed' | 'renamed' | 'reclassified' | 'merged' | 'split';
+/**
+ * What exactly a question asks, finer than its intent: the answer function that reads it (answers/index.ts),
+ * reported as `understood.relation`. Readings ending in "_unread" are recognised questions missing a part the
+ * answer names.
+ */
+export type Reading =
+  | Exclude<Intent, 'help' | 'unknown'>
+  | 'year_counts' | 'releases_of_year' | 'releases_in_years' | 'years_between' | 'release_is_year' | 'rank_is'
+  | 'taxon_threshold' | 'member_of' | 'taxon_in_taxon' | 'taxon_became' | 'taxon_genome_type' | 'has_host' | 'taxon_former_names' | 'name_in_release' | 'still_named'
+  | 'two_taxa' | 'two_taxa_between' | 'between_releases' | 'taxa_changed_between' | 'every_rank_changed'
+  | 'which_changed_within' | 'span_unread' | 'compare_rank_unread' | 'changes_or_unread' | 'change_unread'
+  | 'within_rank_unread' | 'help' | 'unknown';
 
 /** One entry of taxon_profile's document: a taxon name at one rank, and its size in each release it is in. */
 export interface TaxonEntry {
@@ -67,6 +87,86 @@ export interface TaxonRef {
   entry: TaxonEntry;
   /** Found through a common plural ("coronaviruses" -> Coronaviridae) rather than the taxon's own name. */
   common?: boolean;
+  /** Found through an everyday group name ("coronavirus", "flavivirus"): the table's entry. */
+  group?: GroupEntry;
+}
+
+/** A word that names no taxon ("arbovirus"): the table's entry says what it groups viruses by. */
+export interface GroupWord {
+  text: string;
+  entry: GroupEntry;
+}
+
+/**
+ * The form of the question, read from its words once: what the answers need to know beyond the things it names
+ * (whether it asks yes or no, how many or which, a comparison and its direction, a sum, a share, a span).
+ */
+export interface Form {
+  /** Opens with is, are, was, does, did, has, can ...: the answer opens with Yes or No. */
+  yesNo: boolean;
+  typeSpecies: boolean;
+  /** "how many", "number of", "count". */
+  howMany: boolean;
+  /** "which", "what", "list", "name", "show": the answer names them. */
+  which: boolean;
+  /** The words of a release ("release", "MSL", "version", "list", "edition"), and no rank word. */
+  aboutReleases: boolean;
+  /** The releases of a year read together: "both", "the two 2018 releases", "the 2018 lists". */
+  yearTogether: boolean;
+  /** Counting or comparing words around a year of several releases. */
+  yearCounting: boolean;
+  /** "since 2019", "after MSL30": a span of releases, and its word. */
+  span: string | null;
+  /** "how many years between ...". */
+  years: boolean;
+  /** "was MSL37 released in 2021": a release and a year of publication. */
+  releasedIn: boolean;
+  sameOrBoth: boolean;
+  still: boolean;
+  /** "still a thing", "still exist", "still used": a taxon still in use. */
+  stillInUse: boolean;
+  /** "more than 10 species": a threshold of a taxon's size. */
+  more: { how: string; n: number; rank: Rank } | null;
+  /** "a DNA virus", "an RNA virus"; the nucleic acid named. */
+  nucleicVirus: boolean;
+  nucleic: 'dna' | 'rna' | null;
+  or: boolean;
+  than: boolean;
+  /** "in", "part of", "belong", "member", "a", "one of": membership asked. */
+  member: boolean;
+  /** "what was it called before", "formerly": a taxon's earlier names. */
+  formerName: boolean;
+  /** "name", "called", "known as". */
+  naming: boolean;
+  /** A rank above species named in words ("family", "genus" ...). */
+  higherRankWord: boolean;
+  /** "current", "now", "today", "nowadays", "these days": the name asked is today's. */
+  now: boolean;
+  comparing: boolean;
+  counting: boolean;
+  /** "gained", "lost", "added": a change of size between releases. */
+  gainOrLoss: boolean;
+  /** "which ... the most": a ranking, not two totals. */
+  ranking: boolean;
+  /** A change of taxa asked in so many words (renamed, merged, split, abolished, reclassified, added, new, created,
+   *  introduced, removed); growing or losing species is a change of size instead. */
+  changeAsked: boolean;
+  /** "combined", "together", "in total". */
+  sum: boolean;
+  /** "fewer", "less", "smaller": the comparison asks which is smaller. */
+  fewer: boolean;
+  /** "lost", "shrank", "decreased": a fall asked. */
+  fell: boolean;
+  /** "fewer", "dropped", "went down": a fall between releases. */
+  down: boolean;
+  /** "more", "grew", "rose": a rise between releases. */
+  up: boolean;
+  /** "changed", "differ": whether anything changed. */
+  changed: boolean;
+  /** "is the difference bigger than 1000": the change against a number. */
+  against: { op: 'more' | 'less'; n: number } | null;
+  /** "percent", "share", "%". */
+  percent: boolean;
 }
 
 export interface Parsed {
@@ -95,6 +195,22 @@ export interface Parsed {
   badReleases: string[];
   /** The question's words with every recognised name replaced by a placeholder: what the intent rules read. */
   residue: string;
+  /** Words that name no taxon ("arbovirus"). */
+  groupWords: GroupWord[];
+  /** Two names of one release that disagree ("MSL40 (2019)"): what each names. */
+  conflicts: string[];
+  /** "releases between 2000 and 2010", "releases of the 1990s": years as the bounds of a span. */
+  yearSpan: { from: number; to: number } | null;
+  form: Form;
+  /** The first rank word of the question, names aside; and the rank a comparison counts. */
+  rankWord: Rank | null;
+  countedRank: Rank | null;
+  /** What exactly is asked (the answer function); the intent is what an answer reports. */
+  relation: Reading;
+  /** The rank the relation is about, where it reads one. */
+  relationRank: Rank | null;
+  /** The release a name was used in, for "the current name of the species listed in 1971 as X". */
+  nameRelease: ReleaseRef | null;
 }
 
 /** Where names are looked up; the store's in-memory documents in the service, anything in a unit test. */
@@ -118,7 +234,16 @@ export function identifierWords(query: string): string[] {
   const text = clean(query);
   // every kind of identifier has a digit, and most questions none
   if (!/\d/.test(text)) return [];
-  return tokenise(text).map((t) => t.text).filter((t) => !/^\d+$/.test(t) && identifierKeys(t) !== null);
+  // the words with a digit, their punctuation trimmed as tokenise trims it; a word followed by "virus" or "phage"
+  // is part of a virus name ("CoAr57389 virus"), never an accession
+  const out: string[] = [];
+  for (const m of matches(/\S*\d\S*/g, text)) {
+    const word = m[0].replace(/^[("'[{¿¡]+/, '').replace(/['’]s$/i, '').replace(/[.,;:!?"'\]}]+$/, '').replace(/^([^(]*)\)$/, '$1');
+    if (/^\d+$/.test(word) || identifierKeys(word) === null) continue;
+    if (/^\s+(?:virus|viruses|phage|phages)\b/i.test(text.slice(m.index + m[0].length, m.index + m[0].length + 9))) continue;
+    out.push(word);
+  }
+  return out;
 }
 
 // Every run of a question's words is looked up, most of them missing: the same few thousand runs ("how many",
@@ -142,7 +267,21 @@ function memo<T>(store: Store, kind: string, norm: string, look: () => T): T {
   return v;
 }
 
+// the lexicon of a store and its aliases, made once: most questions hold no identifier and share it
+const lexicons = new WeakMap<Store, { aliases: Map<string, Alias> | undefined; lex: Lexicon }>();
+
 export function storeLexicon(store: Store, identifiers?: Map<string, IdentifierHit[]>, aliases?: Map<string, Alias>): Lexicon {
+  if (!identifiers) {
+    const held = lexicons.get(store);
+    if (held && held.aliases === aliases) return held.lex;
+    const lex = makeLexicon(store, undefined, aliases);
+    lexicons.set(store, { aliases, lex });
+    return lex;
+  }
+  return makeLexicon(store, identifiers, aliases);
+}
+
+function makeLexicon(store: Store, identifiers?: Map<string, IdentifierHit[]>, aliases?: Map<string, Alias>): Lexicon {
   const lex: Lexicon = {
     // species, virus names and abbreviations; higher taxa are the taxa lexicon's
     names: (norm) => memo(store, 'n', norm, () => lookupName(store, norm).filter((h) => h.kind !== 'taxon')),
@@ -166,7 +305,8 @@ const normalisedOf = (cleaned: string): string => cleaned.toLowerCase().replace(
 function clean(q: string): string {
   // printable ASCII but the backtick, as most questions are, has nothing for NFKC or the quotes and dashes to change
   const text = /^[\x20-\x5f\x61-\x7e]*$/.test(q) ? q : q.normalize('NFKC').replace(/[‘’`´]/g, "'").replace(/[“”]/g, '"').replace(/[‐‑‒–—]/g, '-');
-  return text.replace(/\s+/g, ' ').trim();
+  // most questions are written with single spaces: then there is nothing to replace
+  return (/\s\s|[^\S ]/.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
 }
 
 // Words of questions, never names on their own: a one-word match must not be one of these ("have" is the
@@ -197,28 +337,13 @@ const QUESTION_WORDS = new Set(`
   archaea bacteria plants fungi insects animals humans vertebrates invertebrates protists algae
   ictv msl help example examples hello hi thanks thank please kindly describe explain info information detail
   details summary summarise summarize overview data set dataset now today anymore exactly approximately about
-  mean means meaning tell me its it's dissolution dissolved end ended ending demise fate
+  mean means meaning tell me its it's dissolution dissolved end ended ending demise fate recognised recognized
+  recognise recognize ratified established accepted official officially ever
 `.split(/\s+/).filter(Boolean));
 
 /** A word of questions ("how", "many", "virus"), never a name on its own. */
 export function isQuestionWord(word: string): boolean {
   return QUESTION_WORDS.has(word.toLowerCase());
-}
-
-/** Words that name a rank, singular and plural, in lower case. */
-const RANK_WORDS = new Map<string, Rank>([
-  ['subrealm', 'subrealm'], ['subrealms', 'subrealm'], ['realm', 'realm'], ['realms', 'realm'],
-  ['subkingdom', 'subkingdom'], ['subkingdoms', 'subkingdom'], ['kingdom', 'kingdom'], ['kingdoms', 'kingdom'],
-  ['subphylum', 'subphylum'], ['subphyla', 'subphylum'], ['phylum', 'phylum'], ['phyla', 'phylum'],
-  ['subclass', 'subclass'], ['subclasses', 'subclass'], ['class', 'class'], ['classes', 'class'],
-  ['suborder', 'suborder'], ['suborders', 'suborder'], ['order', 'order'], ['orders', 'order'],
-  ['subfamily', 'subfamily'], ['subfamilies', 'subfamily'], ['family', 'family'], ['families', 'family'],
-  ['subgenus', 'subgenus'], ['subgenera', 'subgenus'], ['genus', 'genus'], ['genera', 'genus'], ['species', 'species'],
-]);
-
-// a lookup rather than a pattern per rank: the name finder asks it of the words around every run of words
-export function rankOf(word: string): Rank | null {
-  return RANK_WORDS.get(word.toLowerCase()) ?? null;
 }
 
 interface Token {
@@ -246,142 +371,6 @@ function tokenise(text: string): Token[] {
   return tokens;
 }
 
-// --- releases ------------------------------------------------------------------------------------------------
-
-interface Mention {
-  start: number;
-  end: number;
-  refs: ReleaseRef[];
-  bad?: string;
-}
-
-// a number followed by these words counts something ("40 species", "2020 names") rather than naming a release
-const RANK_OR_COUNT_AFTER = /^\s*(?:%|percent|species|genera|genus|famil|orders?|realms?|class|phyl|kingdom|names?|taxa|top|largest|most|more|kb|bp|mb|nt)/i;
-
-function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
-  const out: Mention[] = [];
-  const first = all[0]!, last = all[all.length - 1]!;
-  const span = `${first.version} (${first.year}) to ${last.version} (${last.year})`;
-  const byMsl = (n: number) => all.find((r) => r.msl === n);
-  const ref = (r: ReleaseRow, text: string, note?: string): ReleaseRef =>
-    ({ text, version: r.version, msl: r.msl, year: r.year, label: r.label, ...(note ? { note } : {}) });
-  const push = (m: RegExpMatchArray, refs: ReleaseRef[], bad?: string) => {
-    const start = m.index!, end = start + m[0].length;
-    if (out.some((o) => start < o.end && end > o.start)) return;
-    out.push({ start, end, refs, ...(bad ? { bad } : {}) });
-  };
-
-  // a release by its place next to another: "the release before MSL41", "the one after 2018a", "the previous
-  // release" and "the release before last" (the one before the latest)
-  const named = (t: string): ReleaseRow | undefined => {
-    const n = /^(?:msl\s*-?\s*|release\s+)(\d{1,3})$/.exec(t);
-    return n ? byMsl(Number(n[1])) : all.find((r) => r.label === t) ?? (all.filter((r) => String(r.year) === t).length === 1 ? all.find((r) => String(r.year) === t) : undefined);
-  };
-  for (const m of matches(/\b(?:the\s+)?(?:release|version|msl|list|one)\s+(?:that\s+)?(?:(?:came|comes|was\s+(?:published|released))\s+)?(before|after|following|preceding|prior\s+to)\s+(?:the\s+)?(msl\s*-?\s*\d{1,3}|release\s+\d{1,3}|(?:19|20)\d\d[ab]?|last|latest)\b/g, lower)) {
-    const at = /^(?:last|latest)$/.test(m[2]!) ? last : named(m[2]!);
-    if (!at) continue;
-    const r = byMsl(at.msl + (/^(?:before|preceding|prior)/.test(m[1]!) ? -1 : 1));
-    if (r) push(m, [ref(r, m[0])]);
-    else push(m, [], `there is no release ${m[1]} ${at.version} in this data set (${span})`);
-  }
-  // "the previous release": the one before the release the question names, else before the latest (below)
-  const previous: Mention[] = [];
-  for (const m of matches(/\b(?:the\s+)?(?:previous|penultimate|second[- ]to[- ]last|second[- ]latest|last[- ]but[- ]one)\s+(?:release|version|msl|list)\b|\bthe\s+(?:one|release|version|list)\s+before\s+(?:it|that|this|this one)\b/g, lower)) {
-    const before = out.length;
-    push(m, []);
-    if (out.length > before) previous.push(out[out.length - 1]!);
-  }
-  // every pattern from here to the bare release number needs a digit, and most questions have none
-  if (/\d/.test(lower)) {
-    for (const m of matches(/\bmsl\s*-?\s*(\d{1,3})\b/g, lower)) {
-      const r = byMsl(Number(m[1]));
-      if (r) push(m, [ref(r, m[0])]);
-      else push(m, [], `${m[0].toUpperCase().replace(/\s|-/g, '')} is not a release in this data set (${span})`);
-    }
-    // "the 23rd MSL", "the 5th release": a release by its number
-    for (const m of matches(/\b(\d{1,3})(?:st|nd|rd|th)\s+(?:(?:ictv|master|species|official)\s+){0,2}(?:msl|release|version|list|edition)\b/g, lower)) {
-      const r = byMsl(Number(m[1]));
-      if (r) push(m, [ref(r, m[0])]);
-      else push(m, [], `there is no ${m[1]}th release in this data set (${span})`);
-    }
-    // "release 39", "version 39", "release 5"
-    for (const m of matches(/\b(?:release|version)\s+(?:number\s+|no\.?\s+|#)?(\d{1,3})\b(?!\s*(?:species|genera|famil))/g, lower)) {
-      const r = byMsl(Number(m[1]));
-      if (r) push(m, [ref(r, m[0])]);
-      else push(m, [], `${m[0]} is not a release in this data set (${span})`);
-    }
-    // "the 1800s", "the 1960s": decades before the first release (or after the last)
-    for (const m of matches(/\b(1\d|20)(\d)0'?s\b/g, lower)) {
-      const from = Number(`${m[1]}${m[2]}0`);
-      if (from + 9 < first.year || from > last.year) push(m, [], `no release dates from the ${m[0]}; the data set covers ${span}`);
-      else push(m, []);   // a decade of the record is read whole (understood.ts), never as its first year
-    }
-    // "the first 1999 release", "the second release of 2018": one of a year's two releases
-    for (const m of matches(/\b(first|second|earlier|later|last|1st|2nd)\s+(?:((?:19|20)\d\d)\s+(?:release|version|list|msl)|(?:release|version|list|msl)\s+(?:of|in)\s+((?:19|20)\d\d))\b/g, lower)) {
-      const inYear = all.filter((r) => r.year === Number(m[2] ?? m[3]));
-      const r = /^(?:first|earlier|1st)$/.test(m[1]!) ? inYear[0] : inYear[1];
-      if (r && inYear.length > 1) push(m, [ref(r, m[0])]);
-    }
-    // "the 1850 release", "MSL of 1066": a year no release can be of
-    for (const m of matches(/\b(1[0-8]\d\d|19[0-6]\d)\b/g, lower)) {
-      if (/^\s*(?:release|version|list|msl|edition|taxonomy)/.test(lower.slice(m.index! + m[0].length)) || /\b(?:in|of|from|since|until|year)\s*(?:the\s+)?$/.test(lower.slice(0, m.index))) {
-        push(m, [], `no release dates from ${m[1]}; the data set covers ${span}`);
-      }
-    }
-    // "2018b" names one release by its label ("1999c" none); "2019" the release(s) of that year
-    for (const m of matches(/\b((?:19|20)\d\d)([a-rt-z])?\b/g, lower)) {
-      const year = Number(m[1]);
-      if (m[2]) {
-        const r = all.find((x) => x.label === `${m[1]}${m[2]}`);
-        if (r) push(m, [ref(r, m[0])]);
-        else push(m, [], `there is no release labelled ${m[0]} (releases: ${span})`);
-        continue;
-      }
-      if (RANK_OR_COUNT_AFTER.test(lower.slice(m.index! + m[0].length)) && !/\b(?:in|of|from|to|since|until|and|between)\s*$/.test(lower.slice(0, m.index))) continue;
-      const inYear = all.filter((r) => r.year === year);
-      if (inYear.length === 1) push(m, [ref(inYear[0]!, m[0])]);
-      else if (inYear.length > 1) {
-        // two releases in one year (2018a, 2018b): the later one was in force at the end of it
-        const chosen = inYear[inYear.length - 1]!;
-        push(m, [{ ...ref(chosen, m[0], `${year} had ${inYear.length} releases (${inYear.map((r) => `${r.version} = ${r.label}`).join(', ')})`), ambiguous: inYear.map((r) => r.label) }]);
-      } else if (year >= first.year && year <= last.year) {
-        // never the release in force instead: the question named a release that does not exist
-        const before = all.filter((r) => r.year < year).pop()!;
-        const after = all.find((r) => r.year > year)!;
-        push(m, [], `no release was published in ${year} (${before.version} is of ${before.label}, ${after.version} of ${after.label})`);
-      } else {
-        push(m, [], `no release dates from ${year}; the data set covers ${span}`);
-      }
-    }
-    // a bare release number, when the words around it make it one: "in 39", "between 35 and 40"
-    for (const m of matches(/\b(\d{2})\b/g, lower)) {
-      const n = Number(m[1]);
-      const r = byMsl(n);
-      if (!r) continue;
-      const before = lower.slice(0, m.index);
-      const after = lower.slice(m.index! + m[0].length);
-      if (!/\b(?:in|of|for|from|to|and|between|vs\.?|versus|since|until|with|msl|release|version)\s*$/.test(before)) continue;
-      if (RANK_OR_COUNT_AFTER.test(after) || /^\s*,\d{3}/.test(after) || /^[.,]\d/.test(after)) continue;
-      push(m, [ref(r, m[0])]);
-    }
-  }
-  // "the latest release", "currently", "between MSL39 and the latest", or the word alone as the whole question
-  for (const m of matches(/\b(?:the\s+)?(?:latest|newest|current|most recent|last)\s+(?:release|version|msl|list|taxonomy)\b|\b(?:currently|nowadays|today|now)\b|\bright now\b|(?<=\b(?:and|to|with|vs\.?|versus|than)\s+)(?:the\s+)?(?:latest|newest|current|most recent)(?:\s+one)?\b|^(?:the\s+)?(?:latest|newest|current|most recent)(?:\s+one)?(?=[\s?.!]*$)/g, lower)) {
-    push(m, [ref(last, m[0])]);
-  }
-  for (const m of matches(/\b(?:the\s+)?(?:very\s+)?(?:first|earliest|oldest)\s+(?:(?:ictv|species|master|official|taxonomy)\s+){0,3}(?:release|version|msl|list)\b/g, lower)) {
-    push(m, [ref(first, m[0])]);
-  }
-  for (const p of previous) {
-    const other = out.find((o) => !previous.includes(o) && o.refs.length === 1);
-    const r = byMsl((other?.refs[0]!.msl ?? last.msl) - 1);
-    const text = lower.slice(p.start, p.end);
-    if (r) p.refs = [ref(r, text)];
-    else p.bad = `there is no release before ${other?.refs[0]!.version ?? last.version} in this data set (${span})`;
-  }
-  return out.sort((a, b) => a.start - b.start);
-}
-
 // --- names -----------------------------------------------------------------------------------------------------
 
 const MAX_NAME_WORDS = 12;
@@ -392,6 +381,33 @@ interface NameMatch {
   text: string;
   species?: SpeciesRef;
   taxon?: TaxonRef;
+  group?: GroupWord;
+}
+
+/**
+ * An everyday group name starting at token i ("coronavirus", "hepatitis viruses"), as the taxon it names or a
+ * word that names none. Not after a rank word ("the genus Flavivirus" is the genus), and not a word that spells a
+ * taxon of the latest release (then that taxon is meant).
+ */
+function groupAt(tokens: Token[], lowers: string[], i: number, lex: Lexicon): { n: number; match: Omit<NameMatch, 'start' | 'end'> } | null {
+  if (i > 0 && rankOf(lowers[i - 1]!)) return null;
+  const latest = lex.releases[lex.releases.length - 1]?.msl ?? 0;
+  for (let n = Math.min(GROUP_WORDS_MAX, tokens.length - i); n >= 1; n--) {
+    if (tokens.slice(i, i + n).some((t) => t.used)) continue;
+    const phrase = lowers.slice(i, i + n).join(' ');
+    const entry = groupNamed(phrase);
+    if (!entry) continue;
+    const text = tokens.slice(i, i + n).map((t) => t.text).join(' ');
+    if (entry.not_a_taxon) return { n, match: { text, group: { text, entry } } };
+    // a taxon's own name, written as one ("Flavivirus", the genus of MSL2-37) or of the latest release, is that taxon
+    const spelt = lex.taxa(normaliseName(phrase));
+    if (!entry.taxon || spelt.some((e) => e.last_msl === latest) || (spelt.length > 0 && /^[A-Z]/.test(text))) return null;
+    if (i + n < tokens.length && rankOf(lowers[i + n]!)) return null;
+    const found = lex.taxa(normaliseName(entry.taxon.name)).find((e) => e.rank === entry.taxon!.rank);
+    if (!found) return null;
+    return { n, match: { text, taxon: { text, rank: found.rank, name: found.name, entry: found, common: true, group: entry } } };
+  }
+  return null;
 }
 
 function speciesRef(text: string, hits: NameHit[]): SpeciesRef {
@@ -424,8 +440,15 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
     out.push({ start: tokens[from]!.start, end: tokens[to - 1]!.end, ...match });
   };
   for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i]!.used) continue;
+    const group = startsGroup(lowers[i]!) ? groupAt(tokens, lowers, i, lex) : null;
+    if (group) {
+      take(i, i + group.n, group.match);
+      i += group.n - 1;
+      continue;
+    }
     // no name starts with a question word, but for a short name beginning with "phage" ("phage T4")
-    if (tokens[i]!.used || (QUESTION_WORDS.has(lowers[i]!) && lowers[i] !== 'phage')) continue;
+    if (QUESTION_WORDS.has(lowers[i]!) && lowers[i] !== 'phage') continue;
     // the longest run from here that takes in no word already read (a release, or a name found before)
     let longest = 1;
     while (longest < MAX_NAME_WORDS && i + longest < tokens.length && !tokens[i + longest]!.used) longest++;
@@ -437,13 +460,15 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
       const endsWithLetter = n > 1 && /^[A-Z]$/.test(tokens[end - 1]!.text);
       const norm = normOf(i, end);
       // "phage T4": a short name may start with the word phage, which no other name does
-      const alias = n <= 3 && (first === 'phage' || !QUESTION_WORDS.has(first)) && lex.aliases?.has(norm) ? aliasRef(textOf(i, end), norm, lex) : null;
+      // ("lambda phage a bacteriophage": "phage a" is no name, its "a" is the question's)
+      const wordAfterPhage = first === 'phage' && n > 1 && QUESTION_WORDS.has(tokens[i + 1]!.text);
+      const alias = n <= 3 && (first === 'phage' || !QUESTION_WORDS.has(first)) && !wordAfterPhage && lex.aliases?.has(norm) ? aliasRef(textOf(i, end), norm, lex) : null;
       if (alias) {
         take(i, end, { text: alias.text, species: alias });
         i += n - 1;
         break;
       }
-      if (QUESTION_WORDS.has(first) || (n > 1 && QUESTION_WORDS.has(last) && last !== 'virus' && !endsWithLetter)) continue;
+      if (QUESTION_WORDS.has(first) || (n > 1 && QUESTION_WORDS.has(last) && last !== 'virus' && last !== 'phage' && !endsWithLetter)) continue;
       if (n === 1 && /^\d+$/.test(first)) continue;
       const text = textOf(i, end);
       const ids = n === 1 ? lex.identifiers?.get(text)?.filter((h) => h.rank === 'species') ?? [] : [];
@@ -490,8 +515,10 @@ function lookupSpan(text: string, norm: string, lex: Lexicon, rankHint: Rank | n
     common = entries.length > 0;
   }
   const stemmed = lex.stems?.(text) ?? null;
-  const hits = stemmed ?? lex.names(norm);
-  // read as a stem, the word itself is the name matched: the resolver reads it so again (answer.ts currentName)
+  let hits = stemmed ?? lex.names(norm);
+  // "polioviruses": the plural of a virus name is that name
+  if (hits.length === 0 && entries.length === 0 && /viruses$/i.test(text)) hits = lex.names(norm.replace(/viruses$/, 'virus'));
+  // read as a stem, the word itself is the name matched: the resolver reads it so again (answers/species.ts currentName)
   const ref = (): SpeciesRef => (stemmed ? { ...speciesRef(text, hits), matched_name: text } : speciesRef(text, hits));
   const taxon = (): TaxonRef | undefined => {
     if (entries.length === 0) return undefined;
@@ -535,12 +562,18 @@ function leftoverWords(tokens: Token[]): string[] {
 function unknownNames(tokens: Token[], text: string): string[] {
   const out: string[] = [];
   let run: Token[] = [];
+  // a capital after the end of a sentence is no sign of a name
+  const afterSentence = (at: number) => {
+    let k = at - 1;
+    while (k >= 0 && /\s/.test(text[k]!)) k--;
+    return k >= 0 && /[.?!]/.test(text[k]!);
+  };
   const flush = () => {
-    const words = run.map((t) => t.text);
+    if (run.length === 0) return;
     const shaped = run.some((t, k) => NAME_SHAPED.test(t.text) && !QUESTION_WORDS.has(t.text.toLowerCase())
-      || (/^[A-Z]/.test(t.text) && (k > 0 || t.start > 0) && !/[.?!]\s*$/.test(text.slice(0, t.start)))
+      || (/^[A-Z]/.test(t.text) && (k > 0 || t.start > 0) && !afterSentence(t.start))
       || /^[A-Z0-9-]{2,}$/.test(t.text) && /[A-Z]/.test(t.text));
-    if (run.length > 0 && shaped) out.push(words.join(' '));
+    if (shaped) out.push(run.map((t) => t.text).join(' '));
     run = [];
   };
   for (const t of tokens) {
@@ -553,78 +586,27 @@ function unknownNames(tokens: Token[], text: string): string[] {
   return out;
 }
 
-// --- intent ------------------------------------------------------------------------------------------------------
-
-const has = (re: RegExp, s: string) => re.test(s);
-
-const KW = {
-  help: /^(?:help|hi|hello|hey|examples?|what can (?:you|i) (?:do|ask)\b.*|how (?:do|does) (?:this|it) work.*|what (?:questions|kinds? of questions) .*)$/,
-  compare: /\b(?:compar\w*|differen\w*|differ|versus|vs\.?|between|against|relative to)\b/,
-  changed: /\b(?:chang\w*|happen\w*|new in|what'?s new|news|updates?|differen\w*)\b/,
-  count: /\b(?:how many|number of|count(?:s|ed)?|total|how much|tally|how big|size of)\b/,
-  added: /\b(?:add\w*|new(?:ly)?|creat\w*|introduc\w*|describ\w*|recogni[sz]ed|ratified|appear\w*|gained)\b/,
-  removed: /\b(?:abolish\w*|remov\w*|delet\w*|dropp\w*|discontinu\w*|eliminat\w*|retir\w*|lost|withdrawn)\b/,
-  renamed: /\b(?:renam\w*|name changes?|new names?)\b/,
-  reclassified: /\b(?:reclassif\w*|moved|relocated|reassigned|transferred)\b/,
-  merged: /\bmerg\w*/,
-  split: /\bsplit\w*/,
-  largest: /\b(?:(?:what|which) (?:are|were) the [a-z]+|list (?:the |all )?[a-z]+|name the [a-z]+|largest|biggest|most (?:species|genera|diverse|speciose|members|taxa)|richest|top(?: \d+)?|leading|the most\b.*\bspecies|more species than any)\b/,
-  growth: /\b(?:fastest|grew|grow\w*|growth|gained the most|added the most|increas\w*|expan\w*)\b/,
-  stability: /\b(?:stab\w*|churn\w*|volatil\w*|unstable|turbulent|turnover)\b/,
-  evolution: /\b(?:evol\w*|over time|through time|over the years|across releases|history|historic\w*|chang\w*|develop\w*|trajectory|timeline|story)\b/,
-  milestone: /\b(?:milestones?|major events?|key events?|turning points?|landmarks?|big(?:gest)? changes in the history|timeline of (?:the )?(?:ictv|taxonomy|viral taxonomy))\b/,
-  realmIntro: /\bfirst realms?\b(?! ?§)|\brealms?\b.*\b(?:introduc|first|creat|establish|appear|began|start|added)\w*|\b(?:introduc|first|creat|establish|appear|began|start|added)\w*\b.*\brealms?\b/,
-  rankIntro: /\b(?:introduc|first|creat|establish|appear|began|start|added)\w*\b/,
-  currentName: /\b(?:current(?:ly)?|now|new|latest|today|present|accepted|official|valid|proper|correct|binomial)\b[^?]*\bnames?\b|\bcalled (?:now|today|nowadays|currently)\b|\bnames? (?:now|today|nowadays)\b|\b(?:now|currently) (?:called|known|named)\b|\brenamed (?:to|as|into)\b|\bwhat (?:is|was) (?:\S+ )?renamed\b|\bwhat (?:is|are) .*\bcalled\b|\bstill called\b/,
-  formerNames: /\bchang\w* (?:its |their |the )?names?\b|\b(?:was|were)\b[^?]*\b(?:called|named|known as)\b[^?]*\b(?:before|previously|formerly|originally|earlier|once|first|in the past)\b|\bcalled before\b|\b(?:former(?:ly)?|previous(?:ly)?|old(?:er)?|earlier|past|prior|original(?:ly)?|other|alternative|historic(?:al)?)\b[^?]*\bnames?\b|\bnames?\b[^?]*\b(?:before|over time|history|used|had|carried|changed)\b|\bsynonyms?\b|\bformerly\b|\bused to be (?:called|named|known)\b|\b(?:was|were) (?:once |previously )?(?:called|named|known as)\b|\brenam\w*|\bhow many names\b|\bnames? (?:did|has|have)\b|\bwhen did .* (?:get|receive) (?:its|a) (?:new |current )?name\b/,
-  history: /\b(?:first|last|earliest|latest|initially)\b[^?]*§rel|\b(?:first|last|earliest|latest|initially)\b[^?]*\b(?:appear\w*|listed|list|recogni[sz]ed|releases?|msl|seen|included|added|introduced|classified|described|ratified)\b|\b(?:appear\w*|introduc\w*|added|ratified)\b|\bhistory\b|\bstill\b|\b(?:abolish\w*|merg\w*|split\w*|remov\w*|exist\w*|delet\w*|when|since|valid|disappear\w*|fate|happened|end(?:ed)?|obsolete|gone|lifespan|span)\b/,
-  genome: /\bgenom\w*|\b(?:dna|rna|nucleic|segment\w*|kb|bp|base pairs?|nucleotides?|length|how long|how big|size|strand\w*|sense|baltimore)\b/,
-  host: /\bhosts?\b|\b(?:infect\w*|hosted|reservoir|vectors?|attack\w*|affect\w*|pathogens? of|found in|isolated from|liv(?:e|es|ed|ing)|parasit\w*)\b/,
-  releaseInfo: /\b(?:releas\w*|versions?|msls?|editions?)\b/,
-  when: /\b(?:when|what year|which year|date|dated|published)\b/,
-  threshold: /\b(?:more than|over|exceed\w*|pass\w*|surpass\w*|reach\w*|above|cross\w*|hit|top(?:ped)?)\b/,
-};
-
-function targetRankOf(residue: string): Rank | null {
-  // the rank right after the counting words: "how many (different) genera", "number of families", "largest orders"
-  const m = /\b(?:how many|number of|count of|count|total|largest|biggest|smallest|top(?: \d+)?|\d+ largest|\d+ biggest|fastest[- ]growing|most|which|what)\s+(?:(?:different|distinct|virus|viral|recognised|recognized|ictv|official|accepted|new|the|of|are|were)\s+)*([a-z]+)/.exec(residue);
-  const r = m ? rankOf(m[1]!) : null;
-  if (r) return r;
-  for (const word of residue.split(/[^a-z]+/)) {
-    const rank = rankOf(word);
-    if (rank) return rank;
-  }
-  return null;
-}
-
-function changeOf(residue: string): ChangeKind | null {
-  if (has(KW.renamed, residue)) return 'renamed';
-  if (has(KW.merged, residue)) return 'merged';
-  if (has(KW.split, residue)) return 'split';
-  if (has(KW.reclassified, residue)) return 'reclassified';
-  if (has(KW.removed, residue)) return 'removed';
-  if (has(KW.added, residue)) return 'added';
-  return null;
-}
-
 /** Reads a question. Pure: everything it needs to look up comes from the lexicon. */
 export function parseQuestion(query: string, lex: Lexicon): Parsed {
   const text = clean(query);
   const lower = text.toLowerCase();
   const normalised = normalisedOf(text);
 
-  const mentions = findReleases(lower, lex.releases);
+  // "how many releases were there between 2000 and 2010": the years bound a span, they name no release
+  const yearSpan = yearSpanOf(lower);
+  const mentions = yearSpan ? [] : findReleases(lower, lex.releases);
   const tokens = tokenise(text);
   for (const t of tokens) if (mentions.some((m) => t.start < m.end && t.end > m.start)) t.used = true;
   const names = findNames(tokens, lex);
 
   // what is left once releases and names are taken out is what the intent rules read
   const spans = [...mentions.map((m) => ({ start: m.start, end: m.end, mark: ' §rel ' })),
-    ...names.map((n) => ({ start: n.start, end: n.end, mark: n.species ? ' §sp ' : ' §tx ' }))]
+    ...names.map((n) => ({ start: n.start, end: n.end, mark: n.species ? ' §sp ' : n.taxon ? ' §tx ' : ' §grp ' }))]
     .sort((a, b) => b.start - a.start);
   let residue = lower;
   for (const s of spans) residue = residue.slice(0, s.start) + s.mark + residue.slice(s.end);
-  residue = residue.replace(/\s+/g, ' ').trim();
+  // "the 1999b release", "the 2021 list": the word after a release is part of its name, not a question about releases
+  residue = residue.replace(/\s+/g, ' ').replace(/§rel (?:ictv )?(?:release|list|msl|version|edition)\b/g, '§rel').trim();
 
   const genome = findGenomeTypes(residue);
   const hostMatches = findHosts(residue);
@@ -634,9 +616,10 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
   const vocabularyWords = new Set([...hostMatches, ...genome].flatMap((m) => m.text.split(/\s+/)));
   for (const t of tokens) if (vocabularyWords.has(t.text.toLowerCase())) t.used = true;
 
-  const limitMatch = /\btop\s+(\d{1,2})\b|\b(\d{1,2})\s+(?:largest|biggest|fastest|most|smallest)\b|\b(\d{1,2})\s+famil/.exec(residue);
-  const thresholdMatch = /\b(\d{1,3}(?:,\d{3})+|\d{4,6})\s*(?:species|taxa)?\b/.exec(residue);
-  const parsed: Parsed = {
+  // the parts few questions need (ranks asked, a limit, a threshold, leftover words) are read on first use
+  // (LAZY_PARTS, through the reading's prototype); the rest now
+  const parsed = Object.assign(Object.create(READING) as Parsed & ReadingSource, {
+    source: { residue, tokens, memo: {} },
     normalised,
     intent: 'unknown',
     releases: mentions.flatMap((m) => m.refs),
@@ -644,19 +627,173 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
     taxa: names.flatMap((n) => (n.taxon ? [n.taxon] : [])),
     hosts,
     genomeTypes,
-    targetRank: targetRankOf(residue),
-    askedRank: null,
-    change: changeOf(residue),
-    limit: limitMatch ? Number(limitMatch[1] ?? limitMatch[2] ?? limitMatch[3]) : null,
-    threshold: thresholdMatch ? Number(thresholdMatch[1]!.replaceAll(',', '')) : null,
+    change: changeIn(residue),
     unknownNames: unknownNames(tokens, text),
-    leftovers: leftoverWords(tokens),
     badReleases: mentions.flatMap((m) => (m.bad ? [m.bad] : [])),
     residue,
-  };
-  parsed.askedRank = askedRankOf(residue);
-  parsed.intent = chooseIntent(parsed, lex.releases[lex.releases.length - 1]?.msl ?? 0);
+    groupWords: names.flatMap((n) => (n.group ? [n.group] : [])),
+    // said with the question's own spelling of the two names
+    conflicts: mentions.flatMap((m) => (m.conflict ? [m.conflict.replace(`"${lower.slice(m.start, m.end)}"`, `"${text.slice(m.start, m.end)}"`)] : [])),
+    yearSpan,
+    form: formOf(lower, residue),
+    relation: 'unknown',
+    relationRank: null,
+    nameRelease: null,
+  } satisfies Omit<Parsed, LazyPart> & ReadingSource) as Parsed;
+  sameStem(parsed);
+  formerGroupTaxa(parsed, lex);
+  chooseIntent(parsed, lex.releases[lex.releases.length - 1]?.msl ?? 0);
   return parsed;
+}
+
+/** The parts of a reading read on first use. */
+type LazyPart = 'targetRank' | 'askedRank' | 'limit' | 'threshold' | 'leftovers' | 'rankWord' | 'countedRank';
+
+/** What they are read from. */
+interface ReadingSource { source: { residue: string; tokens: Token[]; memo: Partial<Record<LazyPart, unknown>> } }
+
+const bareOf = (residue: string) => residue.replace(/§\w+/g, ' ');
+
+const LAZY_PARTS: { [K in LazyPart]: (s: ReadingSource['source']) => Parsed[K] } = {
+  targetRank: (s) => targetRankOf(s.residue),
+  askedRank: (s) => askedRankOf(s.residue),
+  limit: (s) => {
+    const m = /\btop\s+(\d{1,2})\b|\b(\d{1,2})\s+(?:largest|biggest|fastest|most|smallest)\b|\b(\d{1,2})\s+famil/.exec(s.residue);
+    return m ? Number(m[1] ?? m[2] ?? m[3]) : null;
+  },
+  threshold: (s) => {
+    const m = /\b(\d{1,3}(?:,\d{3})+|\d{4,6})\s*(?:species|taxa)?\b/.exec(s.residue);
+    return m ? Number(m[1]!.replaceAll(',', '')) : null;
+  },
+  leftovers: (s) => leftoverWords(s.tokens),
+  rankWord: (s) => firstRank(bareOf(s.residue)),
+  countedRank: (s) => countedRank(bareOf(s.residue)),
+};
+
+/** The prototype of every reading: its lazy parts, each read once. */
+const READING: object = {};
+for (const key of Object.keys(LAZY_PARTS) as LazyPart[]) {
+  Object.defineProperty(READING, key, {
+    get(this: ReadingSource) {
+      const m = this.source.memo;
+      return key in m ? m[key] : (m[key] = LAZY_PARTS[key](this.source));
+    },
+  });
+}
+
+/** "flavivirus" asked of a release before the genus was renamed Orthoflavivirus is the genus Flavivirus. */
+function formerGroupTaxa(p: Parsed, lex: Lexicon): void {
+  const asked = p.releases[0]?.msl;
+  if (asked === undefined) return;
+  p.taxa = p.taxa.map((t) => {
+    const former = t.group?.former?.filter((f) => asked < Number(f.renamed_in.slice(3))).sort((a, b) => Number(a.renamed_in.slice(3)) - Number(b.renamed_in.slice(3)))[0];
+    const entry = former ? lex.taxa(normaliseName(former.name)).find((e) => e.rank === former.rank) : undefined;
+    return entry ? { ...t, rank: entry.rank, name: entry.name, entry } : t;
+  });
+}
+
+/** "releases between 2000 and 2010", "releases of the 1990s": the years a span of releases runs over. */
+function yearSpanOf(lower: string): { from: number; to: number } | null {
+  const m = /\b(?:releases?|versions?|msls?|editions?)\b.*\b(?:between|from)\s+((?:19|20)\d\d)\s+(?:and|to|until|till)\s+((?:19|20)\d\d)\b/.exec(lower);
+  if (m) {
+    const [a, b] = [Number(m[1]), Number(m[2])];
+    return { from: Math.min(a, b), to: Math.max(a, b) };
+  }
+  // a decade is the span of its ten years, when the question counts releases and nothing in them
+  const d = /\b(?:releases?|versions?|msls?|editions?)\b(?!.*\b(?:species|genera|genus|famil\w*|orders?|realms?|taxa|virus\w*)\b).*\b(?:in|during|of|from)\s+the\s+((?:19|20)\d)0'?s\b/.exec(lower);
+  return d ? { from: Number(`${d[1]}0`), to: Number(`${d[1]}9`) } : null;
+}
+
+const YES_NO = /^\s*(?:is|are|was|were|does|do|did|has|have|had|can)\b/;
+const AGAINST = /\b(?:differen\w*|change|gap|growth|increase|decrease)\b.*\b(more|bigger|larger|greater|over|above|less|smaller|fewer|under|below)(?: than)?\s+(\d[\d,]*)\b/;
+const MORE = /\b(more than|over|at least|fewer than|less than|under)\s+(\d[\d,]*)\s+(species|genera|families|orders)\b/;
+
+/**
+ * How each part of a question's form is read. Each is read when an answer first asks for it (most questions ask
+ * for a few): the question's form is a view of its words, never a second reading of them.
+ */
+const FORM_READERS: { [K in keyof Form]: (lower: string, residue: string) => Form[K] } = {
+  yesNo: (lower) => YES_NO.test(lower),
+  typeSpecies: (lower) => /\btype[- ]species\b/.test(lower),
+  howMany: (lower) => /\b(?:how many|number of|count)\b/.test(lower),
+  which: (lower) => /\b(?:which|what|list|name|names|show)\b/.test(lower),
+  aboutReleases: (lower) => /\b(?:re?a?l[ae]{0,2}[sc][ae]?s?|msls?|versions?|lists?|editions?)\b/.test(lower) && /\b(?:which|what|when|how many|list|name)\b/.test(lower)
+      && !/\b(?:species|genera|famil\w*|orders?|realms?)\b/.test(lower),
+  yearTogether: (lower) => /\b(?:both|two|each)\b|\b(?:19|20)\d\d\s+(?:releases|lists|versions|msls|editions)\b|\b(?:releases|lists|versions|editions)\s+(?:of|in|from)\s+(?:19|20)\d\d\b/.test(lower),
+  yearCounting: (lower) => /\b(?:how many|number of|numbers|count|differen\w*|differ|compar\w*|vs\.?|versus|both|two)\b/.test(lower),
+  span: (_lower, residue) => (() => { const m = /\b(since|after|before|prior to|until|till|up to)\s+(?:the\s+)?§rel/.exec(residue); return m ? m[1]! : null; })(),
+  years: (lower) => /\b(?:how many|number of) years\b|\byears? (?:apart|between|passed|elapsed)\b/.test(lower),
+  releasedIn: (lower) => /\b(?:released|published|issued|out|from|of)\b/.test(lower) && /\bmsl\s*-?\s*\d/.test(lower),
+  sameOrBoth: (lower) => /\b(?:same|both)\b/.test(lower),
+  still: (lower) => /\bstill\b/.test(lower),
+  stillInUse: (lower) => /\bstill\b.*\b(?:a thing|exist\w*|valid|used|around|in use|an? \w+|recogni[sz]ed|listed|there)\b/.test(lower) || /\b(?:does|do) .* still exist\b/.test(lower),
+  more: (lower) => (() => { const m = MORE.exec(lower); return m ? { how: m[1]!, n: Number(m[2]!.replaceAll(',', '')), rank: rankOf(m[3]!)! } : null; })(),
+  nucleicVirus: (lower) => /\b(?:dna|rna) virus\b/.test(lower),
+  nucleic: (lower) => (/\b(dna|rna)\b/.exec(lower)?.[1] as 'dna' | 'rna' | undefined) ?? null,
+  or: (lower) => /\bor\b/.test(lower),
+  than: (lower) => /\bthan\b/.test(lower),
+  member: (lower) => /\b(?:in|part of|belong\w*|members?|an?|one of|among|classified as|counted as|considered|kind of|type of|sort of)\b/.test(lower),
+  formerName: (lower) => /\b(?:called before|formerly|previous(?:ly)? (?:called|named)|(?:old|older|former|previous|earlier) names?|used to be (?:called|named)|(?:was|were) .* (?:called|named)\b.*\bbefore|renamed from)\b/.test(lower),
+  naming: (lower) => /\b(?:names?|called|named|known as)\b/.test(lower),
+  higherRankWord: (lower) => /\b(?:famil\w*|genus|genera|order|realm|class|phylum|kingdom)\b/.test(lower),
+  now: (lower) => /\b(?:current(?:ly)?|now|today|nowadays|present|these days|valid|accepted)\b/.test(lower),
+  comparing: (lower) => /\b(?:more|fewer|less|bigger|larger|smaller|biggest|largest|greater|which|or|vs\.?|versus|compar\w*|than|differen\w*)\b/.test(lower),
+  counting: (lower) => /\b(?:how many|number of|count|more|fewer|less|bigger|larger|smaller|grew|grow|increase\w*|decrease\w*|go up|went up|drop\w*|change|differen\w*|vs\.?|versus|minus|subtract\w*|gap|delta|net|growth|gain\w*|expan\w*|shr[iu]nk\w*)\b/.test(lower),
+  gainOrLoss: (lower) => /\b(?:gain\w*|lost|los[et]|add\w*)\b/.test(lower),
+  ranking: (lower) => /\b(?:which|what)\b.*\b(?:the most|most|fastest|the least)\b/.test(lower),
+  changeAsked: (lower) => /\b(?:renam|merg|split|abolish|reclassif|moved|add|new|creat|introduc|remov)\w*/.test(lower),
+  sum: (lower) => /\b(?:combined|together|in total|altogether|sum|jointly|between them)\b/.test(lower),
+  fewer: (lower) => /\b(?:fewer|less|smaller|smallest)\b/.test(lower),
+  fell: (lower) => /\b(?:lost|lose|fewer|less|shr[iu]nk\w*|decreas\w*|drop\w*|fell|declin\w*)\b/.test(lower),
+  down: (lower) => /\b(?:fewer|less|smaller|drop\w*|fall|fell|decreas\w*|down|shr[iu]nk\w*)\b/.test(lower),
+  up: (lower) => /\b(?:more|bigger|larger|greater|increas\w*|grow|grew|go up|went up|rise|rose)\b/.test(lower),
+  changed: (lower) => /\b(?:chang\w*|differ\w*)\b/.test(lower),
+  against: (lower) => (() => { const a = AGAINST.exec(lower); return a ? { op: /^(?:less|smaller|fewer|under|below)$/.test(a[1]!) ? 'less' as const : 'more' as const, n: Number(a[2]!.replaceAll(',', '')) } : null; })(),
+  percent: (lower) => /\b(?:percent\w*|proportion|share|fraction)\b|%/.test(lower),
+};
+
+/** A question's form: each part read from its words on first use, then kept. */
+class LazyForm {
+  readonly read: Partial<Record<keyof Form, unknown>> = {};
+  constructor(readonly lower: string, readonly residue: string) {}
+}
+for (const key of Object.keys(FORM_READERS) as Array<keyof Form>) {
+  Object.defineProperty(LazyForm.prototype, key, {
+    get(this: LazyForm) {
+      return key in this.read ? this.read[key] : (this.read[key] = FORM_READERS[key](this.lower, this.residue));
+    },
+  });
+}
+
+/** The form of a question: the words around what it names, read for the answers. */
+function formOf(lower: string, residue: string): Form {
+  return new LazyForm(lower, residue) as unknown as Form;
+}
+
+/**
+ * "coronavirus species (Coronaviridae)": a word in lower case and a taxon name of the same stem next to it are
+ * one taxon said twice, the name spelt out winning; and one taxon named twice is one.
+ */
+function sameStem(p: Parsed): void {
+  if (p.taxa.length !== 2) return;
+  if (p.taxa[0]!.name === p.taxa[1]!.name && p.taxa[0]!.rank === p.taxa[1]!.rank) {
+    p.taxa.splice(1);
+    return;
+  }
+  const stem = (n: string) => n.toLowerCase().replace(/(?:viridae|virinae|virales|viria|viruses|virus)$/, '');
+  const [a, b] = p.taxa as [TaxonRef, TaxonRef];
+  if (stem(a.text) !== stem(b.text)) return;
+  const common = a.text === a.text.toLowerCase() && b.text !== b.text.toLowerCase() ? a : b.text === b.text.toLowerCase() && a.text !== a.text.toLowerCase() ? b : null;
+  if (common) p.taxa.splice(p.taxa.indexOf(common), 1);
+}
+
+/** The rank counted or ranked: the rank right after the counting words, else the first rank word. */
+function targetRankOf(residue: string): Rank | null {
+  // "how many (different) genera", "number of families", "largest orders"
+  const m = /\b(?:how many|number of|count of|count|total|largest|biggest|smallest|top(?: \d+)?|\d+ largest|\d+ biggest|fastest[- ]growing|most|which|what)\s+(?:(?:different|distinct|virus|viral|recognised|recognized|ictv|official|accepted|new|the|of|are|were)\s+)*([a-z]+)/.exec(residue);
+  const r = m ? rankOf(m[1]!) : null;
+  if (r) return r;
+  return firstRank(residue);
 }
 
 /** The rank a species question asks for: "what family ...", "in which realm ...", "its genus", "the order of". */
@@ -670,81 +807,4 @@ function askedRankOf(residue: string): Rank | null {
     if ((i > 0 && lead.has(words[i - 1]!)) || (i > 1 && lead.has(words[i - 2]!) && !rankOf(words[i - 1]!)) || words[i + 1] === 'of' || words.length <= 3) return r;
   }
   return null;
-}
-
-/** The ordered rules: what was found decides first, the words around it second. */
-function chooseIntent(p: Parsed, latestMsl: number): Intent {
-  const r = p.residue;
-  const species = p.species.length > 0;
-  const taxon = p.taxa.length > 0;
-  if (has(KW.help, r.replace(/[\s?.!]+$/, '')) && !species && !taxon) return 'help';
-
-  if (!species && !taxon) {
-    if (p.releases.length >= 2 && (has(KW.compare, r) || has(KW.changed, r) || /\bfrom §rel to §rel\b/.test(r))) {
-      return has(KW.growth, r) && (p.targetRank ?? 'species') !== 'species' ? 'fastest_growing' : 'compare_releases';
-    }
-    if (has(KW.milestone, r) || (has(KW.realmIntro, r) && !has(KW.count, r))) return 'milestones';
-    // "when did the number of species pass 10,000?": a threshold crossed, not a count
-    if (p.threshold !== null && p.threshold >= 1000 && has(KW.threshold, r) && (!has(KW.count, r) || /\b(?:when|which|what|first)\b/.test(r))) return 'milestones';
-    // "when was the rank class first used": a rank word with an introduction verb and no release
-    const whichRelease = /\b(?:which|what) (?:release|version|msl|year)\b/.test(r);
-    if (p.targetRank && p.targetRank !== 'species' && has(KW.rankIntro, r) && (has(KW.when, r) || whichRelease) && p.releases.length === 0) return 'milestones';
-    // "which release had 1906 species?"
-    if (whichRelease && p.threshold !== null && p.threshold >= 1000) return 'milestones';
-    if (/\b(?:which|what) (?:release|version|msl|year)\b.*\b(?:most|largest|biggest|fewest)\b/.test(r)) return 'milestones';
-  }
-  if (species) {
-    if ((has(KW.genome, r) || p.genomeTypes.length > 0) && !has(/\b(?:families|genera)\b/, r)) return 'genome';
-    if (has(KW.host, r)) return 'hosts';
-    const pastRelease = p.releases.some((x) => x.msl !== latestMsl);
-    // "when did X get its new name" asks when it was renamed, not what it is called
-    if (/\bwhen\b/.test(r) && has(KW.formerNames, r)) return 'former_names';
-    if (!pastRelease && has(KW.currentName, r) && !/\b(?:former|previous|old|earlier|other|before|originally)\b/.test(r)) return 'current_name';
-    if (has(KW.formerNames, r) && !(pastRelease && /\bcalled\b/.test(r) && !/\b(?:former|previous|old|other)\b/.test(r))) return 'former_names';
-    if (has(KW.history, r) && !(pastRelease && has(/\b(?:famil\w*|genus|genera|order|realm|classif\w*|belong\w*)\b/, r))) return 'species_history';
-    return 'classification';
-  }
-  // "which families are retroviruses (ssRNA-RT)?": the common name describes the genomes asked about
-  if (taxon && p.taxa[0]!.common && p.targetRank === 'family' && !species) {
-    if (p.genomeTypes.length > 0) return 'families_by_genome';
-    if (p.hosts.length > 0) return 'families_by_host';
-  }
-  if (taxon) {
-    const t = p.taxa[0]!;
-    if (has(KW.stability, r)) return 'family_stability';
-    if (has(KW.host, r) || (p.hosts.length > 0 && !has(KW.count, r))) return 'hosts';
-    if (has(KW.genome, r) && !has(KW.count, r)) return 'genome';
-    if (has(KW.largest, r) && p.targetRank && p.targetRank !== t.rank) return 'largest_taxa';
-    if (has(KW.growth, r) && !has(KW.count, r)) return t.rank === 'family' ? 'family_evolution' : 'taxon_history';
-    if (has(KW.count, r)) return 'count_taxon';
-    // "how did Flaviviridae change between 2010 and 2020": its size in each
-    if (p.releases.length >= 2 && (has(KW.evolution, r) || has(KW.growth, r) || has(KW.compare, r))) return 'count_taxon';
-    if (has(KW.removed, r) || has(KW.merged, r) || has(KW.split, r) || has(KW.rankIntro, r)
-      || /\b(?:when|happened|fate|end(?:ed)?|gone|dissol\w*|still|exist\w*|abolition|demise|bec[oa]me|turned into|replaced|successor|renamed (?:to|into|as)|renamed\b.*\bto)\b|\bcalled (?:§rel|now|today|nowadays)|\b(?:current|new|present|latest) name\b|\bname (?:§rel|now|today)/.test(r)) {
-      return t.rank === 'family' && has(/\b(?:evol\w*|over time|history|histor\w*)\b/, r) ? 'family_evolution' : 'taxon_history';
-    }
-    if (has(KW.evolution, r)) return t.rank === 'family' ? 'family_evolution' : 'taxon_history';
-    return 'classification';
-  }
-  if (has(KW.largest, r) && !has(/\b(?:releases?|versions?|msls?|years?|editions?)\b/, r)) return 'largest_taxa';
-  if (has(KW.growth, r) && (p.targetRank !== null && p.targetRank !== 'species' || has(/\b(?:fastest|most)\b/, r))) return 'fastest_growing';
-  if (has(KW.stability, r)) return 'family_stability';
-  // host and genome questions without a name are about the families of the latest release
-  const aboutFamilies = p.targetRank === null || p.targetRank === 'family' || p.targetRank === 'species';
-  if (p.hosts.length > 0 && aboutFamilies) return 'families_by_host';
-  if (p.genomeTypes.length > 0 && aboutFamilies) return 'families_by_genome';
-  if (p.unknownNames.length > 0) return 'unknown';
-  if (p.badReleases.length > 0) return 'unknown';
-  if (p.releases.length >= 2 && /\b(?:more|fewer|less|than|differ\w*|grew|increase\w*)\b/.test(r) && (p.targetRank ?? 'species') === 'species') return 'compare_releases';
-  if (has(KW.count, r) && p.change && p.releases.length <= 1 && (p.targetRank ?? 'species') === 'species') return 'release_changes';
-  // "how many species did MSL37 add over MSL36": the changes between the two
-  if (p.releases.length === 2 && p.change && (p.targetRank ?? 'species') === 'species') return 'compare_releases';
-  if (has(KW.count, r) && /\b(?:releases|versions|msls|editions)\b/.test(r)) return 'release_info';
-  if (has(KW.count, r) && (p.targetRank !== null || p.releases.length > 0)) return 'count_release';
-  if (p.releases.length === 1 && (has(KW.changed, r) || p.change !== null)) return 'release_changes';
-  if (p.releases.length >= 2) return 'compare_releases';
-  if (has(KW.releaseInfo, r) || (p.releases.length === 1 && has(KW.when, r))) return 'release_info';
-  // a release named and nothing else asked of it: "What is the latest release?", "Tell me about MSL36"
-  if (p.releases.length === 1 && p.unknownNames.length === 0) return 'release_info';
-  return 'unknown';
 }

@@ -1,9 +1,10 @@
 // One question through the whole language layer: checked for a topic the service does not answer (scope.ts),
-// its identifiers and short names looked up, read (parse.ts; a misspelt name is read as the one name it is
-// closest to, and says so), checked for releases that do not exist, answered by a relation (relations.ts) or an
-// intent (answer.ts), and judged (understood.ts): an answer only when every part was understood, otherwise a
-// "not understood" answer naming the part. The router and the evaluation harness (bench/ai-eval.ts) both call
-// this, so what is measured is what is served.
+// its identifiers and short names looked up, read once (parse.ts; a misspelt name is read as the one name it is
+// closest to, and says so), checked for releases that do not exist or are named two ways that disagree (declined)
+// and for a year of several releases (asked back), answered by the function of its reading (answers/), and judged
+// (understood.ts): an answer only when every part was understood, otherwise a "not understood" answer naming the
+// part. The router and the evaluation harness (bench/ai-eval.ts) both call this, so what is measured is what is
+// served.
 import type { Store } from '../store/store.js';
 import { lookupIdentifiers } from '../read/identifiers.js';
 import { releases as releaseRows } from '../read/releases.js';
@@ -12,16 +13,15 @@ import { lineageCurrentName } from '../read/species-walks.js';
 import { suggest } from '../read/suggest.js';
 import { normaliseName } from '../read/names.js';
 import { virusAliases } from '../read/virus-aliases.js';
-import { answer, type Answer } from './answer.js';
+import { answer, type Answer } from './answers/index.js';
 import { EXAMPLE_QUESTIONS } from './examples.js';
-import { and } from './format.js';
+import { and, or } from './format.js';
 import { matches } from './matches.js';
-import { identifierWords, isQuestionWord, parseQuestion, storeLexicon, type Lexicon, type Parsed, type SpeciesRef } from './parse.js';
-import { answerRelation, releasesBetweenYears } from './relations.js';
+import { identifierWords, isQuestionWord, parseQuestion, storeLexicon, type Intent, type Lexicon, type Parsed, type Reading, type SpeciesRef } from './parse.js';
 import { outOfScope, SCOPE_SENTENCE } from './scope.js';
 import { confidenceOf, understoodOf, unreadPart, unreadWords, type Understood } from './understood.js';
 
-export type Status = 'answered' | 'not_understood' | 'declined';
+export type Status = 'answered' | 'not_understood' | 'declined' | 'clarify';
 
 export type QueryResult = Answer & {
   status: Status;
@@ -43,7 +43,8 @@ function entitiesOf(p: Parsed): Record<string, unknown> {
     hosts: p.hosts,
     genome_types: p.genomeTypes,
     rank: p.targetRank,
-    change: p.change,
+    // the contract's word for an abolition is release_diff's: removed
+    change: p.change === 'abolished' ? 'removed' : p.change,
     unknown: [...p.unknownNames, ...p.badReleases],
   };
 }
@@ -95,35 +96,32 @@ async function corrected(store: Store, query: string, p: Parsed, lex: Lexicon): 
   return again;
 }
 
-/**
- * "coronavirus species (Coronaviridae)": a word in lower case and a taxon name of the same stem next to it are
- * one taxon said twice, the name spelt out winning.
- */
-function sameStem(p: Parsed): void {
-  if (p.taxa.length !== 2) return;
-  // "Geminiviridae in 2015 and Geminiviridae in 2020": one taxon named twice
-  if (p.taxa[0]!.name === p.taxa[1]!.name && p.taxa[0]!.rank === p.taxa[1]!.rank) {
-    p.taxa.splice(1);
-    return;
-  }
-  const stem = (n: string) => n.toLowerCase().replace(/(?:viridae|virinae|virales|viria|viruses|virus)$/, '');
-  const [a, b] = p.taxa as [Parsed['taxa'][0], Parsed['taxa'][0]];
-  if (stem(a.text) !== stem(b.text)) return;
-  const common = a.text === a.text.toLowerCase() && b.text !== b.text.toLowerCase() ? a : b.text === b.text.toLowerCase() && a.text !== a.text.toLowerCase() ? b : null;
-  if (common) p.taxa.splice(p.taxa.indexOf(common), 1);
-}
+// the releases by number, once per store (rows are held for the build's life)
+const byNumber = new WeakMap<Store, Map<number, { label: string }>>();
 
 /** Each release an answer names, the first time, with its year or label: "MSL39" -> "MSL39 (2023)". */
 function withYears(store: Store, text: string): string {
-  const all = releaseRows(store);
-  const seen = new Set<string>();
-  return text.replace(/\bMSL(\d{1,2})\b(?! \()/g, (m: string, n: string, at: number) => {
-    const r = all.find((x) => x.msl === Number(n));
-    // already said ("MSL39 (2023)" once) or written next to its label ("MSL33 = 2018a")
-    if (!r || seen.has(m) || text.slice(at - 1, at) === '(' || text.slice(at - 12, at).includes(r.label) || /^\s*(?:=|\()/.test(text.slice(at + m.length))) return m;
-    seen.add(m);
-    return `${m} (${r.label})`;
-  });
+  let at = text.indexOf('MSL');
+  if (at < 0) return text;
+  let rows = byNumber.get(store);
+  if (!rows) byNumber.set(store, (rows = new Map(releaseRows(store).map((r) => [r.msl, r]))));
+  const seen = new Set<number>();
+  let out = '';
+  let from = 0;
+  // "MSL" and one or two digits, as a word: the rest of the text is copied as it is
+  for (; at >= 0; at = text.indexOf('MSL', at + 3)) {
+    let end = at + 3;
+    while (end < text.length && end < at + 5 && text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
+    if (end === at + 3 || (end < text.length && /\w/.test(text[end]!)) || (at > 0 && /\w/.test(text[at - 1]!))) continue;
+    const n = Number(text.slice(at + 3, end));
+    const r = rows.get(n);
+    // already said ("MSL39 (2023)" once), in brackets, written next to its label ("MSL33 = 2018a"), or followed by one
+    if (!r || seen.has(n) || text.charCodeAt(at - 1) === 40 || text.slice(Math.max(0, at - 12), at).includes(r.label) || /^\s*(?:=|\()/.test(text.slice(end, end + 3))) continue;
+    seen.add(n);
+    out += `${text.slice(from, end)} (${r.label})`;
+    from = end;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 /**
@@ -156,9 +154,6 @@ export async function askQuestion(store: Store, query: string): Promise<QueryRes
     const understood: Understood = p ? understoodOf(p, relation) : { entities: [], relation, releases: [] };
     return { status, response, intent: p?.intent ?? 'unknown', understood, confidence: 0, entities: p ? entitiesOf(p) : NO_ENTITIES, data: { ...data, examples: closest() }, sources: [] };
   };
-  const topic = outOfScope(query);
-  if (topic) return refuse('declined', null, 'out_of_scope', `${SCOPE_SENTENCE} (The question asks about ${topic}.) ${offered()}`, { topic });
-
   // most questions hold no identifier, and the aliases are built once: then nothing is awaited (an await is a
   // turn of the microtask queue, which showed in profiles of every question)
   const idWords = identifierWords(query);
@@ -168,38 +163,64 @@ export async function askQuestion(store: Store, query: string): Promise<QueryRes
   let parsed = parseQuestion(query, lex);
   const nothingFound = parsed.species.length === 0 && parsed.taxa.length === 0;
   if (parsed.unknownNames.length > 0 || nothingFound) parsed = (await corrected(store, query, parsed, lex)) ?? parsed;
+  // a topic's words in the question, not in a name it holds ("Coconut lethal yellowing ..."): read in the words
+  // the names leave
+  const topic = outOfScope(parsed.residue);
+  if (topic) return refuse('declined', parsed, 'out_of_scope', `${SCOPE_SENTENCE} (The question asks about ${topic}.) ${offered()}`, { topic });
 
-  sameStem(parsed);
-  const span = releasesBetweenYears(store, query);
-  if (span) {
-    const understood = understoodOf(parsed, span.relation);
-    return { status: 'answered', response: span.response, intent: span.relation, understood, confidence: confidenceOf(understood), entities: entitiesOf(parsed), data: span.data, sources: span.sources };
-  }
+  if (parsed.relation === 'releases_in_years') return answered(store, parsed, await answer(store, parsed));
   if (parsed.badReleases.length > 0) {
     const all = releaseRows(store);
     const bad = parsed.badReleases[0]!;
     return refuse('declined', parsed, 'nonexistent_release', `${bad.charAt(0).toUpperCase()}${bad.slice(1)}: there is no such release, and I do not answer with another one. The releases run from ${all[0]!.version} (${all[0]!.label}) to ${all[all.length - 1]!.version} (${all[all.length - 1]!.label}). ${offered()}`);
   }
+  // "MSL40 (2019)": two releases named as one, which the answer would have to choose between
+  if (parsed.conflicts.length > 0) {
+    return refuse('declined', parsed, 'release_conflict', `${parsed.conflicts[0]}. I answer for one release named consistently, never for a guess between two: ask again naming the one you mean. ${offered()}`, { conflict: parsed.conflicts[0] });
+  }
   const words = unreadWords(parsed);
   if (words) return refuse('not_understood', parsed, parsed.intent, `I did not understand all of this question: not understood, ${words}. I answer only when I understood every part. ${offered()}`);
-  // what a name is called now is answered for all its species at once (answer.ts currentName); anything else is asked of one
+  // what a name is called now is answered for all its species at once (answers/species.ts currentName); anything else is asked of one
   const several = parsed.intent === 'current_name' ? null : severalSpecies(store, parsed);
   if (several) {
     const { ref, now } = several;
     return refuse('not_understood', parsed, parsed.intent, `${ref.text} stands for ${now.length} species in the latest release: ${and(now)}. I answer about one species at a time: ask again naming the one you mean. ${offered()}`, { name: ref.text, species: now });
   }
-  const rel = parsed.unknownNames.length === 0 ? await answerRelation(store, parsed, query) : null;
-  if (rel) {
-    const understood = understoodOf(parsed, rel.relation);
-    if (rel.missing) return { ...refuse('not_understood', parsed, rel.relation, `${rel.response} ${offered()}`), understood };
-    return { status: 'answered', response: withAsides(store, parsed, withYears(store, rel.response)), intent: rel.relation, understood, confidence: confidenceOf(understood), entities: entitiesOf(parsed), data: rel.data, sources: rel.sources };
-  }
+  // a year of several releases, read as one of them, would answer for a release the question did not name
+  const year = parsed.relation === 'year_counts' || parsed.relation === 'releases_of_year' ? undefined : parsed.releases.find((r) => r.ambiguous);
+  if (year) return askBack(store, parsed, year.year);
   const a = await answer(store, parsed);
+  if (parsed.relation === 'not_a_taxon') return { ...refuse('declined', parsed, 'not_a_taxon', `${a.response} ${offered()}`, a.data), sources: a.sources };
   if (parsed.intent === 'unknown' || parsed.intent === 'help' || a.unanswered) {
-    return { ...refuse('not_understood', parsed, parsed.intent, a.response, a.data), data: a.data };
+    return { ...refuse('not_understood', parsed, parsed.relation, a.response, a.data), data: a.data };
   }
-  const unread = unreadPart(parsed);
-  if (unread) return refuse('not_understood', parsed, parsed.intent, `I did not understand all of this question: not understood, ${unread}. I answer only when I understood every part. ${offered()}`);
-  const understood = understoodOf(parsed, parsed.intent);
-  return { status: 'answered', response: withAsides(store, parsed, withYears(store, a.response)), intent: parsed.intent, understood, confidence: confidenceOf(understood), entities: entitiesOf(parsed), data: a.data, sources: a.sources };
+  // the intents of one thing asked use only some parts of a question; a relation read whole uses them all
+  const unread = ONE_THING.has(parsed.relation) && !parsed.nameRelease ? unreadPart(parsed) : null;
+  if (unread) return refuse('not_understood', parsed, parsed.relation, `I did not understand all of this question: not understood, ${unread}. I answer only when I understood every part. ${offered()}`);
+  return answered(store, parsed, a);
+}
+
+/** The readings that answer one thing asked (the rest are relations read whole, which use every part they read). */
+const ONE_THING = new Set<Reading>([
+  'classification', 'current_name', 'former_names', 'species_history', 'genome', 'hosts', 'count_release', 'count_taxon',
+  'release_changes', 'compare_releases', 'family_evolution', 'family_stability', 'largest_taxa', 'fastest_growing', 'milestones',
+  'taxon_history', 'families_by_host', 'families_by_genome', 'release_info',
+]);
+
+function answered(store: Store, p: Parsed, a: Answer): QueryResult {
+  const understood = understoodOf(p, p.relation);
+  return { status: 'answered', response: withAsides(store, p, withYears(store, a.response)), intent: p.intent, understood, confidence: confidenceOf(understood), entities: entitiesOf(p), data: a.data, sources: a.sources };
+}
+
+/** "2018 had two releases, MSL33 (2018a) and MSL34 (2018b): which do you mean?" */
+function askBack(store: Store, p: Parsed, year: number): QueryResult {
+  const inYear = releaseRows(store).filter((r) => r.year === year);
+  // the year was read as no one release: it is not reported as one
+  const read = understoodOf(p, p.relation);
+  const understood = { ...read, entities: read.entities.filter((e) => e.kind !== 'release' || !p.releases.some((r) => r.ambiguous && r.text === e.text)), releases: [] };
+  return {
+    status: 'clarify', intent: p.intent as Intent, understood, confidence: 0, entities: entitiesOf(p), sources: [],
+    response: `${year} had ${inYear.length} releases: ${and(inYear.map((r) => `${r.version} (${r.label})`))}. Which one do you mean? Ask again naming it (${or(inYear.map((r) => `"${r.version}"`))}, or ${or(inYear.map((r) => `"${r.label}"`))}).`,
+    data: { year, releases: inYear.map((r) => ({ version: r.version, label: r.label })) },
+  };
 }

@@ -7,16 +7,16 @@ export const SCOPE_SENTENCE = 'This service answers questions about the ICTV vir
   + 'type species, genome composition and hosts as the VMR records them, counts and changes between releases); it cannot answer that.';
 
 const TOPICS: Array<[string, RegExp]> = [
-  ['virulence or disease severity', /\b(?:virulen\w*|deadl(?:y|ier|iest)|lethal\w*|fatal\w*|mortality|death\w*|died|dies|die|kill\w*|dangerous|severity|severe (?:is|are)|pathogenicity|symptoms?|incubation|sick|illness|disease course)\b/],
-  ['epidemiology', /\b(?:r0|r naught|reproduction number|transmissib\w*|transmit\w*|transmission|contagious|spreads?|spreading|outbreaks?|epidemics?|pandemics?|cases|incidence|prevalence|infected (?:people|patients|persons)|people (?:infected|have)|endemic)\b/],
-  ['vaccines and treatment', /\b(?:vaccines?|vaccinat\w*|shots?|jabs?|immuni[sz]\w*|antibod\w*|protect\w*|treat\w*|cure[sd]?|drugs?|antivirals?|therap\w*|medicin\w*|remd\w*|paxlovid|prevent\w*)\b/],
+  ['virulence or disease severity', /\b(?:virulen\w*|deadl(?:y|ier|iest)|lethal\w*|fatal\w*|mortality|death\w*|died|dies|die|kill\w*|dangerous|severity|severe (?:is|are)|pathogenicity|symptoms?|incubation|sick|illness|disease course|survival rate|is it safe|safe to (?:eat|drink|touch|travel)|organs?|liver|lungs?|damag\w*|how long (?:does|do|will) .* last)\b/],
+  ['epidemiology', /\b(?:r0|r naught|reproduction number|transmissib\w*|transmit\w*|transmission|contagious|spreads?|spreading|outbreaks?|epidemics?|pandemics?|cases|incidence|prevalence|infected (?:people|patients|persons)|people (?:infected|have)|endemic|eradicat\w*|countr(?:y|ies)|continents?|worldwide|globally|europe|africa|asia|(?:increasing|decreasing|rising|declining) in)\b/],
+  ['vaccines and treatment', /\b(?:vaccines?|vaccinat\w*|shots?|jabs?|immuni[sz]\w*|antibod\w*|antibiotics?|protect\w*|treat\w*|cure[sd]?|curabl\w*|drugs?|antivirals?|therap\w*|medicin\w*|remd\w*|paxlovid|prevent\w*|disinfect\w*|saniti[sz]\w*|bleach|hygiene|hand ?wash\w*|quarantin\w*)\b/],
   ['sequences and structures', /\b(?:sequences?|sequencing|fasta|gc content|gc-content|primers?|blast|proteins?|structures?|pdb|crystal|codons?|mutations?|mutat\w*|variants? of concern|orfs?|open reading frames?|genes?)\b/],
   ['origins and evolution of a virus in nature', /\b(?:lab leak|come from|came from|originat\w*|where did .* (?:come|start)|spill ?over|zoono\w*)\b/],
   ['the future', /\b(?:will (?:there|the|ictv|it|they|be)|next (?:release|year|msl|version)|in the future|future|predict\w*|forecast\w*|upcoming|going to (?:be|change|rename))\b/],
-  ['infection in people and animals', /\b(?:immune|immunity|evade\w*|people|worldwide|patients?|can (?:humans|people|you|i|we|dogs|cats|pets) (?:get|catch)|carr(?:y|ies|ied|iers?)|airborne|aerosols?|how (?:do|does|did) (?:you|people|humans) (?:get|catch))\b/],
-  ['the biology of the virus', /\b(?:caus(?:e|es|ed|ing)|diseases?|virions?|capsids?|envelope[sd]?|receptors?|replicat\w*|bind\w*|enter\w* (?:the )?cells?|particles?|morpholog\w*|look like|shape|survive|temperature|mutation rate|evolv\w* from)\b/],
+  ['infection in people and animals', /\b(?:immune|immunity|evade\w*|people|worldwide|patients?|can (?:humans|people|you|i|we|dogs|cats|pets) (?:get|catch)|(?<!§rel |list |release )carr(?:y|ies|ied)|carriers?|airborne|aerosols?|how (?:do|does|did) (?:you|people|humans) (?:get|catch))\b/],
+  ['the biology of the virus', /\b(?:caus(?:e|es|ed|ing)|diseases?|virions?|capsids?|envelope[sd]?|receptors?|replicat\w*|bind\w*|(?:get|gets|getting|got|enter\w*|invad\w*|penetrat\w*|travel\w*) (?:in ?to |to )?(?:the |a |an |its |their )?(?:\w+ ){0,2}(?:cells?|brain|nucleus|body|bloodstream|tissues?)|particles?|morpholog\w*|look like|shape|survive|temperature|mutation rate|evolv\w* from|inject\w*|integrat\w*|placenta|latent|latency|dormant|mechanism\w*|hijack\w*|reverse transcription works?|spike protein|immune system)\b/],
   ['people and discovery', /\b(?:who (?:discovered|found|named|first)|discover\w*|nobel|scientists?|named after|why (?:is|was|did|does))\b/],
-  ['diagnosis and testing', /\b(?:diagnos\w*|pcr test|test(?:ing)? for|detect(?:ed|ion)? in (?:patients|blood))\b/],
+  ['diagnosis and testing', /\b(?:diagnos\w*|pcr test|test(?:ing)? for|detect(?:ed|ion)? in (?:patients|blood)|(?:know|tell) if i (?:have|had|am)|do i have|am i infected)\b/],
 ];
 
 // every topic's pattern in one: nearly every question matches none, and one pass over it then says so

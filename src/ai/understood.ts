@@ -88,7 +88,7 @@ export function unreadPart(p: Parsed): string | null {
   if (span && !['compare_releases', 'fastest_growing', 'count_taxon', 'family_evolution', 'milestones'].includes(p.intent)) return `"${span[1]}" a release (I answer about a release, not the releases ${span[1]} it)`;
   // "which families did Picornavirales gain in 2019": a change in a release is not answered with a classification
   if (p.intent === 'classification' && p.change && p.releases.length > 0) return `the ${p.change} taxa asked in ${p.releases[0]!.version}`;
-  // the comparison of two releases in answer.ts is of species: other ranks are relations.ts's, or not understood
+  // the comparison of two releases (answers/changes.ts) is of species: other ranks are relations read whole, or not understood
   if (p.intent === 'compare_releases' && p.targetRank && p.targetRank !== 'species') return `the ${p.targetRank} changes asked between two releases`;
   // the change counts of a release are of species; a question about other ranks' changes is not answered with them
   if (p.intent === 'release_changes' && p.targetRank && p.targetRank !== 'species') return `the ${p.targetRank} changes asked (release change counts are of species)`;

@@ -1,7 +1,9 @@
 // The controlled vocabularies a user's words are mapped onto: ICTV genome compositions (the MSL column), VMR host
-// sources and genome lengths. Shared by the question parser (parse.ts: "which families infect archaea?") and the
-// classifier's metadata (classify.ts: {genome_type: "positive-sense RNA", host: "mosquito", genome_size: "11 kb"}).
-// Each table maps phrasings to the values the data uses; nothing here is a fact about a taxon.
+// sources and genome lengths, the changes a release makes and the ranks. Shared by the question parser
+// (parse.ts: "which families infect archaea?", "how many species were abolished") and the classifier's metadata
+// (classify.ts: {genome_type: "positive-sense RNA", host: "mosquito", genome_size: "11 kb"}). Each table maps
+// phrasings to the values the data uses; nothing here is a fact about a taxon.
+import type { Rank } from '../read/lineages.js';
 import { anyOf, matches } from './matches.js';
 
 /** The genome compositions of the MSL's "Genome Composition" column (src.vocab_molecule abbreviations). */
@@ -141,4 +143,73 @@ export function formatGenomeSize(bp: number): string {
   if (bp >= 1e6) return `${(bp / 1e6).toFixed(2).replace(/\.?0+$/, '')} Mb`;
   if (bp >= 1e3) return `${(bp / 1e3).toFixed(1).replace(/\.0$/, '')} kb`;
   return `${bp} bp`;
+}
+
+/** The changes a release makes to a taxon, as questions ask for them. */
+export type ChangeKind = 'added' | 'abolished' | 'renamed' | 'reclassified' | 'merged' | 'split' | 'promoted' | 'demoted';
+
+/**
+ * The words of each change, in the order they are tried: the first that matches names the change asked
+ * ("new names" is a rename, not an addition; "moved ... merged" a merge).
+ */
+export const CHANGE_WORDS: ReadonlyArray<[ChangeKind, RegExp]> = [
+  ['promoted', /\b(?:promot\w*|elevat\w*|rais\w* to)\b/],
+  ['demoted', /\bdemot\w*/],
+  ['renamed', /\b(?:renam\w*|name changes?|new names?)\b/],
+  ['merged', /\bmerg\w*/],
+  ['split', /\bsplit\w*/],
+  ['reclassified', /\b(?:reclassif\w*|moved|relocat\w*|reassign\w*|transferr\w*)\b/],
+  ['abolished', /\b(?:abolish\w*|remov\w*|delet\w*|dropp\w*|discontinu\w*|eliminat\w*|retir\w*|disappear\w*|lost|lose|withdrawn)\b/],
+  ['added', /\b(?:add\w*|new(?:ly)?|creat\w*|introduc\w*|establish\w*|describ\w*|recogni[sz]ed|ratified|appear\w*|gain\w*)\b/],
+];
+const ANY_CHANGE = anyOf(CHANGE_WORDS.map(([, re]) => re));
+
+/** The change a lower-case text asks about, or null. */
+export function changeIn(text: string): ChangeKind | null {
+  if (!ANY_CHANGE.test(text)) return null;
+  for (const [kind, re] of CHANGE_WORDS) if (re.test(text)) return kind;
+  return null;
+}
+
+/** The pattern of one change's words. */
+export const changeWords = (kind: ChangeKind): RegExp => CHANGE_WORDS.find(([k]) => k === kind)![1];
+
+/** Words that name a rank, singular and plural, in lower case. */
+const RANK_WORDS = new Map<string, Rank>([
+  ['subrealm', 'subrealm'], ['subrealms', 'subrealm'], ['realm', 'realm'], ['realms', 'realm'],
+  ['subkingdom', 'subkingdom'], ['subkingdoms', 'subkingdom'], ['kingdom', 'kingdom'], ['kingdoms', 'kingdom'],
+  ['subphylum', 'subphylum'], ['subphyla', 'subphylum'], ['phylum', 'phylum'], ['phyla', 'phylum'],
+  ['subclass', 'subclass'], ['subclasses', 'subclass'], ['class', 'class'], ['classes', 'class'],
+  ['suborder', 'suborder'], ['suborders', 'suborder'], ['order', 'order'], ['orders', 'order'],
+  ['subfamily', 'subfamily'], ['subfamilies', 'subfamily'], ['family', 'family'], ['families', 'family'],
+  ['subgenus', 'subgenus'], ['subgenera', 'subgenus'], ['genus', 'genus'], ['genera', 'genus'], ['species', 'species'],
+]);
+
+// a lookup rather than a pattern per rank: the name finder asks it of the words around every run of words
+export function rankOf(word: string): Rank | null {
+  return RANK_WORDS.get(word.toLowerCase()) ?? null;
+}
+
+/** The first rank word of a lower-case text. */
+export function firstRank(text: string): Rank | null {
+  for (const word of text.split(/[^a-z]+/)) {
+    const rank = RANK_WORDS.get(word);
+    if (rank) return rank;
+  }
+  return null;
+}
+
+/** The words of the ranks counted in comparisons, plural. */
+const COUNTED = /\b(?:more|fewer|less|many|number of|most|by|count of)\s+(?:\w+\s+)?(species|genera|families|orders)\b/;
+
+/** The rank a comparison counts: "more species", "number of genera", "by species", a plural rank word; null else. */
+export function countedRank(text: string): Rank | null {
+  const m = COUNTED.exec(text) ?? /\b(species|genera|families|orders)\b/.exec(text);
+  return m ? rankOf(m[1]!) : null;
+}
+
+/** "ssRNA(+)", "dsDNA or ssDNA", "RNA (any kind)": the genome types asked, as an answer names them. */
+export function genomeLabel(types: readonly string[]): string {
+  if (types.length <= 3) return types.join(' or ');
+  return `${types.every((t) => t.includes('RNA')) ? 'RNA' : types.every((t) => t.includes('DNA')) ? 'DNA' : types[0]!.replace(/\(.*$/, '')} (any kind)`;
 }

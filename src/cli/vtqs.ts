@@ -11,7 +11,8 @@ import { HttpError } from '../read/errors.js';
 import { loadConfig } from '../config/env.js';
 import { openApiDocument } from '../contract/openapi.js';
 import { BULK_FORMATS, bulkRows, type BulkFormat } from '../read/bulk.js';
-import { assertPair, CHANGE_TYPES, changesAnswer, diffSummary, type ChangeType } from '../read/compare.js';
+import { assertPair, CHANGE_TYPES, changesAnswer, type ChangeType } from '../read/compare.js';
+import { compareSummary } from '../read/official-tallies.js';
 import { openStore } from '../read/documents.js';
 import { historyOf } from '../read/history.js';
 import { asWritten } from '../read/names.js';
@@ -121,7 +122,7 @@ GET /api/v1/compare/<from>/<to>/details answers it; with --all every change in o
       const [from, to] = [resolveVersion(store, positionals[0]), resolveVersion(store, positionals[1])];
       assertPair(from, to);
       if (!details) {
-        await writeJson(diffSummary(store, from, to));
+        await writeJson(compareSummary(store, from, to));
         return EXIT.found;
       }
       const change_type = (type ?? null) as ChangeType | null;

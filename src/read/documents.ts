@@ -5,6 +5,7 @@ import { definitionsKey, snapshotMismatch } from '../store/snapshot-file.js';
 import { Store, type DocSpec } from '../store/store.js';
 import { loadAbbreviationStems } from './abbreviation-stems.js';
 import { DIFF_LIST } from './compare.js';
+import { OFFICIAL_LIST } from './official-tallies.js';
 import { RELEASES_LIST } from './releases.js';
 import { loadSearch } from './search-index.js';
 import { loadSpeciesWalks, speciesWalksLoaded } from './species-walks.js';
@@ -58,6 +59,7 @@ export const IMAGE_LAYOUT = 'indexes/2';
 export const LISTS: Record<string, string> = {
   releases: RELEASES_LIST,
   release_diff: DIFF_LIST,
+  official_tally: OFFICIAL_LIST,
 };
 
 /**

@@ -107,7 +107,7 @@ export function lineageText(c: Record<string, string | null>): string {
 }
 
 /** One sentence on how a lineage ended: "abolished in MSL36", "merged into X in MSL25". */
-export function endingText(l: LineageDoc): string {
+export function endingText(l: Pick<LineageDoc, 'last_appearance' | 'ended' | 'abolished_in' | 'merged_into' | 'split_into'>): string {
   const next = `MSL${mslOf(l.last_appearance) + 1}`;
   switch (l.ended) {
     case 'current': return `still listed in ${l.last_appearance}`;

@@ -6,7 +6,7 @@
 // most of the cost of resolving a batch of names.
 import { Image, writeImage, type Field } from '../store/index-image.js';
 import type { Store } from '../store/store.js';
-import { lineageDoc, mslOf } from './lineages.js';
+import { lineageDoc, mslOf, type LineageDoc } from './lineages.js';
 
 /**
  * Lineages per query while loading: each query's text is under a MB, and splitting it up is a few
@@ -368,6 +368,34 @@ export function lineagePlace(store: Store, id: number, msl: number): LineagePlac
   if (held) return held;
   const timeline = lineageDoc(store, id).timeline;
   return { name: timeline.find((t) => mslOf(t.version) === msl)?.name ?? null, first: mslOf(timeline[0]!.version), last: mslOf(timeline[timeline.length - 1]!.version) };
+}
+
+/** What /ai/query reads of a species lineage: its span, names, how it began and ended, and its timeline of names. */
+export type LineageOutline = Pick<LineageDoc, 'lineage_id' | 'first_appearance' | 'last_appearance' | 'current_name' | 'names' | 'began'
+  | 'ended' | 'split_from' | 'merged_from' | 'merged_into' | 'split_into' | 'abolished_in'> & {
+  /** Each release: its version, the lineage's name there and its full lineage (';'-joined, the name last). */
+  timeline: Array<{ version: string; name: string; lineage: string }>;
+};
+
+/**
+ * A species lineage's outline: from its walk once the walks are loaded (without reading and parsing its
+ * document, several kilobytes for a lineage of every release), else from its document.
+ */
+export function lineageOutline(store: Store, id: number): LineageOutline {
+  const w = speciesWalks(store)?.get(id);
+  const names = speciesWalks(store)?.summary(id);
+  if (!w || !names) return lineageDoc(store, id);
+  const last = w.entries[w.entries.length - 1]!;
+  return {
+    lineage_id: id, first_appearance: versionOf(w.first), last_appearance: versionOf(w.last), current_name: names.current_name, names: names.names,
+    began: w.began, ended: w.ended,
+    split_from: w.began === 'split' ? w.began_from : [], merged_from: w.began === 'merged' ? w.began_from : [],
+    merged_into: w.ended === 'merged' ? w.into : [], split_into: w.ended === 'split' ? w.into : [],
+    abolished_in: w.ended === 'abolished' ? w.ended_in : null,
+    timeline: w.entries.map((e) => ({ version: e.version, name: e.name, lineage: e.parent ? `${e.parent};${e.name}` : e.name })),
+    // (the last entry is the lineage's last release: its name there is the current one when it is current)
+    ...(w.ended === 'current' && names.current_name === null ? { current_name: last.name } : {}),
+  };
 }
 
 /** The renames in a timeline of names, release by release. */

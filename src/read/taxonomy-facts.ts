@@ -1,4 +1,4 @@
-// Facts the documents do not hold, for /ai/query's relations (src/ai/relations.ts): the type species and the
+// Facts the documents do not hold, for /ai/query's answers (src/ai/answers/): the type species and the
 // merges and splits the lists mark (species_marks), the names of the taxa of one rank in one release
 // (taxon_counts), the higher-taxon renames and abolitions of the change lists (taxon_change_list), and the
 // species changes of one release (release_diff_detail), and the timeline's events. Each is one small query of a

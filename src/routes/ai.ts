@@ -35,7 +35,7 @@ export type AiAnswers = AnswerCache<QueryResult>;
 
 export const aiAnswers = (): AiAnswers => new AnswerCache<QueryResult>(1000);
 
-// POST /query <- parse.ts, then one answer function per intent (answer.ts) over in-memory documents
+// POST /query <- parse.ts, then one answer function per reading (ai/answers/) over in-memory documents
 async function queryAnswer(store: Store, cache: AiAnswers, body: QueryBody): Promise<object> {
   const key = normaliseQuestion(body.query);
   let result = body.use_cache ? cache.get(store.buildId, key) : undefined;
@@ -182,9 +182,9 @@ function features(req: Request, evaluation: Awaited<ReturnType<typeof evaluation
   const all = releases(req.store);
   return {
     query: {
-      method: 'deterministic parsing: release patterns, name lookup over every species name, VMR virus name and abbreviation ever used, higher-taxon lookup, host and genome vocabularies, then ordered intent rules; no generative model',
+      method: 'deterministic parsing: release patterns, name lookup over every species name, VMR virus name and abbreviation ever used, higher-taxon lookup, everyday group names (src/ai/group-names.yaml), host, genome, change and rank vocabularies, then ordered intent rules; no generative model',
       intents: Object.entries(INTENT_GUIDE).map(([intent, g]) => ({ intent, ...g })),
-      releases: `${all[0]?.version}..${all[all.length - 1]?.version}, written MSL39, msl 39, release 39, a year (2019) or label (2018b), latest/current`,
+      releases: `${all[0]?.version}..${all[all.length - 1]?.version}, written MSL39, msl 39, release 39, a year (2019) or label (2018b), a place (the tenth release), latest/current/now, or two at once (MSL30 (2015)); two that disagree are declined, a year of several releases asked back`,
       cache: 'LRU of 1,000 answers keyed by build id and normalised question; use_cache: false recomputes',
     },
     classify: {

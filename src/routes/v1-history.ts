@@ -6,7 +6,8 @@ import { nextPage, sendBytes, sendJson } from '../http/send-answer.js';
 import { ARROW_STREAM } from '../read/arrow.js';
 import { type ResolvedVersion, resolveVersion, type Scope } from '../read/releases.js';
 import type { Store } from '../store/store.js';
-import { assertPair, CHANGE_TYPES, changesAnswer, changesArrow, diffSummary } from '../read/compare.js';
+import { assertPair, CHANGE_TYPES, changesAnswer, changesArrow } from '../read/compare.js';
+import { compareSummary } from '../read/official-tallies.js';
 import { historyJson } from '../read/history.js';
 import { nameParam } from '../read/names.js';
 
@@ -17,10 +18,10 @@ function pair(store: Store, fromVersion: string, toVersion: string): { from: Res
   return { from, to, scope: from.scope === 'latest' || to.scope === 'latest' ? 'latest' : 'release' };
 }
 
-// GET /compare/:from/:to <- release_diff (in memory)
+// GET /compare/:from/:to <- release_diff and official_tally (in memory)
 function compare(req: Request, res: Response): void {
   const { from, to, scope } = pair(req.store, req.params.from_version as string, req.params.to_version as string);
-  sendJson(req, res, diffSummary(req.store, from, to), scope);
+  sendJson(req, res, compareSummary(req.store, from, to), scope);
 }
 
 /** The query as the contract declares it, validated and defaulted before the handler runs (operations.ts). */
@@ -54,7 +55,7 @@ export const historyReady: ReadyRoute[] = [
     path: '/api/v1/compare/{from_version}/{to_version}',
     answer(store, { params: p }) {
       const { from, to, scope } = pair(store, p.from_version!, p.to_version!);
-      return { body: diffSummary(store, from, to), scope };
+      return { body: compareSummary(store, from, to), scope };
     },
   },
   {

@@ -1,0 +1,304 @@
+// Answers about what changed: a release's changes against the one before (with ICTV's own tallies where its
+// spreadsheet counts them), two releases compared, and which taxa a release (or a span of two) added, abolished,
+// renamed, promoted, demoted, merged, split or moved, named.
+import { diffSummary, type CompareCounts } from '../../read/compare.js';
+import { releaseTotal } from '../../read/diversity.js';
+import { RANKS, type Rank } from '../../read/lineages.js';
+import { officialTally, type OfficialTally } from '../../read/official-tallies.js';
+import { asResolved, type ReleaseRow } from '../../read/releases.js';
+import { renamesIn, speciesChanges, speciesMarked, taxaNames, type RenameRow, type SpeciesChange } from '../../read/taxonomy-facts.js';
+import { and, num, RANK_PLURAL, release, signed } from '../format.js';
+import type { ChangeKind, Parsed, TaxonRef } from '../parse.js';
+import { fallback, notUnderstood, previousOf, rowOf, sources, targetRelease, withNote, type Answer, type Ctx } from './common.js';
+
+/** The changes the species counts of a comparison hold (species are not promoted or demoted). */
+type SpeciesChangeKind = Exclude<ChangeKind, 'promoted' | 'demoted'>;
+const speciesChange = (c: ChangeKind | null): SpeciesChangeKind | null => (c === 'promoted' || c === 'demoted' ? null : c);
+
+const plural = (rank: Rank, n: number) => (n === 1 ? rank : RANK_PLURAL[rank] ?? `${rank}s`);
+
+const MAX_NAMED = 120;
+/** A question asking how many gets the count and a few names; one asking which gets up to MAX_NAMED. */
+const shownOf = (p: Parsed) => (p.form.howMany ? 10 : MAX_NAMED);
+
+type Named = { name: string; above: string[] };
+
+/**
+ * The taxa of a rank above species that changed between two lists of names, by the change lists' records in
+ * between: a name that is gone but was renamed, promoted or demoted (rank "family>order") was not abolished,
+ * and one that appears under a new name was not new. Only those under `within` when it is given. Null for a
+ * change the lists do not record for higher taxa (merges, splits, moves).
+ */
+function higherTaxaChanged(now: Named[], before: Named[], records: RenameRow[], rank: Rank, change: ChangeKind, within?: TaxonRef): { names: string[]; renamed: string[] } | null {
+  const ends = (x: RenameRow) => { const [a, b] = x.rank.split('>'); return { from: a, to: b ?? a }; };
+  const under = (n: Named) => !within || n.above.includes(within.name);
+  const moved = records.filter((x) => x.new_name && x.new_name !== x.old_name);
+  if (change === 'renamed' || change === 'promoted' || change === 'demoted') {
+    const re = { renamed: /renam/i, promoted: /promot/i, demoted: /demot/i }[change];
+    const inside = new Set([...now, ...before].filter(under).map((n) => n.name));
+    return { names: records.filter((x) => x.new_name && re.test(x.change) && (ends(x).from === rank || ends(x).to === rank) && (!within || inside.has(x.old_name) || inside.has(x.new_name)))
+      .map((x) => `${x.old_name} -> ${x.new_name}${ends(x).from === ends(x).to ? '' : ` (${ends(x).from} to ${ends(x).to})`}`), renamed: [] };
+  }
+  // the names left out as renames are said too: "no genus new (Flavivirus was renamed Orthoflavivirus)"
+  const said = (x: RenameRow) => `${x.old_name} -> ${x.new_name}`;
+  const had = new Set(before.map((n) => n.name)), has = new Set(now.map((n) => n.name));
+  if (change === 'added') {
+    const renamedTo = new Map(moved.filter((x) => ends(x).to === rank).map((x) => [x.new_name!, x]));
+    const fresh = now.filter((n) => under(n) && !had.has(n.name));
+    return { names: fresh.filter((n) => !renamedTo.has(n.name)).map((n) => n.name), renamed: fresh.flatMap((n) => (renamedTo.has(n.name) ? [said(renamedTo.get(n.name)!)] : [])) };
+  }
+  if (change === 'abolished') {
+    const renamedFrom = new Map(moved.filter((x) => ends(x).from === rank).map((x) => [x.old_name, x]));
+    const gone = before.filter((n) => under(n) && !has.has(n.name));
+    return { names: gone.filter((n) => !renamedFrom.has(n.name)).map((n) => n.name), renamed: gone.flatMap((n) => (renamedFrom.has(n.name) ? [said(renamedFrom.get(n.name)!)] : [])) };
+  }
+  return null;
+}
+
+/** "; besides, renamed: Flavivirus -> Orthoflavivirus": the names a new/abolished list left out as renames. */
+const ASIDE = 10;
+const renamedAside = (renamed: string[]) => (renamed.length === 0 ? '' : ` (besides, renamed: ${renamed.slice(0, ASIDE).join(', ')}${renamed.length > ASIDE ? ` and ${num(renamed.length - ASIDE)} more` : ''})`);
+
+const VERB: Record<ChangeKind, string> = {
+  added: 'new', abolished: 'abolished', renamed: 'renamed', merged: 'formed by a merge', split: 'formed by a split',
+  reclassified: 'moved to another taxon', promoted: 'promoted', demoted: 'demoted',
+};
+
+/** "orders added between two releases": the taxa of a rank above species new and gone between two releases. */
+export async function taxaChangedBetween(ctx: Ctx, p: Parsed): Promise<Answer> {
+  const rank = p.relationRank!;
+  const change = p.change!;
+  const [x, y] = p.releases.map((r) => rowOf(ctx, r.msl)!) as [ReleaseRow, ReleaseRow];
+  const [from, to] = x.msl <= y.msl ? [x, y] : [y, x];
+  const steps = ctx.all.filter((r) => r.msl > from.msl && r.msl <= to.msl);
+  const [now, before, ...lists] = await Promise.all([taxaNames(ctx.store, to.msl, rank), taxaNames(ctx.store, from.msl, rank), ...steps.map((r) => renamesIn(ctx.store, r.msl))]);
+  const found = higherTaxaChanged(now, before, lists.flat(), rank, change);
+  if (!found) return notUnderstood('change', `The change lists record merges, splits and moves of species only; ask which ${RANK_PLURAL[rank]} were added, abolished, renamed, promoted or demoted between ${from.version} and ${to.version}.`);
+  const named = found.names;
+  const verb = VERB[change];
+  const shown = named.slice(0, shownOf(p));
+  const list = `${named.length === 0 ? `no ${RANK_PLURAL[rank]} were ${verb}` : `${num(named.length)} ${plural(rank, named.length)} ${named.length === 1 ? 'was' : 'were'} ${verb}: ${shown.join(', ')}${named.length > shown.length ? ` and ${num(named.length - shown.length)} more` : ''}`}${renamedAside(found.renamed)}`;
+  return {
+    response: `From ${release(from)} to ${release(to)} the number of ${RANK_PLURAL[rank]} went from ${num(before.length)} to ${num(now.length)} (${signed(now.length - before.length)}); ${list}${change === 'added' || change === 'abolished' ? ', by their names (renames aside)' : ''}.`,
+    data: { from: from.version, to: to.version, rank, change, totals: { from: before.length, to: now.length }, count: named.length, names: named },
+    sources: sources(ctx, 'taxon_counts', `${from.version}-${to.version}`),
+  };
+}
+
+
+const placeOf = (lineage: string | null) => (lineage ?? '').split(';').slice(0, -1);
+
+async function changedIn(ctx: Ctx, p: Parsed, rank: Rank, change: ChangeKind, within?: TaxonRef): Promise<Answer> {
+  const r = rowOf(ctx, p.releases[0]!.msl)!;
+  const prev = ctx.all.filter((x) => x.msl < r.msl).pop();
+  if (!prev) return notUnderstood('release', `${release(r)} is the first release; nothing changed in it relative to an earlier one.`);
+  let named: string[];
+  let note = '', aside = '';
+  if (rank === 'species') {
+    if (change === 'promoted' || change === 'demoted') return notUnderstood('change', `Species are not promoted or demoted; ask which species were added, abolished, renamed, moved, merged or split in ${r.version}.`);
+    const all = await speciesChanges(ctx.store, prev.msl, r.msl, change === 'abolished' ? 'removed' : change);
+    // within a taxon: the species under it on the side of the change that is in this release (the earlier side when abolished)
+    const rows = within ? all.filter((x) => (change === 'abolished' ? placeOf(x.old_lineage) : placeOf(x.new_lineage)).includes(within.name)) : all;
+    const moved = (x: SpeciesChange) => {
+      const [a, b] = [placeOf(x.old_lineage), placeOf(x.new_lineage)];
+      const out = a.filter((n) => !b.includes(n)), into = b.filter((n) => !a.includes(n));
+      return `${x.new_name} (${[out.length ? `out of ${out.join(', ')}` : '', into.length ? `into ${into.join(', ')}` : ''].filter(Boolean).join(', ')})`;
+    };
+    const show = { added: (x: SpeciesChange) => x.new_name!, abolished: (x: SpeciesChange) => x.old_name!, renamed: (x: SpeciesChange) => `${x.old_name} -> ${x.new_name}`,
+      merged: (x: SpeciesChange) => `${x.old_name} into ${x.new_name}`, split: (x: SpeciesChange) => `${x.new_name} from ${x.old_name}`, reclassified: moved }[change];
+    named = rows.map(show);
+    // the species of the release a merge or split made: those its own list marks so, and those the lineages
+    // (release_diff) trace to one, each with the species it came from where they trace it
+    if ((change === 'merged' || change === 'split') && !within) {
+      const from = new Map<string, string[]>();
+      for (const x of rows) if (x.new_name && x.old_name) from.set(x.new_name, [...from.get(x.new_name) ?? [], x.old_name]);
+      const marked = await speciesMarked(ctx.store, r.msl, change === 'merged' ? 'Merged' : 'Split');
+      named = [...new Set([...marked, ...from.keys()])].sort().map((n) => (from.has(n) ? `${n} (from ${and(from.get(n)!)})` : n));
+      const mark = change === 'merged' ? 'Merged' : 'Split';
+      if (marked.length === 0 && named.length > 0) note = ` (traced by their lineages; the list of ${r.version} marks none ${mark})`;
+      else if (marked.length !== named.length) note = ` (${num(marked.length)} of them marked ${mark} in the list of ${r.version}, the others traced to a ${change === 'merged' ? 'merge' : 'split'} by their lineages)`;
+    }
+  } else {
+    const [now, before, renames] = await Promise.all([taxaNames(ctx.store, r.msl, rank), taxaNames(ctx.store, prev.msl, rank), renamesIn(ctx.store, r.msl)]);
+    const found = higherTaxaChanged(now, before, renames, rank, change, within);
+    if (!found) return notUnderstood('change', `The change lists record merges, splits and moves of species only; ask which ${RANK_PLURAL[rank]} were added, abolished, renamed, promoted or demoted in ${r.version}.`);
+    named = found.names;
+    aside = renamedAside(found.renamed);
+  }
+  const verb = VERB[change];
+  const where = within ? ` in the ${within.rank} ${within.name}` : '';
+  // "what percentage of species were new in MSL36": the count against the release's total, not the list
+  if (p.form.percent && !within) {
+    const total = releaseTotal(ctx.store, change === 'abolished' ? prev : r, rank) ?? 0;
+    const pct = total > 0 ? (named.length * 100 / total).toFixed(1) : null;
+    return {
+        response: `In ${release(r)}, compared with ${release(prev)}, ${num(named.length)} ${plural(rank, named.length)} ${named.length === 1 ? 'was' : 'were'} ${verb}${pct === null ? '' : `: ${pct}% of the ${num(total)} ${plural(rank, total)} of ${change === 'abolished' ? prev.version : r.version}`}.`,
+      data: { version: r.version, previous: prev.version, rank, change, count: named.length, total, percent: pct === null ? null : Number(pct) },
+      sources: sources(ctx, rank === 'species' ? 'release_diff_detail' : 'taxon_counts', r.version),
+    };
+  }
+  const shown = named.slice(0, shownOf(p));
+  const list = `${named.length === 0 ? `no ${RANK_PLURAL[rank] ?? rank}${where} were ${verb}` : `${num(named.length)} ${plural(rank, named.length)}${where} ${named.length === 1 ? 'was' : 'were'} ${verb}${note}: ${shown.join(', ')}${named.length > shown.length ? ` and ${num(named.length - shown.length)} more (GET the release diff for all)` : ''}`}${aside}`;
+  // "were any families abolished in 2022?": a yes or a no, then the names
+  const lead = p.form.yesNo ? `${named.length > 0 ? 'Yes' : 'No'}: ` : '';
+  // "how many species were merged in MSL41": ICTV's own figure first, where its sheet counts the step
+  const counted = rank === 'species' && !within && p.form.howMany && (change === 'merged' || change === 'split')
+    ? officialTally(ctx.store, prev.msl, r.msl, change === 'merged' ? 'Merged' : 'New Splits') : null;
+  const official = counted ? `ICTV's Taxon Counts sheet counts ${num(counted.ictv)} species ${ICTV_SAYS[counted.change]} in ${release(r)}. Traced along their lineages, in` : 'In';
+  return {
+    response: `${lead}${official} ${release(r)}, compared with ${release(prev)}, ${list}.`,
+    data: { version: r.version, previous: prev.version, rank, change, ...(within ? { within: within.name } : {}), count: named.length, names: named },
+    sources: sources(ctx, rank === 'species' ? 'release_diff_detail' : 'taxon_counts', r.version),
+  };
+}
+
+/** "what taxa were abolished in 2021": the change at every rank of the release, higher taxa named, species counted. */
+export async function everyRankChanged(ctx: Ctx, p: Parsed): Promise<Answer> {
+  const change = p.change!;
+  const r = rowOf(ctx, p.releases[0]!.msl)!;
+  const prev = ctx.all.filter((x) => x.msl < r.msl).pop();
+  if (!prev) return notUnderstood('release', `${release(r)} is the first release; nothing changed in it relative to an earlier one.`);
+  const renames = await renamesIn(ctx.store, r.msl);
+  const parts: string[] = [];
+  const byRank: Record<string, string[]> = {};
+  for (const rank of RANKS.filter((x) => x !== 'species')) {
+    const [now, before] = await Promise.all([taxaNames(ctx.store, r.msl, rank), taxaNames(ctx.store, prev.msl, rank)]);
+    const names = higherTaxaChanged(now, before, renames, rank, change)?.names ?? [];
+    if (names.length === 0) continue;
+    byRank[rank] = names;
+    parts.push(`${num(names.length)} ${plural(rank, names.length)} (${names.slice(0, ASIDE).join(', ')}${names.length > ASIDE ? ` and ${num(names.length - ASIDE)} more` : ''})`);
+  }
+  const species = await speciesChanges(ctx.store, prev.msl, r.msl, change === 'abolished' ? 'removed' : change);
+  byRank.species = species.map((x) => (change === 'abolished' ? x.old_name! : change === 'added' ? x.new_name! : `${x.old_name} -> ${x.new_name}`));
+  parts.push(`${num(species.length)} species`);
+  return {
+    response: `In ${release(r)}, compared with ${release(prev)}, these taxa were ${VERB[change]}: ${parts.join('; ')}.`,
+    data: { version: r.version, previous: prev.version, change, names: byRank },
+    sources: sources(ctx, 'taxon_counts', r.version),
+  };
+}
+
+
+const CHANGE_FIELD: Record<Exclude<ChangeKind, 'promoted' | 'demoted'>, keyof CompareCounts> = {
+  added: 'species_added', abolished: 'species_removed', renamed: 'species_renamed', reclassified: 'species_reclassified',
+  merged: 'species_merged', split: 'species_split',
+};
+const CHANGE_WORD: Record<Exclude<ChangeKind, 'promoted' | 'demoted'>, string> = {
+  added: 'added', abolished: 'abolished (removed)', renamed: 'renamed', reclassified: 'reclassified (moved to another genus or higher taxon)',
+  merged: 'merged into other species', split: 'split off existing species',
+};
+
+/** "2,562 added, 30 abolished (removed) and 211 renamed": the non-zero changes (added and removed always), the
+ *  lead first, `skip` left out (it was said already). */
+export function diffSentence(s: CompareCounts, lead: SpeciesChangeKind | null, skip?: SpeciesChangeKind): string {
+  const n = (k: keyof CompareCounts) => Number(s[k]);
+  const parts: Array<[SpeciesChangeKind, string]> = (['added', 'abolished', 'renamed', 'reclassified', 'merged', 'split'] as SpeciesChangeKind[])
+    .filter((k) => k !== skip)
+    .map((k) => [k, `${num(n(CHANGE_FIELD[k]))} ${CHANGE_WORD[k]}`]);
+  const ordered = lead ? [...parts.filter(([k]) => k === lead), ...parts.filter(([k]) => k !== lead)] : parts;
+  return and(ordered.filter(([k]) => k === lead || n(CHANGE_FIELD[k]) > 0 || k === 'added' || k === 'abolished').map(([, t]) => t));
+}
+
+/** "How many species were added in MSL36?": the changes of a release against the one before, ICTV's own figure first. */
+export function releaseChanges(ctx: Ctx, p: Parsed): Answer {
+  const target = targetRelease(ctx, p);
+  const prev = previousOf(ctx, target);
+  if (!prev) {
+    return fallback(`${release(target)} is the first release in the data set, so there is no earlier release to compare it with.`);
+  }
+  return stepChanges(ctx, p, prev, target);
+}
+
+/** The changes of one step (a release and the next), the change asked first, in ICTV's figure where it counted it. */
+function stepChanges(ctx: Ctx, p: Parsed, prev: ReleaseRow, target: ReleaseRow): Answer {
+  const s = diffSummary(ctx.store, asResolved(prev), asResolved(target));
+  const lead = speciesChange(p.change);
+  const official = lead ? officialSentence(ctx, prev, target, lead) : null;
+  // ICTV's figure and the data set's are the answer; the other changes would only lengthen it
+  const first = official
+    ? official.text
+    : lead
+      ? `In ${release(target)}, ${num(s[CHANGE_FIELD[lead]] as number)} species were ${CHANGE_WORD[lead]} compared with ${release(prev)}; besides, ${diffSentence(s, null, lead)}`
+      : `Compared with ${release(prev)}, ${release(target)} has ${diffSentence(s, null)}`;
+  return {
+    response: withNote(`${first}, taking the total from ${num(s.from_total as number)} to ${num(s.to_total as number)} species (${signed((s.to_total as number) - (s.from_total as number))}).`, p),
+    data: { ...s, change: lead, ...(official ? { official: official.tallies } : {}) },
+    sources: [{ model: 'release_diff', version: `${prev.version}-${target.version}` }, ...(official ? [{ model: 'official_tally', version: target.version }] : [])],
+  };
+}
+
+/** ICTV's words for each change the lineages count ("New" and, where its sheet has them, "New Splits"). */
+const ICTV_WORDS: Record<SpeciesChangeKind, string[]> = {
+  added: ['New', 'New Splits'], abolished: ['Abolished'], renamed: ['Renamed'], reclassified: ['Moved'], merged: ['Merged'], split: ['New Splits'],
+};
+const ICTV_SAYS: Record<string, string> = {
+  New: 'new', 'New Splits': 'new by splits', Abolished: 'abolished', Renamed: 'renamed', Moved: 'moved', Merged: 'merged',
+};
+
+/**
+ * "In MSL41, ICTV's Taxon Counts sheet counts 1,352 new species (and 2 new by splits) against MSL40; followed along
+ * their lineages, the data set counts 1,351 ...": where ICTV counted the step, its figure first, then the data
+ * set's by the same definition and the species that differ (all of them in the compare summary's official block).
+ */
+function officialSentence(ctx: Ctx, prev: ReleaseRow, target: ReleaseRow, lead: SpeciesChangeKind): { text: string; tallies: OfficialTally[] } | null {
+  const tallies = ICTV_WORDS[lead].map((w) => officialTally(ctx.store, prev.msl, target.msl, w)).filter((t): t is OfficialTally => t !== null);
+  const main = tallies[0];
+  if (!main) return null;
+  const more = tallies.slice(1).filter((t) => t.ictv > 0).map((t) => ` (and ${num(t.ictv)} ${ICTV_SAYS[t.change]})`).join('');
+  const theirs = `In ${release(target)}, ICTV's Taxon Counts sheet counts ${num(main.ictv)} species ${ICTV_SAYS[main.change]}${more} against ${release(prev)}`;
+  if (main.ictv === main.ours) return { text: `${theirs}, as the data set does`, tallies };
+  const n = main.differences.length;
+  const notes = [...new Set(main.differences.map((d) => d.note))];
+  const common = notes.map((x) => ({ note: x, k: main.differences.filter((d) => d.note === x).length })).sort((a, b) => b.k - a.k)[0];
+  const which = n === 0 ? (main.note ? ` (${main.note})` : '')
+    : n <= 3 ? `; ${n === 1 ? 'the one that differs' : `the ${n} that differ`}: ${and(main.differences.map((d) => (notes.length === 1 ? d.species : `${d.species} (${d.note})`)))}${notes.length === 1 ? ` (${notes[0]})` : ''}`
+      : `; ${num(n)} species differ, each named with its reason in the official block of the compare summary (${common!.k === n ? 'all' : `${num(common!.k)} of them`}: ${common!.note})`;
+  const counts = /\s/.test(main.ours_counts) ? ` (${main.ours_counts})` : '';
+  return { text: `${theirs}; followed along their lineages, the data set counts ${num(main.ours)}${counts}${which}`, tallies };
+}
+
+export function compareReleases(ctx: Ctx, p: Parsed): Answer {
+  // told oldest first whatever the order of the words: "MSL40 has more species than MSL30" is growth from MSL30
+  const [a, b] = [rowOf(ctx, p.releases[0]!.msl)!, rowOf(ctx, (p.releases[1] ?? { msl: ctx.latest.msl }).msl)!].sort((x, y) => x.msl - y.msl) as [ReleaseRow, ReleaseRow];
+  if (a.msl === b.msl) return fallback(`Both releases named are ${a.version}; name two different releases to compare.`);
+  // "how many new species in MSL41 compared with MSL40": one step and a change, said as ICTV counts it
+  if (p.change && previousOf(ctx, b)?.msl === a.msl && officialTally(ctx.store, a.msl, b.msl, 'New')) return stepChanges(ctx, p, a, b);
+  const s = diffSummary(ctx.store, asResolved(a), asResolved(b));
+  return {
+    response: withNote(`From ${release(a)} to ${release(b)} the species count went from ${num(s.from_total as number)} to ${num(s.to_total as number)} (${signed((s.to_total as number) - (s.from_total as number))}): ${diffSentence(s, speciesChange(p.change))}.`, p),
+    data: s,
+    sources: [{ model: 'release_diff', version: `${a.version}-${b.version}` }],
+  };
+}
+
+
+/** "Which genera were added in MSL36?", "which species were merged in 2020": named. */
+export function whichChanged(ctx: Ctx, p: Parsed): Promise<Answer> {
+  return changedIn(ctx, p, p.relationRank ?? 'species', p.change!);
+}
+
+/** "Which genera were added to Flaviviridae in 2022?": the changes under one taxon. */
+export function whichChangedWithin(ctx: Ctx, p: Parsed): Promise<Answer> {
+  return changedIn(ctx, p, p.relationRank!, p.change!, p.taxa[0]!);
+}
+
+/** "Since 2019", "after MSL30" with a change: a span the answers do not read as one release. */
+export function spanUnread(_ctx: Ctx, p: Parsed): Answer {
+  return notUnderstood('span', `"${p.form.span} ${p.releases[0]!.text}": I answer for one release (against the one before it) or between two releases named, not for the releases ${p.form.span} one.`);
+}
+
+/** "Were more species added in 2020 or 2021?": each release's own change, which is asked one release at a time. */
+export function changesOrUnread(_ctx: Ctx, p: Parsed): Answer {
+  return notUnderstood('comparison', `I understood two releases and a change, but I compare the changes of two releases only as the step from one to the other (ask what changed between ${p.releases[0]!.version} and ${p.releases[1]!.version}, or what changed in each).`);
+}
+
+/** Taxa of a rank between two releases, without which change of them. */
+export function changeUnread(_ctx: Ctx, p: Parsed): Answer {
+  return notUnderstood('change', `I understood ${RANK_PLURAL[p.relationRank!]} between ${p.releases[0]!.version} and ${p.releases[1]!.version} but not which change of them is asked (added, abolished or renamed).`);
+}
+
+/** A change in a release under a taxon, without the rank of the taxa asked about. */
+export function withinRankUnread(_ctx: Ctx, p: Parsed): Answer {
+  const within = p.taxa[0]!;
+  return notUnderstood('rank', `I understood a change in ${p.releases[0]!.version} and the ${within.rank} ${within.name}, but not which taxa under it are asked about (its species, genera, ...).`);
+}

@@ -1,0 +1,90 @@
+// Answers about everyday group names (group-names.yaml): "Is SARS-CoV-2 a coronavirus?" is asked of the taxon the
+// word names (the family Coronaviridae), in the release asked, by its name in that release (the genus Flavivirus
+// before MSL38, Orthoflavivirus since), in the word's strict sense and, where it has one, its wider one; a species
+// that is not a member now but was says when it left. A word that names no taxon ("arbovirus") is said to be none,
+// and what the taxonomy does say about the virus is given instead.
+import { mslOf } from '../../read/lineages.js';
+import { lineageOutline } from '../../read/species-walks.js';
+import type { ReleaseRow } from '../../read/releases.js';
+import { and, release } from '../format.js';
+import type { GroupEntry, GroupTaxon } from '../groups.js';
+import type { Parsed } from '../parse.js';
+import { notUnderstood, rowOf, sources, targetRelease, type Answer, type Ctx } from './common.js';
+import { ambiguousAbbreviation, speciesIn, who } from './species.js';
+
+/** The name a group's taxon had in a release: its former name before the rename, its own after. */
+function nameAt(g: GroupEntry, t: GroupTaxon, r: ReleaseRow): string {
+  if (t !== g.taxon) return t.name;
+  const earlier = (g.former ?? []).filter((f) => mslOf(f.renamed_in) > r.msl).sort((a, b) => mslOf(a.renamed_in) - mslOf(b.renamed_in));
+  return earlier[0]?.name ?? t.name;
+}
+
+/** "the family Coronaviridae, which \"coronavirus\" names" */
+function reading(word: string, t: GroupTaxon, name: string): string {
+  return `the ${t.rank} ${name}, which "${word}" names`;
+}
+
+/** "Is West Nile virus a flavivirus?": membership of the taxon the word names, strictly and in its wider sense. */
+export function groupMembership(ctx: Ctx, p: Parsed): Answer {
+  const s = p.species[0]!, t = p.taxa[0]!;
+  const g = t.group!;
+  const word = t.text.toLowerCase();
+  const r = targetRelease(ctx, p);
+  const doc = speciesIn(ctx, s, r).species;
+  if (!doc) return notUnderstood('species', `${s.text} is not a species in ${release(r)}.`);
+  const c = doc.classification;
+  const strict = g.taxon!, wider = g.wider;
+  const strictName = nameAt(g, strict, r);
+  const inStrict = c[strict.rank] === strictName;
+  const inWider = wider ? c[wider.rank] === wider.name : false;
+  const it = who(s, doc.scientific_name);
+  const src = sources(ctx, 'species_doc', r.version);
+  const data = { species: doc.scientific_name, version: r.version, group: word, taxon: { rank: strict.rank, name: strictName }, wider: wider ?? null, classification: c, source: g.source };
+  const former = g.former?.filter((f) => mslOf(f.renamed_in) <= r.msl).map((f) => `, formerly the ${f.rank} ${f.name} (renamed in ${f.renamed_in})`).join('') ?? '';
+  if (inStrict) {
+    return { response: `Yes: in ${release(r)}, ${it} is in ${reading(word, strict, strictName)}${former}.`, data: { ...data, answer: 'yes' }, sources: src };
+  }
+  if (inWider) {
+    return {
+      response: `Yes, in the wider sense: in ${release(r)}, ${it} is in the ${wider!.rank} ${wider!.name}, which "${word}" also names, though not in the ${strict.rank} ${strictName}${former}, the ${g.words[1] ?? word} in the strict sense (it is in the ${strict.rank} ${c[strict.rank] ?? 'none'}).`,
+      data: { ...data, answer: 'yes', sense: 'wider' }, sources: src,
+    };
+  }
+  const doubt = ambiguousAbbreviation(ctx, s, doc.scientific_name);
+  if (doubt) return doubt;
+  // not now: when it was, if it ever was (its lineage's classification in each release)
+  const l = lineageOutline(ctx.store, s.lineage_ids[0]!);
+  const names = new Set([strict.name, ...(g.former ?? []).map((f) => f.name), ...(wider ? [wider.name] : [])]);
+  const was = l.timeline.filter((e) => mslOf(e.version) <= r.msl && e.lineage.split(';').some((x) => names.has(x)));
+  const last = was[was.length - 1];
+  const history = last ? `; it was in ${and([...new Set(last.lineage.split(';').filter((x) => names.has(x)))])} until ${release(rowOf(ctx, mslOf(last.version))!)}` : '';
+  const placed = `the ${strict.rank} ${c[strict.rank] ?? 'none'}${wider && strict.rank !== wider.rank ? ` and the ${wider.rank} ${c[wider.rank] ?? 'none'}` : ''}`;
+  return {
+    response: `No: in ${release(r)}, ${it} is in ${placed}, not in ${reading(word, strict, strictName)}${wider ? ` (or, loosely, the ${wider.rank} ${wider.name})` : ''}${history}.`,
+    data: { ...data, answer: 'no' }, sources: src,
+  };
+}
+
+/**
+ * "Is Zika virus an arbovirus?": the word names no taxon, so the taxonomy cannot answer membership; what it
+ * groups viruses by, and the classification of the virus asked about instead.
+ */
+export function notATaxon(ctx: Ctx, p: Parsed): Answer {
+  const g = p.groupWords[0]!;
+  const word = g.text.toLowerCase();
+  const s = p.species[0];
+  const r = targetRelease(ctx, p);
+  const doc = s ? speciesIn(ctx, s, r).species : null;
+  // the ranks people place a virus by, not the whole lineage
+  const placed = (c: Record<string, string | null>) => and((['genus', 'family', 'order'] as const).filter((k) => c[k]).map((k) => `the ${k} ${c[k]}`));
+  const instead = doc ? ` What the taxonomy says: in ${release(r)}, ${who(s!, doc.scientific_name)} is in ${placed(doc.classification)}.`
+    : p.taxa[0] ? ` The ${p.taxa[0].rank} ${p.taxa[0].name} is a taxon; I can say what it holds and where it sits.` : '';
+  // a grouping of viruses (not a word for something that is no virus) is no relationship the taxonomy records
+  const why = g.entry.not_a_taxon!.startsWith('it groups') ? '; the ICTV classifies viruses by their relationships, so the taxonomy cannot say what is or is not one' : '';
+  return {
+    response: `"${word}" is not a taxon of the ICTV taxonomy: ${g.entry.not_a_taxon}${why}.${instead}`,
+    data: { word, not_a_taxon: g.entry.not_a_taxon, source: g.entry.source, ...(doc ? { species: doc.scientific_name, version: r.version, classification: doc.classification } : {}) },
+    sources: doc ? sources(ctx, 'species_doc', r.version) : [],
+    unanswered: true,
+  };
+}

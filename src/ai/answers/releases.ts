@@ -1,0 +1,235 @@
+// Answers about releases: a release (its label, year and size), how many taxa of a rank it holds, two releases'
+// totals and the arithmetic between them, the releases of a year or a span of years, the years between two, and
+// the milestones of the record (the first release, the first realm, the first taxa of each rank, thresholds).
+import type { Store } from '../../store/store.js';
+import { listedTotal, releaseTotal } from '../../read/diversity.js';
+import { mslOf, type Rank } from '../../read/lineages.js';
+import type { ReleaseRow } from '../../read/releases.js';
+import { fateOf, taxaNames, timeline, type TimelineEvent } from '../../read/taxonomy-facts.js';
+import { and, count, num, RANK_PLURAL, release, signed } from '../format.js';
+import type { Parsed } from '../parse.js';
+import { fallback, rowOf, sources, span, withNote, type Answer, type Ctx } from './common.js';
+import { countOf } from './taxa.js';
+
+const plural = (rank: Rank, n: number) => (n === 1 ? rank : RANK_PLURAL[rank] ?? `${rank}s`);
+
+export function listedAside(store: Store, r: ReleaseRow, rank: Rank, official: number | null): string {
+  const listed = listedTotal(store, r, rank);
+  return listed !== null && official !== null && listed !== official ? ` (${num(listed)} named in its list)` : '';
+}
+
+export function countRelease(ctx: Ctx, p: Parsed): Answer {
+  const rank = p.targetRank ?? 'species';
+  const targets = p.releases.length ? p.releases.map((r) => rowOf(ctx, r.msl)!) : [ctx.latest];
+  // "how many realms were introduced in MSL35": the count there against the release before
+  const before = ctx.all.filter((r) => r.msl < targets[0]!.msl).pop();
+  if (p.change === 'added' && rank !== 'species' && targets.length === 1 && before) targets.unshift(before);
+  const parts = targets.map((r) => {
+    const n = releaseTotal(ctx.store, r, rank) ?? 0;
+    const more = rank === 'species' ? ` in ${count(r.total_genera, 'genus', 'genera')} and ${count(r.total_families, 'family', 'families')}` : '';
+    return `${release(r)} has ${count(n, rank, RANK_PLURAL[rank]!)}${listedAside(ctx.store, r, rank, n)}${more}`;
+  });
+  return {
+    response: withNote(`${parts.join('; ')}.`, p),
+    data: { rank, counts: targets.map((r) => ({ version: r.version, year: r.year, count: releaseTotal(ctx.store, r, rank) })) },
+    sources: targets.map((r) => ({ model: rank === 'species' || rank === 'genus' || rank === 'family' || rank === 'order' || rank === 'realm' ? 'releases' : 'diversity_stats', version: r.version })),
+  };
+}
+
+
+export function releaseInfo(ctx: Ctx, p: Parsed): Answer {
+  const sources = [{ model: 'releases', version: span(ctx) }];
+  if (p.releases.length === 0) {
+    if (/\b(?:how many|number of|count)\b/.test(p.residue) || /\ball\b/.test(p.residue) || /\b(?:which|what|list)\b.*\b(?:releases|versions)\b/.test(p.residue)) {
+      return {
+        response: `The data set holds ${ctx.all.length} releases of the ICTV Master Species List, from ${release(ctx.all[0]!)} to ${release(ctx.latest)}${/\b(?:list|which|what)\b/.test(p.residue) ? `: ${ctx.all.map((r) => `${r.version} (${r.label})`).join(', ')}` : ''}.`,
+        data: { releases: ctx.all.map((r) => ({ version: r.version, year: r.year, label: r.label })) }, sources,
+      };
+    }
+    // never the latest release in place of one the question did not name
+    return fallback('I understood a question about a release but not which release: name it as MSL39, a year (2019, 1999a) or "the latest".');
+  }
+  const r = rowOf(ctx, p.releases[0]!.msl)!;
+  const latest = r.msl === ctx.latest.msl ? ', the latest release in the data set' : r.msl === ctx.all[0]!.msl ? ', the first release in the data set' : '';
+  return {
+    response: withNote(`${r.version} is the ${r.label} release${r.label === String(r.year) ? '' : `, published in ${r.year}`}${latest}: ${count(r.total_species, 'species', 'species')}, ${count(r.total_genera, 'genus', 'genera')}, ${count(r.total_families, 'family', 'families')}, ${count(r.total_orders, 'order', 'orders')} and ${count(r.total_realms, 'realm', 'realms')}.`, p),
+    data: { ...r },
+    sources,
+  };
+}
+
+
+export async function milestones(ctx: Ctx, p: Parsed): Promise<Answer> {
+  const rows = await timeline(ctx.store);
+  const sources = [{ model: 'timeline', version: span(ctx) }];
+  const r = p.residue;
+  const pick = (rowsOf: TimelineEvent[]): Answer => ({
+    response: `${rowsOf.map((x) => x.description).join('. ')}.`,
+    data: { milestones: rowsOf.map((x) => ({ ...x, figures: JSON.parse(x.figures) as unknown })) },
+    sources,
+  });
+  if (/\brealms?\b/.test(r) && !/\bhow many\b/.test(r)) {
+    const row = rows.find((x) => x.kind === 'first_realm');
+    if (row) return pick([row]);
+  }
+  if (p.threshold !== null && p.threshold >= 1000) {
+    const exact = ctx.all.filter((x) => x.total_species === p.threshold);
+    if (exact.length > 0 && !/\b(?:more than|over|exceed\w*|pass\w*|surpass\w*|reach\w*|above|cross\w*)\b/.test(r)) {
+      return { response: `${and(exact.map(release))} had exactly ${num(p.threshold)} species.`, data: { species: p.threshold, versions: exact.map((x) => x.version) }, sources: [{ model: 'releases', version: span(ctx) }] };
+    }
+    const first = ctx.all.find((x) => x.total_species > p.threshold!);
+    const sourcesR = [{ model: 'releases', version: span(ctx) }];
+    return first
+      ? { response: `${release(first)} is the first release with more than ${num(p.threshold)} species (${num(first.total_species)}).`, data: { threshold: p.threshold, version: first.version, species: first.total_species }, sources: sourcesR }
+      : { response: `No release has more than ${num(p.threshold)} species; the latest, ${release(ctx.latest)}, has ${num(ctx.latest.total_species)}.`, data: { threshold: p.threshold, version: null }, sources: sourcesR };
+  }
+  if (p.targetRank && p.targetRank !== 'species' && /\b(?:introduc|first|creat|establish|appear|began|start|added)\w*/.test(r)) {
+    const row = rows.find((x) => x.kind === 'rank_introduced' && x.subject === p.targetRank);
+    if (row) {
+      // the taxa that first used the rank, by name ("the first order recognised": Mononegavirales)
+      const at = rowOf(ctx, mslOf(row.version))!;
+      const names = (await taxaNames(ctx.store, at.msl, p.targetRank)).map((x) => x.name);
+      const shown = names.slice(0, 10);
+      const first = names.length === 1 ? `The first ${p.targetRank} is ${names[0]}, introduced in ${release(at)}` : `The first ${RANK_PLURAL[p.targetRank]} were introduced in ${release(at)}: ${and(shown)}${names.length > shown.length ? ` and ${num(names.length - shown.length)} more` : ''}`;
+      return {
+        response: `${first}. ${row.description}.`,
+        data: { rank: p.targetRank, version: at.version, year: at.year, taxa: names, milestones: [{ ...row, figures: JSON.parse(row.figures) as unknown }] },
+        sources: [...sources, { model: 'taxon_counts', version: at.version }],
+      };
+    }
+    const firstRelease = ctx.all[0]!;
+    const used = releaseTotal(ctx.store, firstRelease, p.targetRank);
+    if (used) {
+      // named when there are few ("the first families": the 2 of 1971)
+      const names = used <= 10 ? (await taxaNames(ctx.store, firstRelease.msl, p.targetRank)).map((x) => x.name) : [];
+      return { response: `The rank ${p.targetRank} is already used in ${release(firstRelease)}, the first release in the data set (${count(used, p.targetRank, RANK_PLURAL[p.targetRank]!)}${names.length ? `: ${and(names)}` : ''}).`, data: { rank: p.targetRank, taxa: names }, sources };
+    }
+  }
+  if (/\brenam\w*/.test(r)) return pick(rows.filter((x) => x.kind === 'renaming_wave').sort((a, b) => a.description.localeCompare(b.description)).slice(0, 1));
+  // "which release had the most species": the largest release, not the largest step
+  if (/\b(?:most|largest|biggest|fewest|smallest|least)\b/.test(r) && /\bspecies\b/.test(r) && !/\b(?:added|add|growth|grew|grow|new|gain\w*)\b/.test(r)) {
+    const fewest = /\b(?:fewest|smallest|least)\b/.test(r);
+    const best = ctx.all.reduce((a, b) => ((fewest ? b.total_species < a.total_species : b.total_species > a.total_species) ? b : a));
+    return { response: `${release(best)} has the ${fewest ? 'fewest' : 'most'} species of any release: ${num(best.total_species)}.`, data: { version: best.version, species: best.total_species }, sources: [{ model: 'releases', version: span(ctx) }] };
+  }
+  if (/\b(?:most|largest|biggest)\b/.test(r) && /\b(?:added|growth|grew|new|species)\b/.test(r)) {
+    const row = /\b(?:relative|percent|%|proportion)\w*/.test(r) ? rows.find((x) => x.kind === 'largest_growth_pct') : rows.find((x) => x.kind === 'largest_growth');
+    if (row) return pick([row]);
+  }
+  // the overview: the first release, the first realm, abolitions above family rank, the growth record and the
+  // species thresholds, each told in a few words (the full descriptions are in data)
+  const at = (x: TimelineEvent) => release(rowOf(ctx, mslOf(x.version))!);
+  const parts: string[] = [];
+  for (const x of rows) {
+    const f = JSON.parse(x.figures) as Record<string, unknown>;
+    if (x.kind === 'first_release') parts.push(`${at(x)} is the first release in the data set (${num(f.species as number)} species)`);
+    else if (x.kind === 'first_realm') parts.push(`${at(x)} introduced the first realm, ${(f.largest as string[]).join(', ')}`);
+    else if (x.kind === 'taxon_abolished' && f.rank !== 'family') parts.push(`${at(x)} abolished the ${f.rank as string} ${x.subject}`);
+    else if (x.kind === 'largest_growth') parts.push(`${at(x)} added the most species (${signed(f.species_delta as number)})`);
+  }
+  const thresholds = rows.filter((x) => x.kind === 'species_milestone')
+    .map((x) => `${num((JSON.parse(x.figures) as { threshold: number }).threshold)} in ${x.version}`);
+  const lead = `Milestones from ${ctx.all[0]!.version} to ${ctx.latest.version}: ${parts.join('; ')}${thresholds.length ? `; the species count first passed ${and(thresholds)}` : ''}.`;
+  return { response: lead, data: { milestones: rows.map((x) => ({ ...x, figures: JSON.parse(x.figures) as unknown })) }, sources };
+}
+
+
+export async function betweenReleases(ctx: Ctx, p: Parsed): Promise<Answer> {
+  const rank = p.relationRank ?? 'species';
+  const [x, y] = p.releases.map((r) => rowOf(ctx, r.msl)!) as [ReleaseRow, ReleaseRow];
+  const [from, to] = x.msl <= y.msl ? [x, y] : [y, x];
+  const t = p.taxa[0];
+  // a taxon not in one of the releases has no size there to subtract: where it is listed, and what became of it
+  if (t && [from, to].some((r) => t.entry.first_msl > r.msl || t.entry.last_msl < r.msl)) {
+    const fate = (await fateOf(ctx.store, t.name)).filter((f) => f.msl > from.msl && f.msl <= to.msl);
+    const inRelease = [from, to].filter((r) => t.entry.first_msl <= r.msl && t.entry.last_msl >= r.msl);
+    return {
+      response: `The ${t.rank} ${t.name} is listed in MSL${t.entry.first_msl}-MSL${t.entry.last_msl}, so it is not in ${and([from, to].filter((r) => !inRelease.includes(r)).map((r) => release(r)))}${inRelease.map((r) => `; in ${release(r)} it has ${num(countOf(t, r.msl, rank))} ${plural(rank, countOf(t, r.msl, rank))}`).join('')}${fate.length ? `; ${fate.map((f) => (f.new_name ? `it was ${f.change.toLowerCase()} ${f.new_name} in ${release(rowOf(ctx, f.msl)!)}` : `it was ${f.change.toLowerCase()} in ${release(rowOf(ctx, f.msl)!)}`)).join(', ')}` : ''}.`,
+      data: { rank, taxon: t.name, listed: { first: `MSL${t.entry.first_msl}`, last: `MSL${t.entry.last_msl}` }, counts: inRelease.map((r) => ({ version: r.version, count: countOf(t, r.msl, rank) })) },
+      sources: sources(ctx, 'taxon_profile'),
+    };
+  }
+  const n = (r: ReleaseRow) => (t ? countOf(t, r.msl, rank) : releaseTotal(ctx.store, r, rank) ?? 0);
+  const a = n(from), b = n(to);
+  const d = b - a;
+  const what = t ? `${plural(rank, 2)} in the ${t.rank} ${t.name}` : plural(rank, 2);
+  let lead = '';
+  // "is the difference bigger than 1000?": the size of the change against the number
+  const against = p.form.against;
+  if (p.form.yesNo && against) {
+    lead = `${(against.op === 'less' ? Math.abs(d) < against.n : Math.abs(d) > against.n) ? 'Yes' : 'No'}: the change is ${num(Math.abs(d))}; `;
+  } else if (p.form.yesNo) {
+    // "did MSL39 have more species than MSL38": the first release named is the subject
+    const [first, second] = [rowOf(ctx, p.releases[0]!.msl)!, rowOf(ctx, p.releases[1]!.msl)!];
+    const fewer = p.form.down;
+    const up = p.form.up;
+    if (!fewer && !up && p.form.changed) lead = `${d !== 0 ? 'Yes' : 'No'}: `;
+    else if (fewer || up) {
+      const firstIsLater = first.msl > second.msl;
+      const rose = firstIsLater ? n(first) > n(second) : n(second) > n(first);
+      const yes = p.form.than ? (fewer ? n(first) < n(second) : n(first) > n(second)) : fewer ? !rose && d !== 0 : rose;
+      lead = `${yes ? 'Yes' : 'No'}: `;
+    }
+  }
+  const pct = a > 0 && d !== 0 ? `, ${d > 0 ? '+' : '-'}${(Math.abs(d) * 100 / a).toFixed(1)}%` : '';
+  const change = d === 0 ? 'the same number' : `${num(Math.abs(d))} ${d > 0 ? 'more' : 'fewer'} (${d > 0 ? '+' : '-'}${num(Math.abs(d))}${pct})`;
+  const which = p.form.or && d !== 0 ? ` ${d > 0 ? to.label : from.label} had more.` : '';
+  return {
+    response: `${lead}${release(from)} had ${num(a)} ${what}${t ? '' : listedAside(ctx.store, from, rank, a)} and ${release(to)} had ${num(b)}${t ? '' : listedAside(ctx.store, to, rank, b)}: ${change} in ${to.version} than in ${from.version}.${which}`,
+    data: { rank, ...(t ? { taxon: t.name } : {}), from: { version: from.version, count: a }, to: { version: to.version, count: b }, difference: d },
+    sources: sources(ctx, t ? 'taxon_profile' : 'releases'),
+  };
+}
+
+
+/** "How many releases were published between 2000 and 2010?", "releases of the 1990s". */
+export function releasesInYears(ctx: Ctx, p: Parsed): Answer {
+  const { from: lo, to: hi } = p.yearSpan!;
+  const inSpan = ctx.all.filter((r) => r.year >= lo && r.year <= hi);
+  return {
+    response: `${num(inSpan.length)} release${inSpan.length === 1 ? ' was' : 's were'} published from ${lo} to ${hi}${inSpan.length ? `: ${inSpan.map((r) => release(r)).join(', ')}` : ''}.`,
+    data: { from_year: lo, to_year: hi, count: inSpan.length, releases: inSpan.map((r) => r.version) }, sources: sources(ctx, 'releases'),
+  };
+}
+
+/** "How many species did the two 2018 releases have?": each release of the year, and the change between them. */
+export function yearCounts(ctx: Ctx, p: Parsed): Answer {
+  const rank = p.relationRank!;
+  const year = p.releases[0]!.year;
+  const rows = ctx.all.filter((r) => r.year === year);
+  const t = p.taxa[0];
+  const n = (r: ReleaseRow) => (t ? countOf(t, r.msl, rank) : releaseTotal(ctx.store, r, rank) ?? 0);
+  const what = t ? `${RANK_PLURAL[rank]} in the ${t.rank} ${t.name}` : RANK_PLURAL[rank];
+  return {
+    response: `${year} had ${rows.length} releases: ${and(rows.map((r) => `${release(r)} had ${num(n(r))} ${what}`))}${rows.length === 2 ? ` (${signed(n(rows[1]!) - n(rows[0]!))} from ${rows[0]!.label} to ${rows[1]!.label})` : ''}.`,
+    data: { year, rank, ...(t ? { taxon: t.name } : {}), counts: rows.map((r) => ({ version: r.version, label: r.label, count: n(r) })) }, sources: sources(ctx, t ? 'taxon_profile' : 'releases'),
+  };
+}
+
+/** "Which releases were published in 2018?". */
+export function releasesOfYear(ctx: Ctx, p: Parsed): Answer {
+  const year = p.releases[0]!.year;
+  const rows = ctx.all.filter((r) => r.year === year);
+  return {
+    response: `${year} had ${rows.length} releases: ${and(rows.map((r) => release(r)))}.`,
+    data: { year, releases: rows.map((r) => ({ version: r.version, label: r.label })) }, sources: sources(ctx, 'releases'),
+  };
+}
+
+/** "How many years between MSL1 and MSL41?": the years of the two releases and the span. */
+export function yearsBetween(ctx: Ctx, p: Parsed): Answer {
+  const [x, y] = (p.releases.map((r) => rowOf(ctx, r.msl)!) as [ReleaseRow, ReleaseRow]).sort((a, b) => a.msl - b.msl);
+  return {
+    response: `${release(x)} is of ${x.year} and ${release(y)} of ${y.year}: ${num(y.year - x.year)} year${y.year - x.year === 1 ? '' : 's'} apart, with ${num(y.msl - x.msl - 1)} release${y.msl - x.msl - 1 === 1 ? '' : 's'} between them.`,
+    data: { from: x.version, to: y.version, years: y.year - x.year, releases_between: y.msl - x.msl - 1 }, sources: sources(ctx, 'releases'),
+  };
+}
+
+/** "Was MSL37 released in 2021?": the release and the year it is of. */
+export function releaseIsYear(ctx: Ctx, p: Parsed): Answer {
+  const [x, y] = p.releases.map((r) => rowOf(ctx, r.msl)!) as [ReleaseRow, ReleaseRow];
+  return {
+    response: x.msl === y.msl ? `Yes: ${x.version} is the ${x.label} release.` : `No: ${x.version} is the ${x.label} release; ${p.releases[1]!.text} is ${y.version} (${y.label}).`,
+    data: { version: x.version, label: x.label, year: x.year, answer: x.msl === y.msl ? 'yes' : 'no' }, sources: sources(ctx, 'releases'),
+  };
+}

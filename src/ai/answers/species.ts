@@ -1,0 +1,360 @@
+// Answers about one species (or two), by any name it was ever listed under, a VMR virus name or abbreviation, or an
+// identifier: its classification in a release, its name now and the names it had, its history, its genome and
+// hosts, and the yes-or-no questions about it (same taxon as another, member of a taxon, a genome type, a host).
+// Every name is followed along its lineage (the identity chains of history_doc) to the release asked.
+import type { LineageDoc, SpeciesDoc } from '../../read/lineages.js';
+import { endingText, lineageText, mslOf, speciesDoc } from '../../read/lineages.js';
+import { IDENTIFIER_KINDS, type IdentifierKind } from '../../read/identifiers.js';
+import { normaliseName } from '../../read/names.js';
+import { asResolved, type ReleaseRow } from '../../read/releases.js';
+import { abbreviationAside, placeIn, resolveOne } from '../../read/resolve.js';
+import { lineageCurrentName, lineageOutline, lineagePlace, lineageRenames, renamesIn, type LineageOutline } from '../../read/species-walks.js';
+import { and, release } from '../format.js';
+import type { Parsed, SpeciesRef } from '../parse.js';
+import { COMPOSITION_NAMES } from '../vocabulary.js';
+import { fallback, labelled, notUnderstood, rowOf, sources, span, targetRelease, type Answer, type Ctx, type Source } from './common.js';
+
+/**
+ * The lineage a name means in a release: of the lineages it was used for, the one listed there under it (a name
+ * used for two species in turn: "Anopheles B virus" of MSL11 is not the one of MSL18), else the first.
+ */
+function lineageIn(ctx: Ctx, s: SpeciesRef, target: ReleaseRow): number {
+  if (s.lineage_ids.length === 1) return s.lineage_ids[0]!;
+  const name = normaliseName(s.matched_name);
+  return s.lineage_ids.find((id) => {
+    const here = lineagePlace(ctx.store, id, target.msl).name;
+    return here !== null && normaliseName(here) === name;
+  }) ?? s.lineage_ids[0]!;
+}
+
+function placement(ctx: Ctx, s: SpeciesRef, target: ReleaseRow) {
+  return placeIn(ctx.store, lineageIn(ctx, s, target), s.matched_name, asResolved(target));
+}
+
+const same = (a: string, b: string) => normaliseName(a) === normaliseName(b);
+
+/** "Zika virus (species Orthoflavivirus zikaense)" or just the species name when that is what was asked. */
+export function called(s: SpeciesRef, name: string): string {
+  return same(s.matched_name, name) ? name : `${s.matched_name} (species ${name})`;
+}
+
+function lineageSources(ctx: Ctx): Source[] {
+  return [{ model: 'name_lookup', version: span(ctx) }, { model: 'history_doc', version: span(ctx) }];
+}
+
+export function speciesSources(ctx: Ctx, version: string): Source[] {
+  return [...lineageSources(ctx), { model: 'species_doc', version }];
+}
+
+function notInRelease(ctx: Ctx, s: SpeciesRef, l: LineageDoc, target: ReleaseRow, status: string): Answer {
+  const when = status === 'not_yet' ? `it was first listed in ${l.first_appearance}` : `it is listed ${l.first_appearance}-${l.last_appearance} but not in that release`;
+  return {
+    response: `${s.text} is not in ${release(target)}: ${when}.`,
+    data: { species: s.matched_name, lineage: summaryOf(l), version: target.version },
+    sources: speciesSources(ctx, target.version),
+  };
+}
+
+export function summaryOf(l: LineageOutline) {
+  return {
+    lineage_id: l.lineage_id, first_appearance: l.first_appearance, last_appearance: l.last_appearance,
+    current_name: l.current_name, names: l.names, ended: l.ended, abolished_in: l.abolished_in,
+    merged_into: l.merged_into, split_into: l.split_into,
+  };
+}
+
+export function speciesClassification(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
+  const target = targetRelease(ctx, p);
+  const pl = placement(ctx, s, target);
+  if (pl.status === 'not_yet' || pl.status === 'gap') return notInRelease(ctx, s, pl.lineage, target, pl.status);
+  const doc = pl.species;
+  if (!doc) {
+    return {
+      response: `${s.text} is no longer a species in ${release(target)}: its lineage was ${endingText(pl.lineage)}, and nothing of it is listed in ${target.version}.`,
+      data: { species: s.matched_name, lineage: summaryOf(pl.lineage), version: target.version, status: pl.resolution?.status ?? pl.lineage.ended },
+      sources: speciesSources(ctx, target.version),
+    };
+  }
+  const c = doc.classification;
+  const asked = p.askedRank && p.askedRank !== 'species' ? p.askedRank : null;
+  const full = lineageText(c) || 'without any rank above species';
+  // a lineage that ended in a merge is answered with the species it went into, and says so
+  const is = `${pl.status === 'ended' ? 'it is part of' : 'it is'} the species ${doc.scientific_name}${pl.status === 'ended' ? ` (its own species was ${endingText(pl.lineage)})` : ''}`;
+  let response: string;
+  if (asked) {
+    response = c[asked]
+      ? `${s.matched_name} belongs to the ${asked} ${c[asked]}: in ${release(target)} ${is}, classified ${full}.`
+      : `${s.matched_name} has no ${asked} in ${release(target)}: ${is} there, classified ${full}.`;
+  } else if (same(s.matched_name, doc.scientific_name)) {
+    response = `In ${release(target)}, ${doc.scientific_name} is classified ${full}.`;
+  } else {
+    response = `In ${release(target)}, ${s.matched_name} ${is.replace(/^it /, '')}, classified ${full}.`;
+  }
+  return {
+    response,
+    data: { query_name: s.text, matched_name: s.matched_name, matched_kind: s.kind, species: doc.scientific_name, version: target.version, classification: c, placement: pl.status },
+    sources: speciesSources(ctx, target.version),
+  };
+}
+
+export function currentName(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
+  // "the species listed in 1971 as X": the name as that release used it, followed to today
+  const used = p.nameRelease ? rowOf(ctx, p.nameRelease.msl) ?? null : null;
+  if (used) {
+    const there = placement(ctx, s, used);
+    if (!there.species || there.status === 'not_yet' || there.status === 'gap') {
+      return notUnderstood('release', `${s.text} is not a species listed in ${release(used)}: its species is listed ${there.lineage.first_appearance}-${there.lineage.last_appearance}, so I cannot say which species the question means.`);
+    }
+  }
+  // the lineage the name meant in the release it was used in (a name may have served two species in turn)
+  const id = used ? lineageIn(ctx, s, used) : s.lineage_ids[0]!;
+  // (a name of several lineages is the resolver's to weigh: by spelling, by release)
+  const res = (used || s.lineage_ids.length === 1 ? nowOf(ctx, s, [id]) : null) ?? resolveOne(ctx.store, s.matched_name, used ? asResolved(used) : null, asResolved(ctx.latest));
+  const renames = lineageRenames(ctx.store, id);
+  const data = { query_name: s.text, matched_name: s.matched_name, matched_kind: s.kind, status: res.status, current_names: res.results, renames, version: ctx.latest.version, ...(used ? { listed_in: used.version } : {}) };
+  const sources = speciesSources(ctx, ctx.latest.version);
+  const as = used ? `${s.matched_name}, as ${release(used)} listed it,` : s.matched_name;
+  if (res.results.length === 1) {
+    const now = res.results[0]!;
+    const idKind = IDENTIFIER_KINDS[s.kind as IdentifierKind];
+    if (idKind) return { response: `${s.text} is ${idKind} of the species named ${now} in the latest release, ${release(ctx.latest)}.`, data, sources };
+    if (same(now, s.text)) {
+      return { response: `${now} is still the species' name in the latest release, ${release(ctx.latest)}${used ? `, as it was in ${release(used)}` : ''}.`, data, sources };
+    }
+    const steps = renames.filter((r) => !used || mslOf(r.version) > used.msl).map((r) => `${r.to} in ${labelled(ctx, r.version)}`);
+    const merge = res.chain.find((c) => c.change === 'merged');
+    const how = merge ? `; its species was merged into ${merge.to_name} in ${merge.version}${merge.to_name === now ? '' : `, now ${now}`}`
+      : steps.length ? `; the species was renamed ${and(steps)}` : '';
+    return { response: `The current (${ctx.latest.version}) name of ${as} is ${now}${how}.`, data, sources };
+  }
+  if (res.results.length > 1) {
+    return { response: `${s.text} now corresponds to ${res.results.length} species in ${ctx.latest.version}: ${and(res.results)} (status: ${res.status}).`, data, sources };
+  }
+  const l = lineageOutline(ctx.store, id);
+  return { response: `${s.text} has no current name: its species was ${endingText(l)} and nothing of it is listed in ${ctx.latest.version}.`, data, sources };
+}
+
+/**
+ * What the resolver says of lineages that all go on to the latest release (the commonest case): their names
+ * there, from their walks, without looking the name up again; null when one of them ended (merged, split,
+ * abolished), which the resolver follows.
+ */
+function nowOf(ctx: Ctx, s: SpeciesRef, ids: number[]): Pick<ReturnType<typeof resolveOne>, 'status' | 'results' | 'chain'> | null {
+  const now: string[] = [];
+  for (const id of ids) {
+    const name = lineageCurrentName(ctx.store, id);
+    if (name === null) return null;
+    if (!now.includes(name)) now.push(name);
+  }
+  return { status: same(now[0]!, s.matched_name) ? 'unchanged' : 'renamed', results: now, chain: [] };
+}
+
+/** Each name of a lineage with the releases it was used in. */
+function nameSpans(l: LineageOutline): Array<{ name: string; first: string; last: string }> {
+  const spans: Array<{ name: string; first: string; last: string }> = [];
+  for (const t of l.timeline) {
+    const open = spans[spans.length - 1];
+    if (open && open.name === t.name) open.last = t.version;
+    else spans.push({ name: t.name, first: t.version, last: t.version });
+  }
+  return spans;
+}
+
+export function formerNames(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
+  const l = lineageOutline(ctx.store, s.lineage_ids[0]!);
+  const spans = nameSpans(l);
+  const renames = renamesIn(l.timeline);
+  const data = { query_name: s.text, matched_name: s.matched_name, names: spans, renames, lineage: summaryOf(l) };
+  const sources = lineageSources(ctx);
+  const last = spans[spans.length - 1]!;
+  if (spans.length === 1) {
+    return { response: `${called(s, last.name)} has had one name, ${last.name}, in every release it is listed in (${last.first}-${last.last}); it was never renamed.`, data, sources };
+  }
+  const former = spans.slice(0, -1).map((x) => `${x.name} (${x.first === x.last ? x.first : `${x.first}-${x.last}`})`);
+  const when = renames.map((r) => labelled(ctx, r.version));
+  return {
+    response: `${last.name} was formerly called ${and(former)}; it was renamed in ${and(when)}${l.ended === 'current' ? `, and ${last.name} is its name in ${l.last_appearance}` : `, and carried the name ${last.name} until ${last.last}`}.`,
+    data, sources,
+  };
+}
+
+export function speciesHistory(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
+  const l = lineageOutline(ctx.store, s.lineage_ids[0]!);
+  const first = rowOf(ctx, mslOf(l.first_appearance))!, last = rowOf(ctx, mslOf(l.last_appearance))!;
+  const own = l.timeline.filter((t) => same(t.name, s.text));
+  const began = l.began === 'split' ? ` (split off ${and(l.split_from)})` : l.began === 'merged' ? ` (formed by merging ${and(l.merged_from)})` : '';
+  const now = l.current_name && !same(l.current_name, s.text) ? ` as ${l.current_name}` : '';
+  // a VMR virus name or abbreviation is not the species: say whose it is, and since when the VMR uses it
+  const who = s.kind === 'species' ? s.matched_name
+    : `${s.matched_name} (a ${s.kind === 'virus_name' ? 'virus name' : 'virus abbreviation'} of the VMR, used MSL${s.first_msl}-MSL${s.last_msl}) belongs to a species that`;
+  const life = l.ended === 'current'
+    ? `${who} has been listed since ${release(first)}${began} and is still listed in ${release(last)}${now}`
+    : `${who} was listed from ${release(first)}${began} to ${release(last)} and was then ${endingText(l)}`;
+  const nameUse = own.length > 0 && (own[0]!.version !== l.first_appearance || own[own.length - 1]!.version !== l.last_appearance)
+    ? `; the name ${own[0]!.name} itself was used from ${own[0]!.version} to ${own[own.length - 1]!.version}` : '';
+  return {
+    response: `${life}${nameUse}.`,
+    data: { query_name: s.text, matched_name: s.matched_name, lineage: summaryOf(l), name_used: own.length ? { first: own[0]!.version, last: own[own.length - 1]!.version } : null },
+    sources: lineageSources(ctx),
+  };
+}
+
+/** The species' record in the release asked, or the latest (or last) release that has it. */
+function recordFor(ctx: Ctx, p: Parsed, s: SpeciesRef): { doc: SpeciesDoc | null; version: ReleaseRow } {
+  const target = targetRelease(ctx, p);
+  const pl = placement(ctx, s, target);
+  if (pl.species) return { doc: pl.species, version: target };
+  const lastRow = rowOf(ctx, mslOf(pl.lineage.last_appearance))!;
+  const lastName = pl.lineage.timeline[pl.lineage.timeline.length - 1]!.name;
+  return { doc: speciesDoc(ctx.store, lastRow.msl, lastName), version: lastRow };
+}
+
+export function speciesGenome(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
+  const { doc, version } = recordFor(ctx, p, s);
+  if (!doc) return fallback(`I found ${s.text} but no species record for it.`);
+  const g = doc.genome;
+  const type = g.type ? `a ${g.type} genome (${COMPOSITION_NAMES[g.type] ?? g.type})` : null;
+  const size = g.size ? `its exemplar genome${g.size_coverage ? ` (${g.size_coverage.toLowerCase()})` : ''} is ${g.size} long${g.size_from_version && g.size_from_version !== version.version ? ` (VMR of ${g.size_from_version})` : ''}` : null;
+  const who = called(s, doc.scientific_name);
+  const response = type
+    ? `${who} has ${type}${g.type_from_version && g.type_from_version !== version.version ? `, as recorded in ${g.type_from_version}` : ''}${size ? `; ${size}` : '; no exemplar genome length is known for it'}.`
+    : `The MSL records no genome composition for ${who} (the column starts in MSL29)${size ? `; ${size}` : ''}.`;
+  return {
+    response,
+    data: { query_name: s.text, species: doc.scientific_name, version: version.version, genome: g },
+    sources: speciesSources(ctx, version.version),
+  };
+}
+
+export function speciesHosts(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
+  const { doc, version } = recordFor(ctx, p, s);
+  if (!doc) return fallback(`I found ${s.text} but no species record for it.`);
+  const who = called(s, doc.scientific_name);
+  const response = doc.hosts.length > 0
+    ? `${who} has host source ${doc.hosts.join(', ')} (the VMR exemplar's host source${doc.hosts_from_version ? `, ${doc.hosts_from_version}` : ''}).`
+    : `No host source is recorded for ${who}: host sources come from the VMR, which ICTV publishes from MSL37 on.`;
+  return { response, data: { query_name: s.text, species: doc.scientific_name, version: version.version, hosts: doc.hosts, hosts_from_version: doc.hosts_from_version }, sources: speciesSources(ctx, version.version) };
+}
+
+// --- yes or no, and a name in a release ---------------------------------------------------------------------
+
+/** The species a name denotes, placed in a release. */
+export function speciesIn(ctx: Ctx, s: SpeciesRef, r: ReleaseRow) {
+  return placement(ctx, s, r);
+}
+
+/** "Zika virus (Orthoflavivirus zikaense)", or the name alone when it is the species'. */
+export function who(s: SpeciesRef, name: string): string {
+  return s.text.toLowerCase() === name.toLowerCase() ? name : `${s.text} (${name})`;
+}
+
+/** "Are A and B in the same genus?": each one's taxon of that rank in the release asked. */
+export function sameTaxon(ctx: Ctx, p: Parsed): Answer {
+  const rank = p.relationRank!;
+  const r = targetRelease(ctx, p);
+  const [a, b] = p.species as [SpeciesRef, SpeciesRef];
+  const pa = speciesIn(ctx, a, r), pb = speciesIn(ctx, b, r);
+  if (!pa.species || !pb.species) {
+    const gone = !pa.species ? a : b;
+    return notUnderstood('species', `${gone.text} is not a species in ${release(r)}, so I cannot say whether the two share a ${rank} there.`);
+  }
+  const at = (d: typeof pa) => (rank === 'species' ? d.species!.scientific_name : d.species!.classification[rank] ?? null);
+  const ta = at(pa), tb = at(pb);
+  const yes = ta !== null && ta === tb;
+  const text = (s: SpeciesRef, d: typeof pa) => (rank === 'species'
+    ? `${s.text} is in the species ${d.species!.scientific_name}`
+    : `${who(s, d.species!.scientific_name)} is in ${at(d) === null ? `no ${rank}` : `the ${rank} ${at(d)}`}`);
+  return {
+    response: `${yes ? 'Yes' : 'No'}: in ${release(r)}, ${text(a, pa)} and ${text(b, pb)}.`,
+    data: { rank, version: r.version, [a.text]: ta, [b.text]: tb, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'species_doc', r.version),
+  };
+}
+
+/** "Is Zika virus an RNA virus?", "Is TMV ssRNA(+)?". */
+export function isGenomeType(ctx: Ctx, p: Parsed): Answer {
+  const s = p.species[0]!;
+  const r = targetRelease(ctx, p);
+  const doc = speciesIn(ctx, s, r).species;
+  if (!doc?.genome.type) return notUnderstood('genome', `No genome composition is recorded for ${s.text} in ${release(r)}.`);
+  const type = doc.genome.type;
+  const wanted = p.genomeTypes;
+  const yes = wanted.length > 0 ? wanted.includes(type) : type.toLowerCase().includes(p.form.nucleic ?? '');
+  return {
+    response: `${yes ? 'Yes' : 'No'}: ${who(s, doc.scientific_name)} has a ${type} genome (${COMPOSITION_NAMES[type] ?? type}), as the VMR records it for ${r.version}.`,
+    data: { species: doc.scientific_name, genome_type: type, asked: wanted.length ? wanted : [p.form.nucleic], answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'species_doc', r.version),
+  };
+}
+
+/**
+ * An abbreviation that also begins typed abbreviations of other taxa ("HPV": Hart Park virus in the VMR, and
+ * HPV1, HPV16, ... papillomaviruses) is no ground for a No about membership: the question may mean the others.
+ */
+export function ambiguousAbbreviation(ctx: Ctx, s: SpeciesRef, name: string): Answer | null {
+  if (s.kind !== 'abbreviation') return null;
+  const aside = abbreviationAside(ctx.store, s.text);
+  return aside ? notUnderstood('species', `${s.text} is the VMR's abbreviation of ${name}, but ${aside}: ask again naming the virus you mean.`) : null;
+}
+
+/** "Is Zika virus in the genus Orthoflavivirus?": the species' taxon of that rank in the release asked. */
+export function memberOf(ctx: Ctx, p: Parsed): Answer {
+  const s = p.species[0]!, t = p.taxa[0]!;
+  const r = targetRelease(ctx, p);
+  const doc = speciesIn(ctx, s, r).species;
+  if (!doc) return notUnderstood('species', `${s.text} is not a species in ${release(r)}.`);
+  const at = doc.classification[t.rank] ?? null;
+  const yes = at !== null && at.toLowerCase() === t.name.toLowerCase();
+  if (!yes) {
+    const doubt = ambiguousAbbreviation(ctx, s, doc.scientific_name);
+    if (doubt) return doubt;
+  }
+  return {
+    response: `${yes ? 'Yes' : 'No'}: in ${release(r)}, ${who(s, doc.scientific_name)} is in ${at ? `the ${t.rank} ${at}` : `no ${t.rank}`}.`,
+    data: { species: doc.scientific_name, rank: t.rank, asked: t.name, actual: at, version: r.version, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'species_doc', r.version),
+  };
+}
+
+/** "Does Zika virus infect insects?": the VMR exemplar's host source. */
+export function hasHost(ctx: Ctx, p: Parsed): Answer {
+  const s = p.species[0]!;
+  const r = targetRelease(ctx, p);
+  const doc = speciesIn(ctx, s, r).species;
+  if (!doc || doc.hosts.length === 0) return notUnderstood('host', `No host source is recorded for ${s.text} in ${release(r)}.`);
+  const yes = doc.hosts.some((h) => p.hosts.includes(h));
+  return {
+    response: `${yes ? 'Yes' : 'No'}: ${who(s, doc.scientific_name)} has host source ${doc.hosts.join(', ')} (the VMR exemplar's, ${doc.hosts_from_version ?? r.version}).`,
+    data: { species: doc.scientific_name, hosts: doc.hosts, asked: p.hosts, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'species_doc', r.version),
+  };
+}
+
+/** "What was Zika virus called in 2010?": the species the name belonged to in that release. */
+export function nameIn(ctx: Ctx, p: Parsed): Answer {
+  const s = p.species[0]!;
+  const r = rowOf(ctx, p.releases[0]!.msl)!;
+  // the lineage listed in that release: its name there is in its walk, no species document needed
+  const here = lineagePlace(ctx.store, lineageIn(ctx, s, r), r.msl).name;
+  if (here !== null) {
+    return {
+      response: `In ${release(r)}, ${s.via?.how === 'typo' ? s.via.name : s.text} was the species ${here}.`,
+      data: { query_name: s.text, version: r.version, species: here, placement: 'present' }, sources: sources(ctx, 'species_timeline', r.version),
+    };
+  }
+  const pl = speciesIn(ctx, s, r);
+  if (pl.status === 'not_yet' || pl.status === 'gap') return notUnderstood('release', `${s.text} is not listed in ${release(r)}: its species is listed from ${pl.lineage.first_appearance}.`);
+  if (!pl.species) return notUnderstood('release', `${s.text} is not a species in ${release(r)}.`);
+  return {
+    response: `In ${release(r)}, ${s.via?.how === 'typo' ? s.via.name : s.text} was ${pl.status === 'ended' ? 'part of ' : ''}the species ${pl.species.scientific_name}.`,
+    data: { query_name: s.text, version: r.version, species: pl.species.scientific_name, placement: pl.status }, sources: sources(ctx, 'species_doc', r.version),
+  };
+}
+
+/** "Is Zika virus still called Zika virus?": its species' name in the latest release. */
+export function stillNamed(ctx: Ctx, p: Parsed): Answer {
+  const s = p.species[0]!;
+  const now = speciesIn(ctx, s, ctx.latest).species?.scientific_name ?? null;
+  const yes = now !== null && now.toLowerCase() === s.matched_name.toLowerCase();
+  return {
+    response: yes ? `Yes: ${now} is the species' name in the latest release, ${release(ctx.latest)}.`
+      : now ? `No: in the latest release, ${release(ctx.latest)}, ${s.text} is the species ${now}.` : `No: ${s.text} is not a species in the latest release, ${release(ctx.latest)}.`,
+    data: { query_name: s.text, current_name: now, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'species_doc', ctx.latest.version),
+  };
+}

@@ -1,0 +1,507 @@
+// Answers about higher taxa: a taxon's classification, size, history, evolution and stability, the genomes and
+// hosts of its family, its earlier names; the yes-or-no questions about one (still in use, of a rank, larger than a
+// number); two taxa compared (in one release, or their changes between two); the type species of a genus; and the
+// largest and fastest-growing taxa of a rank.
+import { releaseTotal } from '../../read/diversity.js';
+import { familyProfiles, type FamilyProfile } from '../../read/family-profiles.js';
+import { mslOf, type Rank } from '../../read/lineages.js';
+import type { ReleaseRow } from '../../read/releases.js';
+import { fateOf, renamesTo, timeline, typeSpecies, typeSpeciesReleases } from '../../read/taxonomy-facts.js';
+import { and, count, dec, num, RANK_PLURAL, release, signed } from '../format.js';
+import type { Parsed, TaxonEntry, TaxonRef } from '../parse.js';
+import { stabilityExtremes, stabilityRow, stabilitySentence, STABILITY_FORMULA, statusOf } from '../stability.js';
+import { formatGenomeSize, genomeLabel } from '../vocabulary.js';
+import { fallback, notUnderstood, rowOf, sources, span, targetRelease, withNote, type Answer, type Ctx, type Source } from './common.js';
+import { speciesIn, who } from './species.js';
+
+export function countsIn(e: TaxonEntry, msl: number) {
+  return e.counts.find((c) => c.msl === msl) ?? null;
+}
+
+function taxonSources(ctx: Ctx, extra: Source[] = []): Source[] {
+  return [{ model: 'taxon_profile', version: span(ctx) }, ...extra];
+}
+
+/** "what was Orthoherpesviridae called before": the names the change lists record it was renamed from. */
+export async function taxonFormerNames(ctx: Ctx, p: Parsed): Promise<Answer> {
+  const t = p.taxa[0]!;
+  const all = ctx.all;
+  const from = await renamesTo(ctx.store, t.name);
+  if (from.length === 0) return notUnderstood('former name', `The change lists (which record renames of higher taxa from ${release(rowOf(ctx, 38) ?? ctx.latest)} on) record no earlier name of the ${t.rank} ${t.name}, and I do not guess one.`);
+  const steps = from.map((f) => `${f.old_name} (renamed ${t.name} in ${release(all.find((r) => r.msl === f.msl)!)})`);
+  return {
+    response: `The ${t.rank} ${t.name} was formerly called ${and(steps)}.`,
+    data: { taxon: t.name, rank: t.rank, former_names: from.map((f) => ({ name: f.old_name, renamed_in: `MSL${f.msl}` })) },
+    sources: [{ model: 'src.renames', version: `MSL${from[0]!.msl}` }],
+  };
+}
+
+export function taxonClassification(ctx: Ctx, p: Parsed, t: TaxonRef): Answer {
+  const e = t.entry;
+  const target = p.releases.length ? targetRelease(ctx, p) : rowOf(ctx, e.last_msl)!;
+  const lastRow = rowOf(ctx, e.last_msl)!;
+  const c = countsIn(e, target.msl) ?? countsIn(e, e.last_msl)!;
+  const at = countsIn(e, target.msl) ? target : lastRow;
+  const parents = e.parents.map((x) => `${x.rank} ${x.name}`).join(' > ');
+  const asked = p.askedRank && p.askedRank !== t.rank ? e.parents.find((x) => x.rank === p.askedRank) : undefined;
+  const life = e.last_msl === ctx.latest.msl ? `listed since ${e.first_msl === ctx.all[0]!.msl ? `${ctx.all[0]!.version}, the first release in the data set` : `MSL${e.first_msl}`}` : `listed MSL${e.first_msl}-MSL${e.last_msl}, no longer used`;
+  const size = `${count(c.species, 'species', 'species')}${t.rank !== 'genus' && t.rank !== 'subgenus' ? ` in ${count(c.genera, 'genus', 'genera')}` : ''}`;
+  const lead = asked ? `${e.name} belongs to the ${asked.rank} ${asked.name}. ` : p.askedRank && p.askedRank !== t.rank && !asked ? `${e.name} has no ${p.askedRank} above it in MSL${e.last_msl}. ` : '';
+  const placed = parents ? `in MSL${e.last_msl} it sits in ${parents}` : `it has no higher rank above it in MSL${e.last_msl}`;
+  return {
+    response: `${lead}${e.name} is ${/^[aeiou]/.test(t.rank) ? 'an' : 'a'} ${t.rank} (${life}); ${placed}, and holds ${size} in ${release(at)}.`,
+    data: { taxon: e.name, rank: t.rank, first_version: `MSL${e.first_msl}`, last_version: `MSL${e.last_msl}`, parents: e.parents, counts: { version: at.version, ...c } },
+    sources: taxonSources(ctx),
+  };
+}
+
+export function countTaxon(ctx: Ctx, p: Parsed, t: TaxonRef): Answer {
+  const e = t.entry;
+  const asked: Rank = p.targetRank && p.targetRank !== t.rank ? p.targetRank : 'species';
+  const field = ({ species: 'species', genus: 'genera', family: 'families', order: 'orders' } as Record<string, 'species' | 'genera' | 'families' | 'orders'>)[asked];
+  const targets = p.releases.length ? p.releases.map((r) => rowOf(ctx, r.msl)!) : [ctx.latest];
+  // "since 2015": from that release to the latest
+  if (targets.length === 1 && targets[0]!.msl !== ctx.latest.msl && /\b(?:since|from|after)\s+§rel\b/.test(p.residue)) targets.push(ctx.latest);
+  targets.sort((a, b) => a.msl - b.msl);
+  if (!field) {
+    return fallback(`I can count species, genera, families and orders within a taxon, not ${RANK_PLURAL[asked]}.`);
+  }
+  const parts: string[] = [];
+  const data: Array<Record<string, unknown>> = [];
+  for (const target of targets) {
+    const c = countsIn(e, target.msl);
+    if (!c) {
+      const lastRow = rowOf(ctx, e.last_msl)!;
+      const lc = countsIn(e, e.last_msl)!;
+      const why = target.msl < e.first_msl ? `it was first used in MSL${e.first_msl}` : `it was last used in ${release(lastRow)}, with ${count(lc[field], RANK_ONE[field]!, field)}`;
+      parts.push(`the ${t.rank} ${e.name} is not in ${release(target)} (${why})`);
+      data.push({ version: target.version, present: false });
+      continue;
+    }
+    data.push({ version: target.version, present: true, ...c });
+    const extra = field === 'species' && (t.rank !== 'genus' && t.rank !== 'subgenus') ? ` in ${count(c.genera, 'genus', 'genera')}` : field !== 'species' ? ` (${count(c.species, 'species', 'species')})` : '';
+    parts.push(`in ${release(target)} the ${t.rank} ${e.name} has ${count(c[field], RANK_ONE[field]!, field)}${extra}`);
+  }
+  const text = parts.join('; ');
+  const [a, b] = [data[0], data[data.length - 1]];
+  const delta = data.length >= 2 && a!.present && b!.present
+    ? ` That is a change of ${signed((b![field] as number) - (a![field] as number))} ${field} from ${a!.version} to ${b!.version}.` : '';
+  return { response: withNote(`${text.charAt(0).toUpperCase()}${text.slice(1)}.${delta}`, p), data: { taxon: e.name, rank: t.rank, counted: field, counts: data }, sources: taxonSources(ctx) };
+}
+
+const RANK_ONE: Record<string, string> = { species: 'species', genera: 'genus', families: 'family', orders: 'order' };
+
+export async function taxonHistory(ctx: Ctx, _p: Parsed, t: TaxonRef): Promise<Answer> {
+  const e = t.entry;
+  const first = rowOf(ctx, e.first_msl)!, last = rowOf(ctx, e.last_msl)!;
+  const lc = countsIn(e, e.last_msl)!;
+  const sources = taxonSources(ctx);
+  if (e.last_msl === ctx.latest.msl) {
+    const since = e.first_msl === ctx.all[0]!.msl ? `since ${release(first)}, the first release in the data set` : `since ${release(first)}`;
+    const present = e.counts.length;
+    const gaps = present < ctx.latest.msl - e.first_msl + 1 ? ` (in ${present} of those releases)` : '';
+    return {
+      response: `The ${t.rank} ${e.name} has been listed ${since}${gaps}, and is current in ${release(ctx.latest)} with ${count(lc.species, 'species', 'species')}.`,
+      data: { taxon: e.name, rank: t.rank, status: 'current', first_version: first.version, last_version: last.version, releases: present },
+      sources,
+    };
+  }
+  const next = ctx.all.find((r) => r.msl > e.last_msl)!;
+  // what ended it: the timeline tells the big abolitions, family_stability the renames and ends of families
+  const event = (await timeline(ctx.store)).find((x) => x.subject === e.name && x.kind === 'taxon_abolished');
+  sources.push({ model: 'timeline', version: span(ctx) });
+  let status = event ? 'abolished' : 'ended';
+  let fate = event?.description ?? `no release from ${release(next)} on lists it`;
+  // the change lists (MSL38 on) name what a taxon became when it was renamed
+  const renamed = (await fateOf(ctx.store, e.name)).find((f) => f.msl === next.msl && f.new_name && /renam/i.test(f.change));
+  if (renamed && !event) {
+    fate = `in ${release(next)} it was renamed ${renamed.new_name}`;
+    status = 'renamed';
+  }
+  if (t.rank === 'family' && !renamed) {
+    const s = await stabilityRow(ctx.store, e.name);
+    sources.push({ model: 'family_stability', version: span(ctx) });
+    if (s) {
+      status = statusOf(s);
+      const end = s.events.filter((x) => x.kind === 'abolished' || x.kind === 'split').pop();
+      if (s.renamed_to) fate = `it was renamed ${s.renamed_to} in ${release(next)}`;
+      else if (!event) fate = end?.description ?? `it was abolished in ${release(next)}`;
+    }
+  }
+  return {
+    response: `The ${t.rank} ${e.name} was listed from ${release(first)} to ${release(last)} (${count(lc.species, 'species', 'species')} in its last release); ${fate}.`,
+    data: { taxon: e.name, rank: t.rank, status, first_version: first.version, last_version: last.version, ended_in: next.version, event: event?.description ?? null },
+    sources,
+  };
+}
+
+interface EvolutionRow { version: string; species: number; genera: number; species_delta: number | null; events: string }
+
+export async function familyEvolution(ctx: Ctx, p: Parsed, t: TaxonRef): Promise<Answer> {
+  if (t.rank !== 'family') return taxonHistory(ctx, p, t);
+  const rows = await ctx.store.query<EvolutionRow>(`
+    SELECT version, species::INTEGER AS species, genera::INTEGER AS genera, species_delta::INTEGER AS species_delta,
+           to_json(events)::VARCHAR AS events
+    FROM main.family_evolution WHERE family = $1 ORDER BY msl`, [t.entry.name]);
+  if (rows.length === 0) return taxonHistory(ctx, p, t);
+  const first = rows[0]!, last = rows[rows.length - 1]!;
+  const events = rows.flatMap((r) => JSON.parse(r.events) as Array<{ msl_version: string; kind: string; description: string }>);
+  const peak = rows.reduce((a, b) => (b.species > a.species ? b : a));
+  const ended = mslOf(last.version) < ctx.latest.msl;
+  const growth = `The family ${t.entry.name} went from ${count(first.species, 'species', 'species')} in ${release(rowOf(ctx, mslOf(first.version))!)} to ${num(last.species)} in ${release(rowOf(ctx, mslOf(last.version))!)}${ended ? ', its last release' : ''}${peak.species > last.species ? ` (peak ${num(peak.species)} in ${peak.version})` : ''}.`;
+  const told = events.length === 0
+    ? ` No major event (creation, rename, split, merge, abolition or large move) is recorded for it${first.version === ctx.all[0]!.version ? ` since ${ctx.all[0]!.version}` : ''}.`
+    : ` ${count(events.length, 'major event is', 'major events are')} recorded; the latest: ${events[events.length - 1]!.description}.`;
+  return {
+    response: `${growth}${told}`,
+    data: { family: t.entry.name, evolution: rows.map((r) => ({ version: r.version, species: r.species, genera: r.genera, species_delta: r.species_delta })), major_events: events },
+    sources: [{ model: 'family_evolution', version: `${first.version}-${last.version}` }],
+  };
+}
+
+export async function familyStability(ctx: Ctx, p: Parsed): Promise<Answer> {
+  const t = p.taxa[0];
+  if (!t) {
+    const { most, least } = await stabilityExtremes(ctx.store, 5);
+    const fmt = (r: typeof most[number]) => `${r.family} (${dec(r.stability!)})`;
+    return {
+      response: `The most stable families are ${and(most.map(fmt))}; the least stable are ${and(least.map(fmt))} (median ${dec(most[0]?.median_stability ?? 0)}).`,
+      data: { most_stable: most.map(brief), least_stable: least.map(brief), formula: STABILITY_FORMULA },
+      sources: [{ model: 'family_stability', version: span(ctx) }],
+    };
+  }
+  if (t.rank !== 'family') {
+    return fallback(`Stability scores are computed for families, and ${t.entry.name} is a ${t.rank}.`);
+  }
+  const r = await stabilityRow(ctx.store, t.entry.name);
+  if (!r) return fallback(`I have no stability analysis for ${t.entry.name}.`);
+  return {
+    response: stabilitySentence(r),
+    data: { ...brief(r), formula: STABILITY_FORMULA, churn: r.churn, events: r.events },
+    sources: [{ model: 'family_stability', version: span(ctx) }],
+  };
+}
+
+const brief = (r: NonNullable<Awaited<ReturnType<typeof stabilityRow>>>) => ({
+  family: r.family, status: statusOf(r), stability: r.stability, stability_rank: r.stability_rank, ranked_families: r.ranked_families,
+  median_stability: r.median_stability, species_steps: r.species_steps,
+  changes: { renamed: r.renamed, moved: r.moved, merged: r.merged, split: r.split, abolished: r.abolished },
+});
+
+// --- genomes and hosts of a taxon: its family's profile (family_profile) --------------------------------------
+
+function profileOf(list: FamilyProfile[], name: string): FamilyProfile | undefined {
+  return list.find((f) => f.family === name);
+}
+
+/**
+ * The family profile a genome or host question about a taxon is answered from (the taxon's own family), with
+ * the clause that says so when the taxon is below family; or the answer saying why there is none.
+ */
+async function familyOfTaxon(ctx: Ctx, t: TaxonRef, what: 'Genome' | 'Host'): Promise<{ f: FamilyProfile; of: string } | { missing: Answer }> {
+  const list = await familyProfiles(ctx.store);
+  const family = t.rank === 'family' ? t.entry.name : t.entry.parents.find((x) => x.rank === 'family')?.name;
+  const f = family ? profileOf(list, family) : undefined;
+  if (!f) return { missing: fallback(`${what} summaries are per family of ${ctx.latest.version}, and ${t.entry.name} is not ${t.rank === 'family' ? `a family of ${ctx.latest.version}` : `in a family of ${ctx.latest.version}`}.`) };
+  const of = t.rank === 'family' ? '' : ` (${t.entry.name} is a ${t.rank} of the family ${f.family}; figures are the family's)`;
+  return { f, of };
+}
+
+/**
+ * "Is a coronavirus a positive-strand RNA virus?": the genome compositions of the species of the taxon (its
+ * families', for a taxon above family; its family's, said so, for one below), against those asked.
+ */
+export async function taxonGenomeType(ctx: Ctx, p: Parsed): Promise<Answer> {
+  const t = p.taxa[0]!;
+  const list = await familyProfiles(ctx.store);
+  const above = t.rank === 'order' || t.rank === 'realm';
+  const families = above ? list.filter((f) => (t.rank === 'order' ? f.order : f.realm) === t.entry.name) : [];
+  const found = above ? null : await familyOfTaxon(ctx, t, 'Genome');
+  if (found && 'missing' in found) return found.missing;
+  const profiles = found ? [found.f] : families;
+  if (profiles.length === 0) return notUnderstood('genome', `Genome compositions are summed per family of ${ctx.latest.version}, and I cannot place the ${t.rank} ${t.entry.name}'s families.`);
+  const comps = new Map<string, number>();
+  for (const f of profiles) for (const c of f.compositions) comps.set(c.composition, (comps.get(c.composition) ?? 0) + c.species);
+  const typed = [...comps.values()].reduce((a, b) => a + b, 0);
+  const match = [...comps].filter(([c]) => p.genomeTypes.includes(c)).reduce((a, [, n]) => a + n, 0);
+  const lead = match === typed ? 'Yes' : match === 0 ? 'No' : 'Partly';
+  const all = [...comps].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} (${num(n)})`);
+  const of = found?.of ?? '';
+  return {
+    response: `${lead}: in ${release(ctx.latest)}, ${match === typed ? `all ${num(typed)}` : `${num(match)} of ${num(typed)}`} species of the ${t.rank} ${t.entry.name} with a recorded genome composition have ${genomeLabel(p.genomeTypes)} genomes; their compositions: ${and(all)}${of}.`,
+    data: { taxon: t.entry.name, rank: t.rank, version: ctx.latest.version, asked: p.genomeTypes, compositions: Object.fromEntries(comps), matching: match, typed, answer: lead.toLowerCase() },
+    sources: [{ model: 'family_profile', version: ctx.latest.version }],
+  };
+}
+
+export async function taxonGenome(ctx: Ctx, _p: Parsed, t: TaxonRef): Promise<Answer> {
+  const found = await familyOfTaxon(ctx, t, 'Genome');
+  if ('missing' in found) return found.missing;
+  const { f, of } = found;
+  const comps = f.compositions.map((c) => `${c.composition} (${num(c.species)})`);
+  const sizes = f.size_n > 0 ? `; its exemplar genomes are ${formatGenomeSize(f.size_min_bp!)}-${formatGenomeSize(f.size_max_bp!)} long (median ${formatGenomeSize(f.size_median_bp!)}, ${count(f.size_n, 'genome', 'genomes')})` : '; no exemplar genome length is known for it';
+  return {
+    response: `In ${release(ctx.latest)} the ${count(f.species, 'species', 'species')} of ${f.family} have ${and(comps)} genomes${sizes}${of}.`,
+    data: { family: f.family, version: ctx.latest.version, compositions: f.compositions, size: sizeStats(f) },
+    sources: [{ model: 'family_profile', version: ctx.latest.version }],
+  };
+}
+
+const sizeStats = (f: FamilyProfile) => ({ n: f.size_n, min_bp: f.size_min_bp, p25_bp: f.size_p25_bp, median_bp: f.size_median_bp, p75_bp: f.size_p75_bp, max_bp: f.size_max_bp });
+
+export async function taxonHosts(ctx: Ctx, _p: Parsed, t: TaxonRef): Promise<Answer> {
+  const found = await familyOfTaxon(ctx, t, 'Host');
+  if ('missing' in found) return found.missing;
+  const { f, of } = found;
+  const hosted = f.members.filter((m) => m.hosts.length > 0).length;
+  const hosts = f.hosts.map((h) => `${h.host} (${num(h.species)})`);
+  return {
+    response: hosts.length
+      ? `In ${release(ctx.latest)} the host sources of ${f.family}'s species are ${and(hosts)}, over ${count(hosted, 'species', 'species')} with a recorded host source (VMR exemplars)${of}.`
+      : `No host source is recorded for any species of ${f.family}${of}.`,
+    data: { family: f.family, version: ctx.latest.version, hosts: f.hosts, species_with_host: hosted },
+    sources: [{ model: 'family_profile', version: ctx.latest.version }],
+  };
+}
+
+// --- yes or no about a taxon ---------------------------------------------------------------------------------
+
+/** "Does Caudovirales still exist?": whether the latest release lists it, and what became of it if not. */
+export async function stillInUse(ctx: Ctx, p: Parsed): Promise<Answer> {
+  const t = p.taxa[0]!;
+  const yes = t.entry.last_msl === ctx.latest.msl;
+  const last = rowOf(ctx, t.entry.last_msl)!;
+  const fate = (await fateOf(ctx.store, t.name)).filter((f) => f.msl > t.entry.last_msl);
+  const became = fate[0];
+  const then = became
+    ? became.new_name && /renam/i.test(became.change) ? `; in ${release(rowOf(ctx, became.msl)!)} it was renamed ${became.new_name}` : `; it was ${became.change.toLowerCase()} in ${release(rowOf(ctx, became.msl)!)}`
+    : '';
+  return {
+    response: yes
+      ? `Yes: the ${t.rank} ${t.name} is in the latest release, ${release(ctx.latest)} (listed since MSL${t.entry.first_msl}).`
+      : `No: the ${t.rank} ${t.name} was listed from MSL${t.entry.first_msl} to ${release(last)} and is not in the latest release, ${release(ctx.latest)}${then}.`,
+    data: { taxon: t.name, rank: t.rank, first_version: `MSL${t.entry.first_msl}`, last_version: `MSL${t.entry.last_msl}`, answer: yes ? 'yes' : 'no', ...(became ? { fate: became } : {}) },
+    sources: sources(ctx, 'taxon_profile'),
+  };
+}
+
+/** "Is Coronaviridae a family?". */
+export function rankIs(ctx: Ctx, p: Parsed): Answer {
+  const t = p.taxa[0]!;
+  const rank = p.relationRank!;
+  const yes = t.rank === rank;
+  return {
+    response: `${yes ? 'Yes' : 'No'}: ${t.name} is ${/^[aeiou]/.test(t.rank) ? 'an' : 'a'} ${t.rank} (listed MSL${t.entry.first_msl}-MSL${t.entry.last_msl}).`,
+    data: { taxon: t.name, rank: t.rank, asked: rank, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'taxon_profile'),
+  };
+}
+
+/**
+ * "Is rotavirus a reovirus?", "Is Norovirus in the family Caliciviridae?": whether the first taxon sits within the
+ * second, by the first one's place in its last release.
+ */
+export function taxonIn(ctx: Ctx, p: Parsed): Answer {
+  const [a, b] = p.taxa as [TaxonRef, TaxonRef];
+  const at = rowOf(ctx, a.entry.last_msl)!;
+  const yes = a.entry.parents.some((x) => x.rank === b.rank && x.name === b.name);
+  const path = a.entry.parents.map((x) => `${x.rank} ${x.name}`).join(' > ');
+  const word = b.group ? `, which "${b.text.toLowerCase()}" names` : '';
+  return {
+    response: `${yes ? 'Yes' : 'No'}: in ${release(at)}, the ${a.rank} ${a.name} ${yes ? 'is in' : 'is not in'} the ${b.rank} ${b.name}${word}; it sits in ${path || 'no higher taxon'}.`,
+    data: { taxon: a.name, rank: a.rank, asked: { rank: b.rank, name: b.name }, parents: a.entry.parents, version: at.version, answer: yes ? 'yes' : 'no' },
+    sources: sources(ctx, 'taxon_profile', at.version),
+  };
+}
+
+/** "Does Coronaviridae have more than 50 species?". */
+export function taxonThreshold(ctx: Ctx, p: Parsed): Answer {
+  const t = p.taxa[0]!;
+  const { how, n, rank } = p.form.more!;
+  const r = targetRelease(ctx, p);
+  const has = countOf(t, r.msl, rank);
+  const yes = /more|over/.test(how) ? has > n : /at least/.test(how) ? has >= n : has < n;
+  return {
+    response: `${yes ? 'Yes' : 'No'}: in ${release(r)}, the ${t.rank} ${t.name} has ${num(has)} ${plural(rank, has)} (${how} ${num(n)} asked).`,
+    data: { taxon: t.name, version: r.version, rank, count: has, asked: `${how} ${n}`, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'taxon_profile', r.version),
+  };
+}
+
+// --- two taxa ------------------------------------------------------------------------------------------------
+
+const plural = (rank: Rank, n: number) => (n === 1 ? rank : RANK_PLURAL[rank] ?? `${rank}s`);
+
+/** A taxon's number of species, genera, families or orders in a release (0 when it is not in it). */
+export const countOf = (t: TaxonRef, msl: number, rank: Rank): number => {
+  const c = t.entry.counts.find((x) => x.msl === msl);
+  if (!c) return 0;
+  return rank === 'species' ? c.species : rank === 'genus' ? c.genera : rank === 'family' ? c.families : c.orders;
+};
+
+/** "Which has more species, A or B?": both counts and the difference, or their sum. */
+export function twoTaxa(ctx: Ctx, p: Parsed): Answer {
+  const rank = p.relationRank ?? 'species';
+  const r = targetRelease(ctx, p);
+  const [a, b] = p.taxa as [TaxonRef, TaxonRef];
+  const na = countOf(a, r.msl, rank), nb = countOf(b, r.msl, rank);
+  // a taxon not in the release is not one with none: say where it is listed instead of comparing a zero
+  const absent = [a, b].filter((t) => t.entry.first_msl > r.msl || t.entry.last_msl < r.msl);
+  const src = sources(ctx, 'taxon_profile', r.version);
+  if (absent.length > 0) {
+    const where = (t: TaxonRef) => `the ${t.rank} ${t.name} is not in ${r.version} (it is listed in MSL${t.entry.first_msl}-MSL${t.entry.last_msl})`;
+    const present = [a, b].filter((t) => !absent.includes(t));
+    return {
+      response: `In ${release(r)}, ${and(absent.map(where))}${present.map((t) => `; the ${t.rank} ${t.name} has ${num(countOf(t, r.msl, rank))} ${plural(rank, countOf(t, r.msl, rank))}`).join('')}.`,
+      data: { version: r.version, rank, counts: Object.fromEntries(present.map((t) => [t.name, countOf(t, r.msl, rank)])), not_in_release: absent.map((t) => t.name) },
+      sources: src,
+    };
+  }
+  if (p.form.sum) {
+    return {
+      response: `In ${release(r)}, the ${a.rank} ${a.name} has ${num(na)} ${plural(rank, na)} and the ${b.rank} ${b.name} ${num(nb)}: ${num(na + nb)} together.`,
+      data: { version: r.version, rank, counts: { [a.name]: na, [b.name]: nb }, total: na + nb }, sources: src,
+    };
+  }
+  const more = na === nb ? null : na > nb ? a : b;
+  const asked = p.form.fewer ? 'fewer' : 'more';
+  const lead = p.form.yesNo ? `${(asked === 'more' ? na > nb : na < nb) ? 'Yes' : 'No'}: ` : '';
+  const verdict = more === null ? `both have ${num(na)}` : `${more.name} has ${num(Math.abs(na - nb))} more than ${more === a ? b.name : a.name}`;
+  return {
+    response: `${lead}In ${release(r)}, the ${a.rank} ${a.name} has ${num(na)} ${plural(rank, na)} and the ${b.rank} ${b.name} ${num(nb)}: ${verdict}.`,
+    data: { version: r.version, rank, counts: { [a.name]: na, [b.name]: nb }, difference: na - nb }, sources: src,
+  };
+}
+
+/** "Did A or B gain more species between two releases?": both changes and their difference. */
+export function twoTaxaBetween(ctx: Ctx, p: Parsed): Answer {
+  const rank = p.relationRank ?? 'species';
+  const [x, y] = p.releases.map((r) => rowOf(ctx, r.msl)!) as [ReleaseRow, ReleaseRow];
+  const [from, to] = x.msl <= y.msl ? [x, y] : [y, x];
+  const [a, b] = p.taxa as [TaxonRef, TaxonRef];
+  const change = (t: TaxonRef) => ({ t, before: countOf(t, from.msl, rank), after: countOf(t, to.msl, rank), d: countOf(t, to.msl, rank) - countOf(t, from.msl, rank) });
+  const ca = change(a), cb = change(b);
+  // "lost more", "shrank more" ask which fell further; anything else which rose further
+  const fell = p.form.fell;
+  const [hi, lo] = (fell ? ca.d < cb.d : ca.d > cb.d) ? [ca, cb] : [cb, ca];
+  const absent = (c: typeof ca) => [c.t.entry.first_msl > from.msl || c.t.entry.last_msl < from.msl ? `not in ${from.version}` : '', c.t.entry.first_msl > to.msl || c.t.entry.last_msl < to.msl ? `not in ${to.version}` : ''].filter(Boolean);
+  const one = (c: typeof ca) => `the ${c.t.rank} ${c.t.name} went from ${num(c.before)} to ${num(c.after)} ${plural(rank, 2)} (${signed(c.d)}${absent(c).length ? `; ${absent(c).join(', ')}` : ''})`;
+  const how = fell ? (hi.d <= 0 ? 'lost more' : 'gained less') : (hi.d >= 0 ? 'gained more' : 'lost less');
+  const verdict = ca.d === cb.d ? `both changed by ${signed(ca.d)}` : `${hi.t.name} ${how}: ${signed(hi.d)} against ${signed(lo.d)}, a difference of ${num(Math.abs(ca.d - cb.d))}`;
+  // "did A gain more than B": A is the subject; "did A or B" asks which, so no yes or no
+  const lead = p.form.yesNo && !p.form.or && ca.d !== cb.d ? `${hi === ca ? 'Yes' : 'No'}: ` : '';
+  return {
+    response: `${lead}From ${release(from)} to ${release(to)}, ${one(ca)} and ${one(cb)}: ${verdict}.`,
+    data: { from: from.version, to: to.version, rank, changes: { [a.name]: { from: ca.before, to: ca.after, difference: ca.d }, [b.name]: { from: cb.before, to: cb.after, difference: cb.d } }, difference: ca.d - cb.d },
+    sources: sources(ctx, 'taxon_profile', `${from.version}-${to.version}`),
+  };
+}
+
+/** Two taxa compared by a rank they are not counted in. */
+export function compareRankUnread(_ctx: Ctx, p: Parsed): Answer {
+  return notUnderstood('rank', `I can compare two taxa by their species, genera, families or orders, not by ${p.relationRank}.`);
+}
+
+// --- type species --------------------------------------------------------------------------------------------
+
+/** "What is the type species of the genus Potexvirus?": as the releases that mark type species mark it. */
+export async function typeSpeciesOf(ctx: Ctx, p: Parsed): Promise<Answer> {
+  const genus = p.taxa.find((t) => t.rank === 'genus');
+  const marked = await typeSpeciesReleases(ctx.store);
+  const firstMarked = rowOf(ctx, marked[0]!)!, lastMarked = rowOf(ctx, marked[marked.length - 1]!)!;
+  const between = `${release(firstMarked)} to ${release(lastMarked)}`;
+  if (!genus) return notUnderstood('genus', `I understood a question about a type species but found no genus named in it (type species are marked per genus, in the releases ${between}).`);
+  const asked = p.releases[0] ? rowOf(ctx, p.releases[0].msl)! : null;
+  if (asked && !marked.includes(asked.msl)) {
+    return notUnderstood('release', `${release(asked)} does not mark type species: the Master Species Lists mark them only in the releases ${between}.`);
+  }
+  const table = await typeSpecies(ctx.store);
+  // no release named: the last release that marks them, said so
+  const at = asked ?? rowOf(ctx, [...marked].reverse().find((m) => table.has(`${m}|${genus.name.toLowerCase()}`)) ?? lastMarked.msl)!;
+  const found = table.get(`${at.msl}|${genus.name.toLowerCase()}`) ?? [];
+  const where = asked ? `In ${release(at)}` : `In ${release(at)}, the last release that marks type species (they are marked ${between})`;
+  const src = sources(ctx, 'species_marks', at.version);
+  if (found.length === 0) {
+    return { response: `${where}, no type species is marked for the genus ${genus.name}${genus.entry.first_msl > at.msl || genus.entry.last_msl < at.msl ? ` (the genus is not in ${at.version}; it is listed MSL${genus.entry.first_msl}-MSL${genus.entry.last_msl})` : ''}.`, data: { genus: genus.name, version: at.version, type_species: [] }, sources: src };
+  }
+  const names = found.map((f) => f.species);
+  const s = p.species[0];
+  if (s && p.form.yesNo) {
+    const here = speciesIn(ctx, s, at);
+    const name = here.species?.scientific_name ?? s.matched_name;
+    const yes = names.some((n) => n.toLowerCase() === name.toLowerCase());
+    return {
+      response: `${yes ? 'Yes' : 'No'}: ${where.charAt(0).toLowerCase()}${where.slice(1)}, the type species of the genus ${genus.name} is ${and(names)}${yes ? '' : `, not ${who(s, name)}`}.`,
+      data: { genus: genus.name, version: at.version, type_species: names, asked: name, answer: yes ? 'yes' : 'no' }, sources: src,
+    };
+  }
+  return { response: `${where}, the type species of the genus ${genus.name} is ${and(names)}.`, data: { genus: genus.name, version: at.version, type_species: names }, sources: src };
+}
+
+// --- largest and fastest-growing taxa ------------------------------------------------------------------------
+
+interface TaxonCountRow { name: string; species: number; genera: number }
+
+export async function largestTaxa(ctx: Ctx, p: Parsed): Promise<Answer> {
+  const rank: Rank = p.targetRank && p.targetRank !== 'species' ? p.targetRank : 'family';
+  const target = targetRelease(ctx, p);
+  const within = p.taxa[0] && p.taxa[0].rank !== rank ? p.taxa[0] : null;
+  // "what are the genera of Coronaviridae", "list the realms": up to 20; "largest families": the top 5
+  const listing = /\b(?:(?:what|which) (?:are|were) the|list|name the)\b/.test(p.residue);
+  const limit = Math.min(p.limit ?? (listing ? 20 : 5), 20);
+  const rows = await ctx.store.query<TaxonCountRow>(`
+    SELECT name, species, genera FROM main.taxon_counts
+    WHERE msl = $1 AND rank = $2 AND ($3::VARCHAR IS NULL OR list_contains(list_transform(parents, p -> p.name), $3))
+    ORDER BY species DESC, name LIMIT $4`, [target.msl, rank, within?.entry.name ?? null, limit]);
+  const where = within ? ` of the ${within.rank} ${within.entry.name}` : '';
+  const sources = [{ model: 'taxon_counts', version: target.version }];
+  if (rows.length === 0) {
+    return { response: withNote(`${release(target)} has no ${RANK_PLURAL[rank]}${where}.`, p), data: { rank, version: target.version, taxa: [] }, sources };
+  }
+  const [top, ...rest] = rows;
+  const others = rest.map((r) => `${r.name} (${num(r.species)})`);
+  const field = ({ genus: 'genera', family: 'families', order: 'orders' } as Record<string, 'genera' | 'families' | 'orders'>)[rank];
+  const inside = within && field ? countsIn(within.entry, target.msl)?.[field] ?? null : null;
+  const total = within ? inside : releaseTotal(ctx.store, target, rank);
+  const holder = within ? `In ${release(target)} the ${within.rank} ${within.entry.name}` : release(target);
+  const head = total === null ? `The largest ${rank}${where} in ${release(target)}` : `${holder} has ${count(total, rank, RANK_PLURAL[rank]!)}; the largest`;
+  return {
+    response: withNote(`${head} is ${top!.name} with ${count(top!.species, 'species', 'species')}${others.length ? `, followed by ${and(others)}` : ''}.`, p),
+    data: { rank, version: target.version, within: within?.entry.name ?? null, taxa: rows },
+    sources,
+  };
+}
+
+interface GrowthRow { name: string; before: number; after: number; gain: number }
+
+export async function fastestGrowing(ctx: Ctx, p: Parsed): Promise<Answer> {
+  const rank: Rank = p.targetRank && p.targetRank !== 'species' ? p.targetRank : 'family';
+  let from: ReleaseRow, to: ReleaseRow;
+  if (p.releases.length >= 2) [from, to] = [rowOf(ctx, p.releases[0]!.msl)!, rowOf(ctx, p.releases[1]!.msl)!];
+  else if (p.releases.length === 1) {
+    to = rowOf(ctx, p.releases[0]!.msl)!;
+    // "since 2019" reads from that release to the latest; "in MSL39" the step into that release
+    const since = /\b(?:since|from|after)\s+§rel\b/.test(p.residue);
+    from = since ? to : ctx.all.filter((r) => r.msl < to.msl).pop() ?? to;
+    if (since) to = ctx.latest;
+  } else [from, to] = [ctx.all[0]!, ctx.latest];
+  if (from.msl > to.msl) [from, to] = [to, from];
+  if (from.msl === to.msl) return fallback(`Growth needs two different releases, and ${from.version} is the first one in the data set.`);
+  const limit = Math.min(p.limit ?? 5, 20);
+  const rows = await ctx.store.query<GrowthRow>(`
+    SELECT b.name, coalesce(a.species, 0) AS before, b.species AS after, b.species - coalesce(a.species, 0) AS gain
+    FROM main.taxon_counts b
+    LEFT JOIN main.taxon_counts a ON a.msl = $1 AND a.rank = b.rank AND a.name = b.name
+    WHERE b.msl = $2 AND b.rank = $3
+    ORDER BY gain DESC, b.name LIMIT $4`, [from.msl, to.msl, rank, limit]);
+  const sources = [{ model: 'taxon_counts', version: `${from.version}-${to.version}` }];
+  const fmt = (r: GrowthRow) => `${r.name} (${signed(r.gain)}, ${r.before === 0 ? `new, now ${num(r.after)}` : `${num(r.before)} to ${num(r.after)}, ${signed(Math.round((100 * r.gain) / r.before))}%`})`;
+  if (rows.length === 0 || rows[0]!.gain <= 0) {
+    return { response: `No ${rank} gained species between ${release(from)} and ${release(to)}.`, data: { rank, from_version: from.version, to_version: to.version, taxa: rows }, sources };
+  }
+  const [top, ...rest] = rows.filter((r) => r.gain > 0);
+  return {
+    response: withNote(`Between ${release(from)} and ${release(to)} the ${rank} that gained the most species is ${fmt(top!)}${rest.length ? `, followed by ${and(rest.map(fmt))}` : ''}.`, p),
+    data: { rank, from_version: from.version, to_version: to.version, taxa: rows },
+    sources,
+  };
+}
+

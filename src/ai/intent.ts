@@ -1,0 +1,240 @@
+// The ordered rules that choose what a question asks, from what the parser found in it (releases, names, groups,
+// hosts, genome types, a change, ranks) and the words left around it (the residue, where every name is a
+// placeholder: §sp a species, §tx a taxon, §rel a release, §grp a word that names no taxon) and its form. First the
+// relations read whole (a type species, a yes or no, two items compared, a count between two releases, which taxa a
+// release changed), then the intents of one thing asked. Each rule sets the intent an answer reports and the
+// reading (relation) that answers it; nothing here looks anything up.
+import { RANKS, type Rank } from '../read/lineages.js';
+import type { Intent, Parsed, Reading } from './parse.js';
+import { changeWords, firstRank } from './vocabulary.js';
+
+const has = (re: RegExp, s: string) => re.test(s);
+
+const KW = {
+  help: /^(?:help|hi|hello|hey|examples?|what can (?:you|i) (?:do|ask)\b.*|how (?:do|does) (?:this|it) work.*|what (?:questions|kinds? of questions) .*)$/,
+  compare: /\b(?:compar\w*|differen\w*|differ|versus|vs\.?|between|against|relative to)\b/,
+  changed: /\b(?:chang\w*|happen\w*|new in|what'?s new|news|updates?|differen\w*)\b/,
+  count: /\b(?:how many|number of|count(?:s|ed)?|total|how much|tally|how big|size of)\b/,
+  largest: /\b(?:(?:what|which) (?:are|were) the [a-z]+|list (?:the |all )?[a-z]+|name the [a-z]+|largest|biggest|most (?:species|genera|diverse|speciose|members|taxa)|richest|top(?: \d+)?|leading|the most\b.*\bspecies|more species than any)\b/,
+  growth: /\b(?:fastest|grew|grow\w*|growth|gained the most|added the most|increas\w*|expan\w*)\b/,
+  stability: /\b(?:stab\w*|churn\w*|volatil\w*|unstable|turbulent|turnover)\b/,
+  evolution: /\b(?:evol\w*|over time|through time|over the years|across releases|history|historic\w*|chang\w*|develop\w*|trajectory|timeline|story)\b/,
+  milestone: /\b(?:milestones?|major events?|key events?|turning points?|landmarks?|big(?:gest)? changes in the history|timeline of (?:the )?(?:ictv|taxonomy|viral taxonomy))\b/,
+  realmIntro: /\bfirst realms?\b(?! ?§)|\brealms?\b.*\b(?:introduc|first|creat|establish|appear|began|start|added)\w*|\b(?:introduc|first|creat|establish|appear|began|start|added)\w*\b.*\brealms?\b/,
+  rankIntro: /\b(?:introduc|first|creat|establish|appear|began|start|added)\w*\b/,
+  currentName: /\b(?:current(?:ly)?|now|new|latest|today|present|accepted|official|valid|proper|correct|binomial)\b[^?]*\bnames?\b|\bcalled (?:now|today|nowadays|currently)\b|\bnames? (?:now|today|nowadays)\b|\b(?:now|currently) (?:called|known|named)\b|\brenamed (?:to|as|into)\b|\bwhat (?:is|was) (?:\S+ )?renamed\b|\bwhat (?:is|are) .*\bcalled\b|\bstill called\b/,
+  formerNames: /\bchang\w* (?:its |their |the )?names?\b|\b(?:was|were)\b[^?]*\b(?:called|named|known as)\b[^?]*\b(?:before|previously|formerly|originally|earlier|once|first|in the past)\b|\bcalled before\b|\b(?:former(?:ly)?|previous(?:ly)?|old(?:er)?|earlier|past|prior|original(?:ly)?|other|alternative|historic(?:al)?)\b[^?]*\bnames?\b|\bnames?\b[^?]*\b(?:before|over time|history|used|had|carried|changed)\b|\bsynonyms?\b|\bformerly\b|\bused to be (?:called|named|known)\b|\b(?:was|were) (?:once |previously )?(?:called|named|known as)\b|\brenam\w*|\bhow many names\b|\bnames? (?:did|has|have)\b|\bwhen did .* (?:get|receive) (?:its|a) (?:new |current )?name\b/,
+  history: /\b(?:first|last|earliest|latest|initially)\b[^?]*§rel|\b(?:first|last|earliest|latest|initially)\b[^?]*\b(?:appear\w*|listed|list|recogni[sz]ed|releases?|msl|seen|included|added|introduced|classified|described|ratified)\b|\b(?:appear\w*|introduc\w*|added|ratified)\b|\bhistory\b|\bstill\b|\b(?:abolish\w*|merg\w*|split\w*|remov\w*|exist\w*|delet\w*|when|since|valid|disappear\w*|fate|happened|end(?:ed)?|obsolete|gone|lifespan|span)\b/,
+  genome: /\bgenom\w*|\b(?:dna|rna|nucleic|segment\w*|kb|bp|base pairs?|nucleotides?|length|how long|how big|size|strand\w*|sense|baltimore)\b/,
+  host: /\bhosts?\b|\b(?:infect\w*|hosted|reservoir|vectors?|attack\w*|affect\w*|pathogens? of|found in|isolated from|liv(?:e|es|ed|ing)|parasit\w*)\b/,
+  releaseInfo: /\b(?:releas\w*|versions?|msls?|editions?)\b/,
+  when: /\b(?:when|what year|which year|date|dated|published)\b/,
+  threshold: /\b(?:more than|over|exceed\w*|pass\w*|surpass\w*|reach\w*|above|cross\w*|hit|top(?:ped)?)\b/,
+};
+
+
+/** The ranks a comparison of two taxa counts. */
+export const COUNTABLE: Rank[] = ['species', 'genus', 'family', 'order'];
+
+/** The intent each reading reports. */
+const REPORTED: Partial<Record<Reading, Intent>> = {
+  year_counts: 'count_release', releases_of_year: 'release_info', releases_in_years: 'release_info', years_between: 'release_info',
+  release_is_year: 'release_info', rank_is: 'classification', taxon_threshold: 'count_taxon', member_of: 'same_taxon',
+  has_host: 'hosts', taxon_former_names: 'taxon_history', taxon_in_taxon: 'same_taxon', taxon_became: 'taxon_history', taxon_genome_type: 'genome_type', name_in_release: 'current_name', still_named: 'current_name',
+  two_taxa: 'compare_taxa', two_taxa_between: 'compare_taxa', between_releases: 'compare_releases',
+  taxa_changed_between: 'which_changed', every_rank_changed: 'which_changed', which_changed_within: 'which_changed',
+  span_unread: 'which_changed', compare_rank_unread: 'compare_taxa', changes_or_unread: 'compare_releases',
+  change_unread: 'which_changed', within_rank_unread: 'which_changed',
+};
+
+/** Sets what the question asks: its reading, the intent it reports, and the rank and release a reading needs. */
+export function chooseIntent(p: Parsed, latestMsl: number): void {
+  const relation = p.groupWords.length > 0 ? 'not_a_taxon' : p.yearSpan ? 'releases_in_years'
+    : (p.unknownNames.length === 0 ? relationOf(p, latestMsl) : null) ?? intentOf(p, latestMsl);
+  p.relation = relation;
+  p.intent = REPORTED[relation] ?? (relation as Intent);
+  // a group word asked of a species: its membership, in the group's own terms
+  if (relation === 'member_of' && p.taxa[0]?.group) p.intent = 'group_membership';
+}
+
+/**
+ * The relations read whole, in order; null when the question is none of them. A relation recognised without a
+ * part of it gets a reading ending in "_unread", whose answer names the part.
+ */
+function relationOf(p: Parsed, latestMsl: number): Reading | null {
+  const f = p.form;
+  const r = p.residue;
+  const species = p.species.length, taxa = p.taxa.length, rels = p.releases.length;
+  const distinct = rels === 2 && p.releases[0]!.msl !== p.releases[1]!.msl;
+  const set = (reading: Reading, rank: Rank | null = null): Reading => {
+    p.relationRank = rank;
+    return reading;
+  };
+
+  if (f.typeSpecies) return 'type_species';
+  // a year of several releases: its releases, or each one's counts when they are asked together ("both 2018
+  // releases"); anything else asked of the year is asked back (query.ts)
+  const twoInYear = rels === 1 ? p.releases[0]!.ambiguous : undefined;
+  if (twoInYear && species === 0 && taxa <= 1 && f.yearCounting && f.yearTogether && p.change === null) {
+    const rank = p.countedRank ?? p.rankWord;
+    if (rank && (taxa === 0 || COUNTABLE.includes(rank))) return set('year_counts', rank);
+  }
+  if (twoInYear && species === 0 && taxa === 0 && f.aboutReleases) return 'releases_of_year';
+  if (p.releases.some((x) => x.ambiguous)) return null;
+  // "since 2019", "after MSL30": a span of releases, which none of these relations reads as its one release
+  if (f.span && rels === 1 && species === 0 && (p.change !== null || taxa === 2)) return 'span_unread';
+  if (rels === 2 && species === 0 && taxa === 0 && f.years) return 'years_between';
+  if (f.yesNo && rels === 2 && species === 0 && taxa === 0 && f.releasedIn) return 'release_is_year';
+  if (f.yesNo && f.sameOrBoth && species === 2 && p.rankWord) return set('same_taxon', p.rankWord);
+  if (f.yesNo && taxa === 1 && species === 0 && rels <= 1) {
+    const isA = new RegExp(`§tx (?:still )?(?:an? |the )?(${RANKS.join('|')})\\b`).exec(r);
+    if (isA && !f.still) return set('rank_is', isA[1] as Rank);
+    if (f.more) return 'taxon_threshold';
+  }
+  if (f.yesNo && species === 1 && taxa === 0 && (p.genomeTypes.length > 0 || f.nucleicVirus) && !f.or) return 'genome_type';
+  // "Is a coronavirus a positive-strand RNA virus?": the genomes of the taxon's species
+  if (f.yesNo && species === 0 && taxa === 1 && p.genomeTypes.length > 0 && !f.or) return 'taxon_genome_type';
+  if (f.yesNo && species === 1 && taxa === 1 && rels <= 1 && (f.member || p.taxa[0]!.group)) return 'member_of';
+  if (f.yesNo && species === 1 && taxa === 0 && p.hosts.length > 0 && rels <= 1) return 'has_host';
+  if (taxa === 1 && species === 0 && rels <= 1 && f.stillInUse) return 'still_in_use';
+  if (taxa === 1 && species === 0 && f.formerName) return 'taxon_former_names';
+  // "the species listed in 1995 as X, called today": the release the name was used in, and today's name
+  const today = rels === 2 ? p.releases.findIndex((x) => /^(?:right now|now|today|currently|nowadays)$/.test(x.text)) : -1;
+  if (species === 1 && taxa === 0 && today >= 0 && p.releases[1 - today]!.msl !== latestMsl && f.naming && !f.higherRankWord) {
+    // "what was the name in 2005 of the species now called X": "now" says who X is; the name asked is 2005's
+    if (/\bwhat (?:was|were)\b/.test(p.normalised) && /\b(?:now|currently|today) (?:called|named|known)\b/.test(p.normalised)) {
+      p.releases.splice(today, 1);
+      return 'name_in_release';
+    }
+    p.nameRelease = p.releases[1 - today]!;
+    return 'current_name';
+  }
+  if (species === 1 && taxa === 0 && rels === 1 && p.releases[0]!.msl !== latestMsl && f.naming && !f.higherRankWord && f.span !== 'since') {
+    // "the current name of the species listed in 1971 as X": today's name, the release saying where the name was used
+    if (f.now) {
+      p.nameRelease = p.releases[0]!;
+      return 'current_name';
+    }
+    return 'name_in_release';
+  }
+  if (f.yesNo && species === 1 && taxa === 0 && rels === 0 && f.still && /\b(?:names?|called|species|valid|used)\b/.test(r)) return 'still_named';
+  // "when did the genus Flavivirus become Orthoflavivirus?": the history of the first, what it became
+  if (taxa === 2 && species === 0 && /\b(?:bec[oa]me|turn(?:ed|s)? into|renamed (?:to|into|as)|replaced by)\b/.test(r)) return 'taxon_became';
+  // "Is rotavirus a reovirus?", "Is Norovirus in the family Caliciviridae?": one taxon within the other
+  if (f.yesNo && taxa === 2 && species === 0 && rels <= 1 && (p.taxa[1]!.group || (f.member && !f.comparing && !f.howMany))) return 'taxon_in_taxon';
+  if (taxa === 2 && species === 0 && distinct && (f.comparing || f.counting || f.gainOrLoss)) {
+    const rank = p.countedRank ?? 'species';
+    return set(COUNTABLE.includes(rank) ? 'two_taxa_between' : 'compare_rank_unread', rank);
+  }
+  if (taxa === 2 && species === 0 && rels <= 1 && (f.comparing || f.howMany)) {
+    const rank = p.countedRank ?? 'species';
+    return set(COUNTABLE.includes(rank) ? 'two_taxa' : 'compare_rank_unread', rank);
+  }
+  // "were more species added in 2020 or 2021": each release's own change, not the step between them
+  if (distinct && species === 0 && taxa === 0 && f.changeAsked && f.or) return 'changes_or_unread';
+  // "which family grew the most between ...": a ranking of taxa (fastest_growing), not two totals
+  if (distinct && species === 0 && taxa <= 1 && (f.counting || f.changeAsked) && !(f.ranking && taxa === 0)) {
+    const rank = p.countedRank ?? p.rankWord ?? 'species';
+    if (!f.changeAsked && (taxa === 0 || COUNTABLE.includes(rank))) return set('between_releases', rank);
+    // "orders added between two releases": the taxa of that rank, never the species changes
+    if (f.changeAsked && taxa === 0 && rank !== 'species' && p.change) return set('taxa_changed_between', rank);
+    if (f.changeAsked && rank !== 'species') return set('change_unread', rank);
+  }
+  const change = p.change;
+  // "which species were merged in MSL41", "how many species were split in 2025": a merge or split is told by its species
+  const listing = f.which || /\b(?:genera|families|orders|realms|subfamilies|classes|phyla|kingdoms|suborders|subgenera)\b/.test(r)
+    || change === 'merged' || change === 'split';
+  if (rels === 1 && species === 0 && taxa === 0 && change && listing
+    && (!f.howMany || change === 'merged' || change === 'split' || (p.rankWord !== null && p.rankWord !== 'species'))) {
+    if (!p.rankWord) return change === 'added' || change === 'abolished' || change === 'renamed' ? 'every_rank_changed' : set('which_changed', 'species');
+    return set('which_changed', p.rankWord);
+  }
+  // "which genera were added to Flaviviridae in 2022": one release's changes under one taxon
+  // (not "what did 2022 rename the genus Ebolavirus to": the taxon is what changed, its history)
+  if (rels === 1 && species === 0 && taxa === 1 && change && f.which && !/\b(?:renam|abolish|mov|merg|split|promot|demot)\w*\s+(?:the\s+)?(?:[a-z]+\s+)?§tx\b|§tx\s+(?:was\s+|get\s+|got\s+)?(?:renam|abolish|mov|merg|split|promot|demot)/.test(r)) {
+    // the rank asked, not the one naming the taxon ("in the family Coronaviridae")
+    const rank = firstRank(r.replace(/\b[a-z]+\s+§tx/g, ' ').replace(/§\w+/g, ' '));
+    return rank && RANKS.indexOf(rank) > RANKS.indexOf(p.taxa[0]!.rank as Rank) ? set('which_changed_within', rank) : 'within_rank_unread';
+  }
+  if (f.yesNo && rels === 2 && f.than) return set('between_releases', p.rankWord ?? 'species');
+  return null;
+}
+
+/** The intent of a question asking one thing, by the ordered rules. */
+function intentOf(p: Parsed, latestMsl: number): Intent {
+  const r = p.residue;
+  const species = p.species.length > 0;
+  const taxon = p.taxa.length > 0;
+  if (has(KW.help, r.replace(/[\s?.!]+$/, '')) && !species && !taxon) return 'help';
+
+  if (!species && !taxon) {
+    if (p.releases.length >= 2 && (has(KW.compare, r) || has(KW.changed, r) || /\bfrom §rel to §rel\b/.test(r))) {
+      return has(KW.growth, r) && (p.targetRank ?? 'species') !== 'species' ? 'fastest_growing' : 'compare_releases';
+    }
+    if (has(KW.milestone, r) || (has(KW.realmIntro, r) && !has(KW.count, r))) return 'milestones';
+    // "when did the number of species pass 10,000?": a threshold crossed, not a count
+    if (p.threshold !== null && p.threshold >= 1000 && has(KW.threshold, r) && (!has(KW.count, r) || /\b(?:when|which|what|first)\b/.test(r))) return 'milestones';
+    // "when was the rank class first used": a rank word with an introduction verb and no release
+    const whichRelease = /\b(?:which|what) (?:release|version|msl|year)\b/.test(r);
+    if (p.targetRank && p.targetRank !== 'species' && has(KW.rankIntro, r) && (has(KW.when, r) || whichRelease) && p.releases.length === 0) return 'milestones';
+    // "which was the first order recognised": the first taxa of a rank, named
+    if (p.targetRank && p.targetRank !== 'species' && /\b(?:first|earliest|oldest)\b/.test(r) && /\b(?:which|what|name)\b/.test(r) && p.releases.length === 0 && !has(KW.count, r)) return 'milestones';
+    // "which release had 1906 species?"
+    if (whichRelease && p.threshold !== null && p.threshold >= 1000) return 'milestones';
+    if (/\b(?:which|what) (?:release|version|msl|year)\b.*\b(?:most|largest|biggest|fewest)\b/.test(r)) return 'milestones';
+  }
+  if (species) {
+    if ((has(KW.genome, r) || p.genomeTypes.length > 0) && !has(/\b(?:families|genera)\b/, r)) return 'genome';
+    if (has(KW.host, r)) return 'hosts';
+    const pastRelease = p.releases.some((x) => x.msl !== latestMsl);
+    // "when did X get its new name" asks when it was renamed, not what it is called
+    if (/\bwhen\b/.test(r) && (has(KW.formerNames, r) || /\bbec[oa]me\b/.test(r))) return 'former_names';
+    if (!pastRelease && has(KW.currentName, r) && !/\b(?:former|previous|old|earlier|other|before|originally)\b/.test(r)) return 'current_name';
+    if (has(KW.formerNames, r) && !(pastRelease && /\bcalled\b/.test(r) && !/\b(?:former|previous|old|other)\b/.test(r))) return 'former_names';
+    if (has(KW.history, r) && !(pastRelease && has(/\b(?:famil\w*|genus|genera|order|realm|classif\w*|belong\w*)\b/, r))) return 'species_history';
+    return 'classification';
+  }
+  // "which families are retroviruses (ssRNA-RT)?": the common name describes the genomes asked about
+  if (taxon && p.taxa[0]!.common && p.targetRank === 'family' && !species) {
+    if (p.genomeTypes.length > 0) return 'families_by_genome';
+    if (p.hosts.length > 0) return 'families_by_host';
+  }
+  if (taxon) {
+    const t = p.taxa[0]!;
+    if (has(KW.stability, r)) return 'family_stability';
+    if (has(KW.host, r) || (p.hosts.length > 0 && !has(KW.count, r))) return 'hosts';
+    if (has(KW.genome, r) && !has(KW.count, r)) return 'genome';
+    if (has(KW.largest, r) && p.targetRank && p.targetRank !== t.rank) return 'largest_taxa';
+    if (has(KW.growth, r) && !has(KW.count, r)) return t.rank === 'family' ? 'family_evolution' : 'taxon_history';
+    if (has(KW.count, r)) return 'count_taxon';
+    // "how did Flaviviridae change between 2010 and 2020": its size in each
+    if (p.releases.length >= 2 && (has(KW.evolution, r) || has(KW.growth, r) || has(KW.compare, r))) return 'count_taxon';
+    if (has(changeWords('abolished'), r) || has(changeWords('merged'), r) || has(changeWords('split'), r) || has(KW.rankIntro, r)
+      || /\b(?:when|happened|fate|end(?:ed)?|gone|dissol\w*|still|exist\w*|abolition|demise|bec[oa]me|turned into|replaced|successor|renam\w* (?:to|into|as)|renam\w*\b.*\bto)\b|\bcalled (?:§rel|now|today|nowadays)|\b(?:current|new|present|latest) name\b|\bname (?:§rel|now|today)/.test(r)) {
+      return t.rank === 'family' && has(/\b(?:evol\w*|over time|history|histor\w*)\b/, r) ? 'family_evolution' : 'taxon_history';
+    }
+    if (has(KW.evolution, r)) return t.rank === 'family' ? 'family_evolution' : 'taxon_history';
+    return 'classification';
+  }
+  if (has(KW.largest, r) && !has(/\b(?:releases?|versions?|msls?|years?|editions?)\b/, r)) return 'largest_taxa';
+  if (has(KW.growth, r) && (p.targetRank !== null && p.targetRank !== 'species' || has(/\b(?:fastest|most)\b/, r))) return 'fastest_growing';
+  if (has(KW.stability, r)) return 'family_stability';
+  // host and genome questions without a name are about the families of the latest release
+  const aboutFamilies = p.targetRank === null || p.targetRank === 'family' || p.targetRank === 'species';
+  if (p.hosts.length > 0 && aboutFamilies) return 'families_by_host';
+  if (p.genomeTypes.length > 0 && aboutFamilies) return 'families_by_genome';
+  if (p.unknownNames.length > 0) return 'unknown';
+  if (p.badReleases.length > 0) return 'unknown';
+  if (p.releases.length >= 2 && /\b(?:more|fewer|less|than|differ\w*|grew|increase\w*)\b/.test(r) && (p.targetRank ?? 'species') === 'species') return 'compare_releases';
+  if (has(KW.count, r) && p.change && p.releases.length <= 1 && (p.targetRank ?? 'species') === 'species') return 'release_changes';
+  // "how many species did MSL37 add over MSL36": the changes between the two
+  if (p.releases.length === 2 && p.change && (p.targetRank ?? 'species') === 'species') return 'compare_releases';
+  if (has(KW.count, r) && /\b(?:releases|versions|msls|editions)\b/.test(r)) return 'release_info';
+  if (has(KW.count, r) && (p.targetRank !== null || p.releases.length > 0)) return 'count_release';
+  if (p.releases.length === 1 && (has(KW.changed, r) || p.change !== null)) return 'release_changes';
+  if (p.releases.length >= 2) return 'compare_releases';
+  if (has(KW.releaseInfo, r) || (p.releases.length === 1 && has(KW.when, r))) return 'release_info';
+  // a release named and nothing else asked of it: "What is the latest release?", "Tell me about MSL36"
+  if (p.releases.length === 1 && p.unknownNames.length === 0) return 'release_info';
+  return 'unknown';
+}

@@ -1,0 +1,147 @@
+// The everyday group names of /ai/query (src/ai/group-names.yaml) held to the data: every taxon the table names is
+// a taxon of the latest release at that rank, every former name is one the rename history records, every word of
+// a host is read as that host; and on the real app, "Is X a coronavirus?" answered Yes or No as the species'
+// classification in the latest release says, in the word's own sense, and words that name no taxon declined as such.
+import { expect } from 'chai';
+import request from 'supertest';
+import { groupEntries } from '../src/ai/groups.js';
+import { findHosts } from '../src/ai/vocabulary.js';
+import { onRealApp } from './support/http.js';
+
+describe('the group names table (src/ai/group-names.yaml)', () => {
+  const real = onRealApp();
+  const entries = groupEntries();
+
+  it('says where each reading comes from, and gives each word once', () => {
+    expect(entries.length).to.be.at.least(30);
+    for (const e of entries) expect(e.source, e.words[0]).to.be.a('string').and.have.length.above(20);
+    const words = entries.flatMap((e) => e.words);
+    expect(new Set(words).size).to.equal(words.length);
+  });
+
+  it('names taxa of the latest release, at the rank it gives', async () => {
+    const named = entries.flatMap((e) => [e.taxon, e.wider].filter((t) => t !== undefined));
+    expect(named.length).to.be.at.least(25);
+    const missing: string[] = [];
+    for (const t of named) {
+      const n = await real.db.count('SELECT count(*)::INTEGER AS n FROM src.taxa WHERE msl = $1 AND rank = $2 AND name = $3', [real.latest.msl, t.rank, t.name]);
+      if (n === 0) missing.push(`${t.rank} ${t.name}`);
+    }
+    expect(missing).to.deep.equal([]);
+  });
+
+  it('gives former names the data\'s rename history records, in the release it records them', async () => {
+    const former = entries.flatMap((e) => (e.former ?? []).map((f) => ({ ...f, now: e.taxon!.name })));
+    expect(former.map((f) => f.name)).to.include('Flavivirus');
+    for (const f of former) {
+      const rows = await real.db.all<{ msl: number }>('SELECT msl::INTEGER AS msl FROM main.taxon_rename WHERE old_name = $1 AND new_name = $2', [f.name, f.now]);
+      expect(rows.map((r) => `MSL${r.msl}`), `${f.name} -> ${f.now}`).to.deep.equal([f.renamed_in]);
+    }
+  });
+
+  it('leaves the words of a host to the host vocabulary, which reads them as that host', () => {
+    const hosts = entries.filter((e) => e.host);
+    expect(hosts.length).to.be.at.least(1);
+    for (const e of hosts) for (const w of e.words) expect(findHosts(w).flatMap((m) => m.values), w).to.deep.equal([e.host]);
+  });
+
+  it('explains every word that names no taxon', () => {
+    const none = entries.filter((e) => e.not_a_taxon);
+    expect(none.map((e) => e.words[0])).to.include('arbovirus');
+    for (const e of none) expect(e.taxon, e.words[0]).to.equal(undefined);
+  });
+});
+
+describe('POST /ai/query with an everyday group name', () => {
+  const real = onRealApp();
+  const ask = async (query: string) => (await request(real.app).post('/ai/query').send({ query, use_cache: false }).expect(200)).body as
+    { status: string; response: string; intent: string };
+
+  // a virus by a VMR name or abbreviation, or a species name it had, and the taxon of each rank it is in now (the
+  // exemplar's species in the latest release; an old species name followed by its ICTV id)
+  const classification = async (virus: string) => {
+    const [row] = await real.db.all<Record<string, string | null>>(`SELECT s.* FROM src.species s WHERE s.msl = $1 AND s.species = coalesce(
+        (SELECT i.species FROM src.isolates i WHERE i.msl = $1 AND (list_contains(list_transform(string_split(i.virus_names, ';'), x -> lower(trim(x))), lower($2))
+           OR list_contains(list_transform(string_split(coalesce(i.abbreviations, ''), ';'), x -> lower(trim(x))), lower($2))) ORDER BY i.exemplar = 'E' DESC LIMIT 1),
+        (SELECT n.species FROM src.species o JOIN src.species n ON n.ictv_id = o.ictv_id AND n.msl = $1 WHERE lower(o.species) = lower($2) LIMIT 1))`, [real.latest.msl, virus]);
+    expect(row, virus).to.not.equal(undefined);
+    return row!;
+  };
+
+  const cases: Array<[string, string]> = [
+    ['severe acute respiratory syndrome coronavirus 2', 'coronavirus'], ['measles virus', 'paramyxovirus'], ['variola virus', 'poxvirus'],
+    ['Epstein-Barr virus', 'herpesvirus'], ['West Nile virus', 'flavivirus'], ['Nipah virus', 'paramyxovirus'],
+    ['hepatitis B virus', 'retrovirus'], ['Zika virus', 'flavivirus'], ['rabies virus', 'rhabdovirus'], ['Marburg virus', 'filovirus'],
+    ['Rift Valley fever virus', 'bunyavirus'], ['human immunodeficiency virus 1', 'retrovirus'], ['poliovirus 1', 'picornavirus'],
+    ['hepatitis C virus', 'flavivirus'], ['DENV-2', 'coronavirus'], ['Lassa virus', 'arenavirus'], ['Epstein-Barr virus', 'gammaherpesvirus'],
+    ['rubella virus', 'togavirus'], ['human metapneumovirus', 'paramyxovirus'],
+  ];
+
+  it('answers Yes or No as the species\' classification in the latest release says, naming the taxon the word names', async () => {
+    const groups = groupEntries();
+    for (const [virus, word] of cases) {
+      const e = groups.find((g) => g.words.includes(word))!;
+      const c = await classification(virus);
+      const strict = c[e.taxon!.rank] === e.taxon!.name;
+      const wider = e.wider ? c[e.wider.rank] === e.wider.name : false;
+      const a = await ask(`Is ${virus} a ${word}?`);
+      expect(a.status, a.response).to.equal('answered');
+      expect(a.intent).to.equal('group_membership');
+      expect(a.response.split(':')[0], `${virus} / ${word}: ${a.response}`).to.equal(strict ? 'Yes' : wider ? 'Yes, in the wider sense' : 'No');
+      expect(a.response).to.include(e.taxon!.name).and.to.include(c.species!);
+    }
+  });
+
+  it('says when a species left the group, from its lineage', async () => {
+    // a species of the latest release outside the family Flaviviridae that was in it in an earlier release
+    const [row] = await real.db.all<{ species: string; last: number }>(`SELECT n.species, max(o.msl)::INTEGER AS last FROM src.species n
+      JOIN src.species o ON o.ictv_id = n.ictv_id AND o.family = 'Flaviviridae'
+      WHERE n.msl = $1 AND n.family <> 'Flaviviridae' GROUP BY n.species ORDER BY n.species LIMIT 1`, [real.latest.msl]);
+    expect(row).to.not.equal(undefined);
+    const a = await ask(`Is ${row!.species} a flavivirus?`);
+    expect(a.response).to.match(/^No:/).and.to.include(`until MSL${row!.last}`);
+  });
+
+  it('reads a group word asked of an earlier release as the taxon then: the genus Flavivirus before its rename', async () => {
+    const [row] = await real.db.all<{ species: string }>("SELECT species FROM src.species WHERE msl = 30 AND genus = 'Flavivirus' AND species = 'Zika virus'");
+    expect(row).to.not.equal(undefined);
+    const a = await ask('Was Zika virus a flavivirus in MSL30?');
+    expect(a.response).to.match(/^Yes/).and.to.include('genus Flavivirus');
+  });
+
+  it('reads a group word of one taxon within another: "Is norovirus a calicivirus?" by the genus\'s place', async () => {
+    const [row] = await real.db.all<{ family: string }>("SELECT family FROM src.taxa WHERE msl = $1 AND rank = 'genus' AND name = 'Norovirus'", [real.latest.msl]);
+    const a = await ask('Is norovirus a calicivirus?');
+    expect(a.status).to.equal('answered');
+    expect(a.response.startsWith(row!.family === 'Caliciviridae' ? 'Yes' : 'No'), a.response).to.equal(true);
+  });
+
+  it('gives a taxon\'s genome type as its species\' compositions say', async () => {
+    const rows = await real.db.all<{ c: string; n: number }>("SELECT genome_composition AS c, count(*)::INTEGER AS n FROM src.species WHERE msl = $1 AND family = 'Coronaviridae' AND genome_composition IS NOT NULL GROUP BY ALL", [real.latest.msl]);
+    const a = await ask('Is a coronavirus a positive-strand RNA virus?');
+    expect(a.response.split(':')[0]).to.equal(rows.every((r) => r.c === 'ssRNA(+)') ? 'Yes' : rows.some((r) => r.c === 'ssRNA(+)') ? 'Partly' : 'No');
+  });
+
+  it('says no No about membership from an abbreviation that also begins those of other taxa ("HPV")', async () => {
+    const a = await ask('Is HPV a papillomavirus?');
+    expect(a.status).to.equal('not_understood');
+    expect(a.response).to.include('HPV1');
+  });
+
+  it('declines words that name no taxon, saying so, with the classification instead', async () => {
+    const c = await classification('Zika virus');
+    for (const q of ['Is Zika virus an arbovirus?', 'Which families are arboviruses?', 'Is HPV16 an oncovirus?', 'Are hepatitis viruses related?', 'is mimivirus a giant virus']) {
+      const a = await ask(q);
+      expect(a.status, q).to.equal('declined');
+      expect(a.intent, q).to.equal('not_a_taxon');
+      expect(a.response, q).to.include('not a taxon');
+    }
+    expect((await ask('Is Zika virus an arbovirus?')).response).to.include(c.family!).and.to.include('arbovirus');
+  });
+
+  it('takes a taxon\'s own name as that taxon, not the group: the genus Flavivirus of MSL27', async () => {
+    const [row] = await real.db.all<{ species: string }>("SELECT species FROM src.species WHERE msl = 27 AND genus = 'Flavivirus' AND type_species");
+    const a = await ask('What was the type species of Flavivirus in MSL27?');
+    expect(a.response).to.include('genus Flavivirus').and.to.include(row!.species);
+  });
+});
