@@ -12,7 +12,7 @@
 // Prints per-category tables: the development set's with its failing questions, the held-out set's as
 // aggregates only (never a question, an answer or an expectation of it), and rewrites the marked section of
 // test/ai-eval/README.md with both tables. `--dev` runs the development set alone and writes nothing.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { DB_FILE, DOC_SNAPSHOT_FILE } from '../src/store/files.js';
@@ -166,8 +166,9 @@ const cost = (r: Run) => `${Math.round(r.usWarm)} µs of CPU per question answer
 
 async function main(): Promise<void> {
   const devOnly = process.argv.includes('--dev');
-  // --heldout=<file>: grade another held-out set (written blind elsewhere) in place of test/ai-eval/heldout.json
-  const heldFile = process.argv.find((a) => a.startsWith('--heldout='))?.slice('--heldout='.length) ?? 'heldout.json';
+  // --heldout=<file>: grade that held-out set alone, in place of every test/ai-eval/heldout*.json
+  const heldArg = process.argv.find((a) => a.startsWith('--heldout='))?.slice('--heldout='.length);
+  const heldFiles = heldArg ? [heldArg] : readdirSync(EVAL_DIR).filter((f) => /^heldout.*\.json$/.test(f)).sort();
   const { dataDir } = defaultPaths();
   const store = await openStore(join(dataDir, DB_FILE), 2, join(dataDir, DOC_SNAPSHOT_FILE));
   const conn = await views(join(dataDir, 'parquet'));
@@ -180,10 +181,14 @@ async function main(): Promise<void> {
     for (const g of failing) console.log(`- [${g.q.category}] ${g.q.question}\n    ${g.why}\n    answer: ${g.response.slice(0, 300)}`);
     if (devOnly) return;
 
-    const held = await run(store, conn, heldFile);
-    console.log(`\nheld-out set (${held.graded.length} questions; ${cost(held)}; aggregates only)\n`);
-    const heldTable = markdown(table(held.graded));
-    console.log(heldTable);
+    const heldTables: string[] = [];
+    for (const file of heldFiles) {
+      const held = await run(store, conn, file);
+      const heldTable = markdown(table(held.graded));
+      console.log(`\nheld-out set ${file} (${held.graded.length} questions; ${cost(held)}; aggregates only)\n`);
+      console.log(heldTable);
+      heldTables.push(`Held-out set \`${file}\` (${held.graded.length} questions, never tuned on; ${cost(held)}):`, '', heldTable, '');
+    }
 
     const readme = join(EVAL_DIR, 'README.md');
     const start = '<!-- ai-eval:start -->';
@@ -193,7 +198,7 @@ async function main(): Promise<void> {
       '*precision*: correct / answered; *coverage*: answered / in scope; *right of in scope*: correct / in scope (answered and right);',
       '*declined*: out-of-scope questions declined (with the words a question asks its decline to mention).', '',
       `Development set (${dev.graded.length} questions, tuned on; ${cost(dev)}):`, '', markdown(table(dev.graded)), '',
-      `Held-out set (${held.graded.length} questions, never tuned on; ${cost(held)}):`, '', heldTable, '', end].join('\n');
+      ...heldTables, end].join('\n');
     const text = readFileSync(readme, 'utf8');
     const i = text.indexOf(start);
     const j = text.indexOf(end);

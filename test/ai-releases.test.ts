@@ -173,7 +173,7 @@ const OUT_OF_SCOPE = [
   'How many people are infected with hepatitis B virus worldwide?', 'When did the COVID-19 pandemic start?', 'How fast does SARS-CoV-2 spread?',
   'What is the R0 of measles?', 'Which countries reported Marburg virus outbreaks?', 'Is dengue increasing in Europe?',
   'How many cases of polio were there last year?', 'Which continent has the most Ebola outbreaks?', 'What was the death toll of the 1918 influenza pandemic?',
-  'Where did SARS-CoV-2 come from?', 'Did HIV originate in chimpanzees?', 'Who discovered tobacco mosaic virus?', 'Will there be a new pandemic soon?',
+  'Where did SARS-CoV-2 come from?', 'Did HIV originate in chimpanzees?', 'Who first described tobacco mosaic virus?', 'Will there be a new pandemic soon?',
   'How big is a poliovirus particle in nanometres?', 'What does Ebola virus look like under the microscope?', 'How long can norovirus survive on surfaces?',
   'Can mosquitoes transmit HIV?', 'How is Zika virus transmitted?', 'Can dogs catch SARS-CoV-2 from humans?', 'What is the mutation rate of influenza A virus?',
   'How many proteins does HIV-1 encode?', 'What is the structure of the SARS-CoV-2 spike?', 'How do I test for hepatitis C?',

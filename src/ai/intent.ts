@@ -118,7 +118,7 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
     return 'name_in_release';
   }
   if (f.yesNo && species === 1 && taxa === 0 && rels === 0 && f.still && /\b(?:names?|called|species|valid|used)\b/.test(r)) return 'still_named';
-  // "when did the genus Flavivirus become Orthoflavivirus?": the history of the first, what it became
+  // "when was the genus Flavivirus renamed Orthoflavivirus?": the history of the first, what it became
   if (taxa === 2 && species === 0 && /\b(?:bec[oa]me|turn(?:ed|s)? into|renamed (?:to|into|as)|replaced by)\b/.test(r)) return 'taxon_became';
   // "Is rotavirus a reovirus?", "Is Norovirus in the family Caliciviridae?": one taxon within the other
   if (f.yesNo && taxa === 2 && species === 0 && rels <= 1 && (p.taxa[1]!.group || (f.member && !f.comparing && !f.howMany))) return 'taxon_in_taxon';
