@@ -83,7 +83,7 @@ describe('fault drills', function () {
           const health = (await (await fetch(`${server.base}/health`)).json()) as { documents: string };
           expect(health.documents).to.match(/^database \(/);
           await expectServed(server);
-          console.log(`      ${name}: "${lines[0]!.msg}"; listening after ${messages(server, /^listening$/)[0]?.ms} ms`);
+          console.log(`      ${name}: "${lines[0]!.msg}"; ready after ${messages(server, /^ready$/)[0]?.ms} ms`);
         } finally {
           server.kill();
         }

@@ -104,6 +104,8 @@ export function deriveRequests(doc: Record<string, unknown>): Array<{ key: strin
             const byType = Object.fromEntries(params.flatMap((p) => (p.examples?.[type] ? [[p.name, String(p.examples[type].value)]] : [])));
             if (Object.keys(byType).length > 0) request = { ...ok, path: build(byType) };
             else if ((type === 'application/json' || type === 'text/html') && !wanted) request = ok;
+            // the one media type of an operation that has no format to choose (/metrics' text)
+            else if (!format && Object.keys(response.content ?? {}).length === 1) request = ok;
             else if (wanted) request = { ...ok, path: build({ format: wanted }) };
             else if (sameBody) {
               const value = sameBody.example ?? Object.values(sameBody.examples ?? {})[0]?.value;
@@ -126,6 +128,9 @@ export function deriveRequests(doc: Record<string, unknown>): Array<{ key: strin
               const version = params.find((p) => p.in === 'query' && p.name.includes('version'));
               if (version) request = { ...ok, path: build({ [version.name]: 'MSL99' }) };
             }
+          } else if (status === '503') {
+            // the same request, to a service whose first data set is still loading (realExamples)
+            request = ok;
           } else if (status === '413') {
             request = { path: build(), body: { type: 'application/json', text: JSON.stringify({ text: 'x'.repeat(BODY_LIMIT_BYTES) }) } };
           } else if (status === '415') {
@@ -155,17 +160,24 @@ function trimmed(value: unknown): unknown {
   return value;
 }
 
-/** Sends every derived request to an app over the store and collects the answers as examples. */
+/**
+ * Sends every derived request to an app over the store and collects the answers as examples; a 503's to an
+ * app with no data set yet, as a server answers while its first one loads.
+ */
 export async function realExamples(store: Store): Promise<{ examples: Examples; mismatches: string[] }> {
   const doc = openApiDocument();
-  const app = createApp({ stores: { current: () => store }, logger: pino({ level: 'silent' }), validateResponses: true });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = async (current: () => Store | null) => {
+    const server = createApp({ stores: { current }, logger: pino({ level: 'silent' }), validateResponses: true }).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  };
+  const served = await listening(() => store);
+  const loading = await listening(() => null);
   const examples: Examples = {};
   const mismatches: string[] = [];
   try {
     for (const { key, status, type, method, request } of deriveRequests(doc)) {
+      const base = status === '503' ? loading.base : served.base;
       const res = await fetch(base + request.path, {
         method, ...(request.body ? { body: request.body.text, headers: { 'content-type': request.body.type } } : {}),
       });
@@ -184,7 +196,7 @@ export async function realExamples(store: Store): Promise<{ examples: Examples; 
       ((examples[key] ??= {})[status] ??= {})[type] = { summary, value: trimmed(value) };
     }
   } finally {
-    await new Promise((resolve) => server.close(resolve));
+    for (const { server } of [served, loading]) await new Promise((resolve) => server.close(resolve));
   }
   return { examples, mismatches };
 }

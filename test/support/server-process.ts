@@ -24,6 +24,8 @@ export interface StartOptions {
   logs?: boolean;
   /** How long to wait for its first answer: longer where it reads the documents from the database. */
   timeoutMs?: number;
+  /** What to wait for: /ready (a build served, the default) or /health (the process answers). */
+  until?: 'ready' | 'health';
 }
 
 /**
@@ -43,8 +45,9 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Starts dist/src/server.js over `dataDir` and waits until it answers /health; on another port again if it
- * could not listen on the first (taken between the probe and its start).
+ * Starts dist/src/server.js over `dataDir` and waits until /ready says it serves a build (or /health answers,
+ * with `until: 'health'`); on another port again if it could not listen on the first (taken between the
+ * probe and its start).
  */
 export async function startServer(dataDir: string, opts: StartOptions = {}): Promise<ServerProcess> {
   for (let attempt = 1; ; attempt++) {
@@ -91,7 +94,9 @@ async function startOnce(dataDir: string, opts: StartOptions, port: number): Pro
   };
   for (let waited = 0; waited < (opts.timeoutMs ?? 20_000) && child.exitCode === null; waited += 100) {
     try {
-      if ((await fetch(`${base}/health`)).ok) return server;
+      const res = await fetch(`${base}/${opts.until ?? 'ready'}`);
+      await res.arrayBuffer();
+      if (res.ok) return server;
     } catch {
       // not listening yet
     }
