@@ -147,17 +147,23 @@ function pullBundles(url: string): { close(): void } {
       `refused ${what}: ${e.message}; ${store ? `still serving build ${store.buildId}` : 'no build served yet'}`);
   };
 
+  // A bundle never changes once published: one refused for what it holds (damaged, malformed, or failing
+  // the data set's own checks) is not downloaded again; one cut short or unreachable is tried at the next look.
+  const given = new Set<string>();
   const pull = async () => {
+    let named: string | null = null;
     try {
       const pointer = await mirror.pointer();
       status = (await mirror.updateStatus()) ?? status;
-      if (pointer.bundle === serving) return;
+      if (pointer.bundle === serving || given.has(pointer.bundle)) return;
+      named = pointer.bundle;
       const t0 = Date.now();
       const bundle = await mirror.download(pointer);
       serviceMetrics.download('verified', bundle.bytes);
       logger.info({ bundle: bundle.id, build_id: bundle.buildId, mb: Math.round(bundle.bytes / 1e6), ms: Date.now() - t0 }, `bundle ${bundle.id} downloaded and verified`);
-      await serve(bundle, `bundle ${bundle.id} published`);
+      if (!(await serve(bundle, `bundle ${bundle.id} published`))) given.add(bundle.id);
     } catch (err) {
+      if (named && err instanceof BundleError && (err.outcome === 'corrupt' || err.outcome === 'invalid')) given.add(named);
       refused(err, `the bundle ${url} names`);
     }
   };

@@ -48,8 +48,11 @@ export interface SumLine {
   path: string;
 }
 
-/** A path a bundle may hold: relative, no `..`, no empty segment, characters safe in a URL and a file name. */
-const SAFE_PATH = /^(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
+/**
+ * A path a bundle may hold: relative, no `.` or `..` segment, no empty one, characters safe in a URL and a
+ * file name (`=` for the Parquet tables' partitions, `species/msl=41/`).
+ */
+const SAFE_PATH = /^(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._=-]+(\/[A-Za-z0-9._=-]+)*$/;
 
 export function formatSums(lines: readonly SumLine[]): string {
   return lines.map((l) => `${l.sha256}  ${l.path}\n`).join('');
