@@ -6,26 +6,80 @@
 // path templates once, when it arrives (routers rewrite req.url while they run).
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Counter, Gauge, Registry } from 'prom-client';
 import { openApiDocument } from '../contract/openapi.js';
 import { UPDATE_OUTCOMES, type UpdateStatus } from '../store/update-status.js';
 import { firstMatch, templatePattern } from './operation-gate.js';
 
 export const registry = new Registry();
 
-const requests = new Counter({
+/** Latency buckets, in seconds: a lookup answers in well under a millisecond, a bulk download in seconds. */
+const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * Requests as counted while they are answered: one Map lookup and a few additions each. prom-client's own
+ * counter and histogram hash their label values on every call, which cost several times more per request
+ * than a lookup budgets for (docs/operations.md); the figures are handed to the text format when scraped.
+ */
+interface Counted {
+  codes: Map<string, number>;
+  /** Requests per bucket, not cumulative: the last slot holds those above the largest bound. */
+  buckets: Float64Array;
+  sum: number;
+  count: number;
+}
+const counted = new Map<string, Counted>();
+
+function count(operation: string, code: string, seconds: number | null): void {
+  let c = counted.get(operation);
+  if (!c) counted.set(operation, c = { codes: new Map(), buckets: new Float64Array(BUCKETS.length + 1), sum: 0, count: 0 });
+  c.codes.set(code, (c.codes.get(code) ?? 0) + 1);
+  if (seconds === null) return;
+  let i = 0;
+  while (i < BUCKETS.length && seconds > BUCKETS[i]!) i++;
+  c.buckets[i]! += 1;
+  c.sum += seconds;
+  c.count += 1;
+}
+
+new Counter({
   name: 'vtqs_http_requests_total',
   help: "Requests answered, by operation (the contract's operationId; unmatched: no path of the contract) and status code (aborted: the client left first)",
   labelNames: ['operation', 'code'] as const,
   registers: [registry],
+  collect() {
+    this.reset();
+    for (const [operation, c] of counted) for (const [code, n] of c.codes) this.inc({ operation, code }, n);
+  },
 });
-const latency = new Histogram({
+
+/** The latency histogram, written from the counts above in the shape prom-client's own histograms give. */
+const durations = {
   name: 'vtqs_http_request_duration_seconds',
-  help: 'Time from a request\'s arrival to its last byte handed to the system, by operation',
-  labelNames: ['operation'] as const,
-  buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-  registers: [registry],
-});
+  help: "Time from a request's arrival to its last byte handed to the system, by operation",
+  type: 'histogram',
+  aggregator: 'sum',
+  get() {
+    const values: Array<{ labels: Record<string, string | number>; value: number; metricName: string }> = [];
+    for (const [operation, c] of counted) {
+      if (c.count === 0) continue;
+      let cumulative = 0;
+      BUCKETS.forEach((le, i) => {
+        cumulative += c.buckets[i]!;
+        values.push({ labels: { le, operation }, value: cumulative, metricName: `${this.name}_bucket` });
+      });
+      values.push({ labels: { le: '+Inf', operation }, value: c.count, metricName: `${this.name}_bucket` });
+      values.push({ labels: { operation }, value: c.sum, metricName: `${this.name}_sum` });
+      values.push({ labels: { operation }, value: c.count, metricName: `${this.name}_count` });
+    }
+    return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
+  },
+  reset() {
+    counted.clear();
+  },
+};
+registry.registerMetric(durations as never);
 
 let served: { buildId: string; builtAt: Date | null } | null = null;
 new Gauge({
@@ -99,9 +153,56 @@ new Gauge({
   },
 });
 
-// Event-loop lag, resident memory, heap and GC, under their usual names (nodejs_eventloop_lag_seconds,
-// process_resident_memory_bytes, ...).
-collectDefaultMetrics({ register: registry });
+// Node's own, under the names prom-client's default metrics give them, read when scraped. (Its defaults
+// whole also watch every garbage collection as it happens, which costs each request a little.)
+const loopDelay = monitorEventLoopDelay({ resolution: 20 });
+loopDelay.enable();
+new Gauge({
+  name: 'nodejs_eventloop_lag_seconds',
+  help: 'Lag of the event loop now: how late a callback queued at the scrape runs',
+  registers: [registry],
+  async collect() {
+    const t0 = process.hrtime.bigint();
+    await new Promise((resolve) => setImmediate(resolve));
+    this.set(Number(process.hrtime.bigint() - t0) / 1e9);
+  },
+});
+for (const [stat, help] of [['p50', 'median'], ['p99', '99th percentile'], ['max', 'largest']] as const) {
+  new Gauge({
+    name: `nodejs_eventloop_lag_${stat}_seconds`,
+    help: `The ${help} of the event loop's delays since the server started`,
+    registers: [registry],
+    collect() {
+      this.set((stat === 'max' ? loopDelay.max : loopDelay.percentile(stat === 'p50' ? 50 : 99)) / 1e9);
+    },
+  });
+}
+new Gauge({
+  name: 'process_resident_memory_bytes',
+  help: 'Resident memory size in bytes',
+  registers: [registry],
+  collect() {
+    this.set(process.memoryUsage.rss());
+  },
+});
+new Gauge({
+  name: 'nodejs_heap_size_used_bytes',
+  help: "V8's heap in use, in bytes",
+  registers: [registry],
+  collect() {
+    this.set(process.memoryUsage().heapUsed);
+  },
+});
+new Counter({
+  name: 'process_cpu_seconds_total',
+  help: 'CPU time the process has used, user and system, in seconds',
+  registers: [registry],
+  collect() {
+    const u = process.cpuUsage();
+    this.reset();
+    this.inc((u.user + u.system) / 1e6);
+  },
+});
 
 /** What server.ts reports as it happens. */
 export const serviceMetrics = {
@@ -137,8 +238,7 @@ export function operationNamer(spec: Record<string, unknown>): (method: string, 
     ...templatePattern(template, true),
     ids: new Map(Object.entries(item).filter(([, op]) => typeof op?.operationId === 'string').map(([m, op]) => [m.toUpperCase(), op.operationId!])),
   }));
-  return (method, url) => {
-    let path = url.split('?', 1)[0]!;
+  const name = (method: string, path: string): string => {
     // absolute form (a proxy's request line)
     if (path.charCodeAt(0) !== 47) {
       try {
@@ -151,31 +251,42 @@ export function operationNamer(spec: Record<string, unknown>): (method: string, 
     if (!found) return OUTSIDE_CONTRACT[path.split('/', 2)[1] ?? ''] ?? 'unmatched';
     return found.entry.ids.get(method === 'HEAD' ? 'GET' : method) ?? 'unmatched';
   };
+  // Matching a path against the templates costs about half a microsecond; the paths asked again (the
+  // popular names) are looked up instead. Bounded: emptied when it holds MEMO_SIZE paths.
+  const memo = new Map<string, string>();
+  return (method, url) => {
+    const path = url.split('?', 1)[0]!;
+    const key = method === 'GET' ? path : `${method} ${path}`;
+    let op = memo.get(key);
+    if (op === undefined) {
+      op = name(method, path);
+      if (memo.size >= MEMO_SIZE) memo.clear();
+      memo.set(key, op);
+    }
+    return op;
+  };
+}
+
+const MEMO_SIZE = 10_000;
+
+const OPERATION = Symbol('operation');
+const STARTED = Symbol('started');
+type Metered = ServerResponse & { [OPERATION]: string; [STARTED]: number };
+
+/** One listener for every response (a closure per request would cost an allocation each). */
+function closed(this: Metered): void {
+  if (this.writableFinished) count(this[OPERATION], String(this.statusCode), (performance.now() - this[STARTED]) / 1000);
+  else count(this[OPERATION], 'aborted', null);
 }
 
 /** The listener, with every request counted and timed. */
 export function metered(listener: RequestListener, spec: Record<string, unknown> = openApiDocument()): RequestListener {
   const nameOf = operationNamer(spec);
-  type Counted = { inc(): void };
-  type Timed = { observe(v: number): void };
-  // prom-client hashes the label values on every call; a child per label set is looked up once.
-  const counted = new Map<string, Counted>();
-  const timed = new Map<string, Timed>();
-  const done = (operation: string, res: ServerResponse, t0: number) => {
-    const code = res.writableFinished ? String(res.statusCode) : 'aborted';
-    const key = `${operation} ${code}`;
-    let c = counted.get(key);
-    if (!c) counted.set(key, c = requests.labels(operation, code));
-    c.inc();
-    if (code === 'aborted') return;
-    let t = timed.get(operation);
-    if (!t) timed.set(operation, t = latency.labels(operation));
-    t.observe((performance.now() - t0) / 1000);
-  };
   return (req: IncomingMessage, res: ServerResponse) => {
-    const t0 = performance.now();
-    const operation = nameOf(req.method ?? 'GET', req.url ?? '/');
-    res.on('close', () => done(operation, res, t0));
+    const m = res as Metered;
+    m[STARTED] = performance.now();
+    m[OPERATION] = nameOf(req.method ?? 'GET', req.url ?? '/');
+    res.on('close', closed);
     listener(req, res);
   };
 }
