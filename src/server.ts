@@ -60,11 +60,12 @@ async function swapTo(set: DataSet, reason: string): Promise<boolean> {
     return false;
   }
   const next = opened.store;
+  const made = await builtAt(next);
   // Swapped in even when it is the same build (a rebuild of unchanged inputs): the published file is
   // what is served, and the old store's file is the kept generation, which the next build deletes.
   const replaced = store;
   store = next;
-  serviceMetrics.serving(next.buildId, await builtAt(next));
+  serviceMetrics.serving(next.buildId, made);
   serviceMetrics.swap('swapped');
   logger.info({
     build_id: next.buildId, same_build: replaced?.buildId === next.buildId, reason, file: set.dbFile,
@@ -109,12 +110,14 @@ async function start(): Promise<void> {
     set = kept;
   }
   if (!opened) throw new Error(`no data set could be opened in ${config.dataDir}`);
-  store = opened.store;
-  serviceMetrics.serving(store.buildId, await builtAt(store));
+  const served = opened.store;
+  serviceMetrics.serving(served.buildId, await builtAt(served));
   serviceMetrics.swap('swapped');
   logger[set === published ? 'info' : 'warn']({
-    build_id: store.buildId, reason: 'start', file: set.dbFile, documents: store.docsSource, verified: opened.verified,
-  }, `serving the ${set.name} data set: build ${store.buildId} from ${set.dbFile}`);
+    build_id: served.buildId, reason: 'start', file: set.dbFile, documents: served.docsSource, verified: opened.verified,
+  }, `serving the ${set.name} data set: build ${served.buildId} from ${set.dbFile}`);
+  // served (and /ready) only once said
+  store = served;
 }
 
 /**
