@@ -18,7 +18,7 @@ import { UPDATE_STATUS_FILE } from '../src/store/bundle-format.js';
 import { readUpdateStatus, UPDATE_OUTCOMES, type UpdateOutcome, type UpdateStatus } from '../src/store/update-status.js';
 import { projectRoot } from '../src/shared/project-root.js';
 import { refreshDocSnapshot } from '../src/read/documents.js';
-import { publishBundle } from './bundle.js';
+import { publishBundle, readPointer } from './bundle.js';
 import { build, type BuildReport } from './index.js';
 import { allInputs, loadManifest, type Manifest, type Release } from './manifest.js';
 import { defaultPaths, type BuildPaths } from './paths.js';
@@ -162,9 +162,27 @@ export async function runUpdate(opts: UpdateOptions): Promise<UpdateResult> {
 }
 
 async function attempt(opts: UpdateOptions, t: Thresholds, log: (line: string) => void): Promise<UpdateResult> {
+  seedManifest(opts.manifest);
+  // A store with no bundle yet (a new deployment) gets the manifest's own data set first.
+  let first: string | null = null;
+  if (opts.publish && !readPointer(opts.publish)) {
+    log(`${opts.publish} has no bundle yet: the manifest's data set is built and published first`);
+    try {
+      const report = await build({ ...opts, progress: opts.progress, download: opts.download ?? true, snapshot: opts.snapshot });
+      const { pointer } = await publishBundle(opts.publish, { dataDir: opts.dataDir, manifest: opts.manifest, log });
+      first = `the store had no bundle: build ${report.build_id} of the manifest published as ${pointer.bundle}`;
+    } catch (err) {
+      return { outcome: 'failed', release: null, build_id: null, detail: `the store ${opts.publish} has no bundle, and the manifest's data set could not be built and published: ${(err as Error).message.split('\n')[0]}`, checks: [] };
+    }
+  }
+  const result = await fromCandidate(opts, t, log);
+  if (!first) return result;
+  return { ...result, outcome: result.outcome === 'unchanged' ? 'published' : result.outcome, detail: `${first}; ${result.detail}` };
+}
+
+async function fromCandidate(opts: UpdateOptions, t: Thresholds, log: (line: string) => void): Promise<UpdateResult> {
   const none = (outcome: UpdateOutcome, detail: string, release: string | null = null, checks: string[] = []): UpdateResult =>
     ({ outcome, release, build_id: null, detail, checks });
-  seedManifest(opts.manifest);
 
   let bytes: Buffer;
   try {
@@ -185,28 +203,28 @@ async function attempt(opts: UpdateOptions, t: Thresholds, log: (line: string) =
   if (refused) return none('refused', `${opts.source} (sha256 ${sha256.slice(0, 12)}…) was refused before and has not changed: ${refused}`);
 
   const fileName = decodeURIComponent(basename(new URL(opts.source).pathname)) || 'msl.xlsx';
-  let candidate: Candidate;
+  let read: Candidate;
   try {
-    candidate = readCandidate(bytes, fileName);
+    read = readCandidate(bytes, fileName);
   } catch (err) {
     return refuse(opts, sha256, none('refused', (err as Error).message));
   }
   const latest = manifest.releases.at(-1)!;
-  const version = `MSL${candidate.msl}`;
-  log(`${fileName}: ${version} (${candidate.year}), main sheet '${candidate.layout.sheet}' of ${candidate.layout.columns.length} columns, ${candidate.totals.species} species by its Taxon Counts`);
-  if (candidate.msl <= latest.msl) {
+  const version = `MSL${read.msl}`;
+  log(`${fileName}: ${version} (${read.year}), main sheet '${read.layout.sheet}' of ${read.layout.columns.length} columns, ${read.totals.species} species by its Taxon Counts`);
+  if (read.msl <= latest.msl) {
     return refuse(opts, sha256, none('refused', `${fileName} is ${version}, which the manifest has already (latest ${latest.version}); a corrected file of a published release is added by hand`, version));
   }
-  if (candidate.msl !== latest.msl + 1) {
+  if (read.msl !== latest.msl + 1) {
     return refuse(opts, sha256, none('refused', `${fileName} is ${version}, which does not follow the manifest's latest release ${latest.version}`, version));
   }
 
   const file = `${version}/${fileName}`;
   const url = new URL(opts.source);
   const entry: Release = {
-    version, msl: candidate.msl, year: candidate.year, label: String(candidate.year),
+    version, msl: read.msl, year: read.year, label: String(read.year),
     // ICTV's tree ids are the year followed by five zeros (every release of the manifest has one so made)
-    treeId: candidate.year * 100_000,
+    treeId: read.year * 100_000,
     files: { msl: { file, sha256, bytes: bytes.length, source: { repository: url.origin, commit: '', path: url.pathname }, url: opts.source } },
   };
   const next: Manifest = { ...manifest, releases: [...manifest.releases, entry] };
@@ -239,7 +257,7 @@ async function attempt(opts: UpdateOptions, t: Thresholds, log: (line: string) =
     const { pointer } = await publishBundle(opts.publish, { dataDir: opts.dataDir, manifest: opts.manifest, log });
     where += ` and as bundle ${pointer.bundle} in ${opts.publish}`;
   }
-  return { outcome: 'published', release: version, build_id: report.build_id, detail: `${version} (${candidate.year}, ${candidate.totals.species} species) built as ${report.build_id}, every check passed, ${where}`, checks };
+  return { outcome: 'published', release: version, build_id: report.build_id, detail: `${version} (${read.year}, ${read.totals.species} species) built as ${report.build_id}, every check passed, ${where}`, checks };
 }
 
 /** The manifest the job extends: a copy of the project's when it does not exist yet (a fresh work folder). */
