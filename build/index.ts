@@ -36,6 +36,11 @@ export interface BuildOptions extends BuildPaths {
    * the build and the server's cost grow with it (npm run bench). The cross-release tables are read whole.
    */
   releases?: number;
+  /**
+   * Last word before the new data set is published: throws to refuse it (the update job's checks,
+   * build/update.ts), which then fails the build and leaves the published data set as it was.
+   */
+  accept?: (report: BuildReport) => void | Promise<void>;
 }
 
 export interface BuildReport {
@@ -145,6 +150,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     };
     writeFileSync(join(staging, REPORT_FILE), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(join(staging, SUMMARY_FILE), summary(report));
+    if (opts.accept) await timed('accept', false, async () => opts.accept!(report));
     log('stage publish started');
     await publish(staging, opts.dataDir, true, log);
     log(`stage publish done: build ${buildId} in ${seconds(Date.now() - started)}`);

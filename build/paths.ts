@@ -20,7 +20,8 @@ export function defaultPaths(env: NodeJS.ProcessEnv = process.env): BuildPaths {
   const dataDir = resolve(env.DATA_DIR ?? join(root, 'data'));
   const sharedMirror = resolve(root, '..', 'shared', 'msl');
   return {
-    manifest: join(root, 'data', 'releases.json'),
+    // The update job (update.ts) keeps the manifest it extends where it may write (MANIFEST_FILE), not in the project.
+    manifest: env.MANIFEST_FILE ? resolve(env.MANIFEST_FILE) : join(root, 'data', 'releases.json'),
     rawDir: join(dataDir, 'raw'),
     dataDir,
     projectionsDir: join(root, 'projections'),

@@ -42,10 +42,14 @@ function placeholders(node: unknown, path: string, out: string[], inExample = fa
   return out;
 }
 
-/** What differs from run to run (the build id, uptime, cache counters, a float's last digits); the rest is the data's. */
+/**
+ * What differs from run to run (the build id, uptime, cache counters, a float's last digits, the samples of
+ * the metrics, whose names and help stay); the rest is the data's.
+ */
 const VOLATILE = new Set(['build_id', 'uptime_s', 'cache']);
 const withoutVolatile = (x: unknown): unknown => JSON.parse(JSON.stringify(x ?? null, (k, v: unknown) => (VOLATILE.has(k) ? 'VOLATILE'
-  : typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(12)) : v)));
+  : typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(12))
+    : typeof v === 'string' && v.startsWith('# HELP ') ? v.split('\n').filter((l) => l.startsWith('#')).join('\n') : v)));
 
 describe('the contract document', function () {
   const served = openApiDocument() as Node & { paths: Record<string, Record<string, Node>>; tags: Array<{ name: string; description?: string }> };

@@ -23,10 +23,11 @@ import { realBuild, realDb } from './support/data.js';
 import { writeFixtureProject, type FixtureProject } from './support/fixture-inputs.js';
 import {
   copyDataSet, describeDb, overwrite, published, runBuild, SERVED, slowClients, staleProjection, stagingFolders,
-  waitFor, type BuildRun,
+  type BuildRun,
 } from './support/faults.js';
 import { loadOn, startServer, type ServerProcess } from './support/server-process.js';
 import { percentile } from './support/measure.js';
+import { waitUntil } from './support/wait.js';
 
 interface Lookup { path: string; name: string; family: string }
 const TMV: Lookup = { path: '/api/v1/species/MSL41/Tobamovirus%20tabaci', name: 'Tobamovirus tabaci', family: 'Virgaviridae' };
@@ -84,7 +85,7 @@ describe('fault drills', function () {
           const health = (await (await fetch(`${server.base}/health`)).json()) as { documents: string };
           expect(health.documents).to.match(/^database \(/);
           await expectServed(server);
-          console.log(`      ${name}: "${lines[0]!.msg}"; listening after ${messages(server, /^listening$/)[0]?.ms} ms`);
+          console.log(`      ${name}: "${lines[0]!.msg}"; ready after ${messages(server, /^ready$/)[0]?.ms} ms`);
         } finally {
           server.kill();
         }
@@ -318,13 +319,13 @@ describe('fault drills', function () {
           renameSync(join(built, 'next.duckdb'), join(built, DB_FILE));
         };
         swapIn((f) => overwrite(f, 0.5, 1 << 20));
-        const first = await waitFor('the refusal', () => messages(server, /^refused/)[0]);
+        const first = await waitUntil('the refusal', () => messages(server, /^refused/)[0]);
         expect(first.msg).to.match(/: damaged: .*; still serving build \w+$/);
         // A file cut in half, seen by the watcher, then asked again on SIGHUP.
         swapIn((f) => truncateSync(f, Math.floor(statSync(f).size / 2)));
-        await waitFor('the second refusal', () => messages(server, /^refused/)[1]);
+        await waitUntil('the second refusal', () => messages(server, /^refused/)[1]);
         server.child.kill('SIGHUP');
-        await waitFor('the refusal on SIGHUP', () => messages(server, /^refused/)[2]);
+        await waitUntil('the refusal on SIGHUP', () => messages(server, /^refused/)[2]);
         const statuses = await load.stop();
         expect(await server.buildId()).to.equal(before);
         await expectServed(server);
@@ -468,10 +469,10 @@ describe('fault drills', function () {
       const slow = slowClients(new URL(server.base).port, 500, 500);
       const { reports } = slow;
       try {
-        const opened = await waitFor('1,000 open connections', () => reports.find((r) => 'open' in r));
+        const opened = await waitUntil('1,000 open connections', () => reports.find((r) => 'open' in r));
         expect(opened.open).to.equal(1000);
         const under = await lookups(4000);
-        const closed = await waitFor('the server to close them', () => reports.find((r) => 'closed' in r));
+        const closed = await waitUntil('the server to close them', () => reports.find((r) => 'closed' in r));
         const [b50, b99, u50, u99] = [percentile(baseline, 50), percentile(baseline, 99), percentile(under, 50), percentile(under, 99)];
         console.log(`      baseline: ${baseline.length} lookups, p50 ${b50.toFixed(1)} ms, p99 ${b99.toFixed(1)} ms; `
           + `with 1,000 slow connections (500 idle, 500 sending a header byte every 500 ms): ${under.length} lookups, p50 ${u50.toFixed(1)} ms, p99 ${u99.toFixed(1)} ms`);
@@ -501,7 +502,7 @@ describe('fault drills', function () {
       const limited = await startServer(dir, { env: { MAX_CONNECTIONS: '50', HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '2000' } });
       const slow = slowClients(new URL(limited.base).port, 80, 0);
       try {
-        const closed = await waitFor('the server to close them', () => slow.reports.find((r) => 'closed' in r));
+        const closed = await waitUntil('the server to close them', () => slow.reports.find((r) => 'closed' in r));
         // This process's own keep-alive connection from the start-up health checks may hold a slot.
         const answers = closed.answers as Record<string, number>;
         expect(Object.keys(answers).sort()).to.deep.equal(['HTTP/1.1 408 Request Timeout', 'none (closed silently)']);

@@ -110,6 +110,8 @@ export function deriveRequests(doc: Record<string, unknown>): Array<{ key: strin
             const byType = Object.fromEntries(params.flatMap((p) => (p.examples?.[type] ? [[p.name, String(p.examples[type].value)]] : [])));
             if (Object.keys(byType).length > 0) request = { ...ok, path: build(byType) };
             else if ((type === 'application/json' || type === 'text/html') && !wanted) request = ok;
+            // the one media type of an operation that has no format to choose (/metrics' text)
+            else if (!format && Object.keys(response.content ?? {}).length === 1) request = ok;
             else if (wanted) request = { ...ok, path: build({ format: wanted }) };
             else if (sameBody) {
               const value = sameBody.example ?? Object.values(sameBody.examples ?? {})[0]?.value;
@@ -136,6 +138,9 @@ export function deriveRequests(doc: Record<string, unknown>): Array<{ key: strin
             request = { ...ok, headers: { 'x-api-key': 'not-a-key-of-this-service' }, limited: 'key' };
           } else if (status === '429') {
             request = { ...ok, limited: 'over' };
+          } else if (status === '503') {
+            // the same request, to a service whose first data set is still loading (realExamples)
+            request = ok;
           } else if (status === '413') {
             request = { path: build(), body: { type: 'application/json', text: JSON.stringify({ text: 'x'.repeat(BODY_LIMIT_BYTES) }) } };
           } else if (status === '415') {
@@ -165,25 +170,30 @@ function trimmed(value: unknown): unknown {
   return value;
 }
 
-/** Sends every derived request to an app over the store and collects the answers as examples. */
+/**
+ * Sends every derived request to an app over the store and collects the answers as examples; a 503's to an
+ * app with no data set yet, as a server answers while its first one loads.
+ */
 export async function realExamples(store: Store): Promise<{ examples: Examples; mismatches: string[] }> {
   const doc = openApiDocument();
-  const listen = async (access?: AccessOptions) => {
-    const app = createApp({ stores: { current: () => store }, logger: pino({ level: 'silent' }), validateResponses: true, ...(access ? { access } : {}) });
+  const listen = async (current: () => Store | null, access?: AccessOptions) => {
+    const app = createApp({ stores: { current }, logger: pino({ level: 'silent' }), validateResponses: true, ...(access ? { access } : {}) });
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
   };
-  // keys and limits are off unless configured: their answers come from an app that has both
+  // keys and limits are off unless configured: their answers come from an app that has both; a 503 from one
+  // whose first data set is still loading
   const keysDir = mkdtempSync(join(tmpdir(), 'vtqs-keys-'));
   const keysFile = join(keysDir, 'keys');
   writeFileSync(keysFile, `examples sha256:${createHash('sha256').update('a-key').digest('hex')}\n`);
-  const [open, limited] = [await listen(), await listen({ keysFile, perMinute: 1 })];
+  const [served, limited, loading] = [await listen(() => store), await listen(() => store, { keysFile, perMinute: 1 }), await listen(() => null)];
   const examples: Examples = {};
   const mismatches: string[] = [];
   try {
     for (const { key, status, type, method, request } of deriveRequests(doc)) {
-      const send = () => fetch((request.limited ? limited : open).base + request.path, {
+      const base = status === '503' ? loading.base : request.limited ? limited.base : served.base;
+      const send = () => fetch(base + request.path, {
         method,
         headers: { ...request.headers, ...(request.body ? { 'content-type': request.body.type } : {}) },
         ...(request.body ? { body: request.body.text } : {}),
@@ -205,7 +215,7 @@ export async function realExamples(store: Store): Promise<{ examples: Examples; 
       ((examples[key] ??= {})[status] ??= {})[type] = { summary, value: trimmed(value) };
     }
   } finally {
-    for (const { server } of [open, limited]) await new Promise((resolve) => server.close(resolve));
+    for (const { server } of [served, limited, loading]) await new Promise((resolve) => server.close(resolve));
     rmSync(keysDir, { recursive: true, force: true });
   }
   return { examples, mismatches };

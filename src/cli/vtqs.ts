@@ -4,7 +4,9 @@
 // CSV bytes for a CSV of names. Options are read with Node's own util.parseArgs: four commands of a few
 // options each need no dependency, and its strict mode makes every unknown or malformed option an error,
 // which a script must be able to tell (exit status 2) from a name that is not found (1).
+import { spawn } from 'node:child_process';
 import { createReadStream, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { copyFile } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { HttpError } from '../read/errors.js';
@@ -18,6 +20,7 @@ import { historyOf } from '../read/history.js';
 import { asWritten } from '../read/names.js';
 import { resolveVersion } from '../read/releases.js';
 import { resolveMany, shownResolution } from '../read/resolve.js';
+import { projectRoot } from '../shared/project-root.js';
 import { batchHead, csvAnswer, namesTable, readNamesCsv } from '../read/resolve-batch.js';
 import type { Store } from '../store/store.js';
 
@@ -166,6 +169,9 @@ const MAIN_USAGE = `vtqs: the ICTV Master Species List data set, every release, 
   vtqs history <name>                   what a name denotes, release by release
   vtqs compare <from> <to> [--details]  two releases compared: counts of each change, or the changes
   vtqs export <release> [--format f]    a release's species as ${FORMATS.join(', ')}
+  vtqs update --source URL [--publish DEST]
+                                        a new ICTV release built from its spreadsheet, checked, published
+                                        (the update job: npm run update; 'vtqs update --help')
 
 'vtqs <command> --help' says more. The data set is read from DATA_DIR (default: data/ of this project;
 'npm run build' makes it).
@@ -210,6 +216,9 @@ async function main(argv: string[]): Promise<number> {
     (name === undefined ? process.stderr : process.stdout).write(`${MAIN_USAGE}\n`);
     return name === undefined ? EXIT.usage : EXIT.found;
   }
+  // The update job is the offline build's (build/update.ts), run as its own process: the server's code
+  // never imports the build.
+  if (name === 'update') return runProcess(join(projectRoot(), 'dist', 'build', 'update.js'), rest);
   const command = COMMANDS[name];
   if (!command) return usageError(`unknown command '${name}'; the commands are ${Object.keys(COMMANDS).join(', ')}`, 'vtqs --help');
   let values: Record<string, string | boolean | undefined>;
@@ -247,6 +256,18 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await store?.close();
   }
+}
+
+/** Runs a script of the project with the arguments given, its output passed through; resolves to its exit status. */
+function runProcess(script: string, args: string[]): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [script, ...args], { stdio: 'inherit' });
+    child.once('error', (err) => {
+      process.stderr.write(`vtqs: ${err.message}\n`);
+      resolve(EXIT.failed);
+    });
+    child.once('exit', (code) => resolve(code ?? EXIT.failed));
+  });
 }
 
 function usageError(message: string, help: string): number {

@@ -41,6 +41,18 @@ const Env = z.object({
   API_KEYS_FILE: unsetIfEmpty(z.string().optional()),
   /** Comma-separated addresses or subnets of the proxies whose X-Forwarded-For names the client. */
   TRUSTED_PROXIES: z.string().optional().transform((s) => (s ?? '').split(',').map((p) => p.trim()).filter(Boolean)),
+  // Published bundles (docs/operations.md): with DATA_URL set, the data set is pulled, not read from DATA_DIR.
+  /** `<base>/latest` of a published bundle store (http or https): downloaded into DATA_DIR, verified, served, polled. */
+  DATA_URL: z.string().url().refine((u) => /^https?:\/\//.test(u), { message: 'must be an http:// or https:// URL' }).optional(),
+  /** Seconds between two looks at DATA_URL's pointer (and between retries while no build is served yet). */
+  DATA_POLL_SECONDS: z.coerce.number().min(0.2).max(86_400).default(60),
+  /** ms a bundle's transfer may go without receiving a byte before it is given up as unreachable. */
+  DATA_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  /**
+   * ms between SIGTERM and closing the listener, while /ready answers 503: time for a load balancer's health
+   * checks to take the replica out of rotation before it stops accepting connections (0: close at once).
+   */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
 }).refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
   message: 'HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS', path: ['HEADERS_TIMEOUT_MS'],
 });
@@ -69,6 +81,11 @@ export interface Config {
   /** Rate limits and API keys (http/access-limits.ts); each unset is off. */
   access: { perMinute?: number; keyedPerMinute?: number; keysFile?: string };
   trustedProxies: string[];
+  /** Where published bundles are pulled from, or null: the data set in dataDir is served. */
+  dataUrl: string | null;
+  pollMs: number;
+  idleTimeoutMs: number;
+  shutdownDelayMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -82,6 +99,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: e.PORT, host: e.HOST, dataDir, dbFile: join(dataDir, 'taxonomy.duckdb'), snapshotFile: join(dataDir, DOC_SNAPSHOT_FILE),
     logLevel: e.LOG_LEVEL, logSample: e.LOG_SAMPLE, dbPool: e.DB_POOL,
+    dataUrl: e.DATA_URL ?? null, pollMs: Math.round(e.DATA_POLL_SECONDS * 1000), idleTimeoutMs: e.DATA_IDLE_TIMEOUT_MS,
+    shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
     limits: {
       headersTimeoutMs: e.HEADERS_TIMEOUT_MS, requestTimeoutMs: e.REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
       socketTimeoutMs: e.SOCKET_TIMEOUT_MS, maxHeaderBytes: e.MAX_HEADER_BYTES, maxHeaders: e.MAX_HEADERS, maxConnections: e.MAX_CONNECTIONS,

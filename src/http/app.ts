@@ -14,6 +14,7 @@ import { HttpError } from '../read/errors.js';
 import { ACCEPTS_COMPRESSION, EXPOSED_HEADERS, requestLogger, setRequestId, setSafetyHeaders } from './every-request.js';
 import { contractTerms, operationGate } from './operation-gate.js';
 import { readyAnswers, type ReadyRoute } from './ready-answers.js';
+import { metricsEndpoint } from './metrics.js';
 import { aiAnswers, aiReady, aiRouter, type AiAnswers } from '../routes/ai.js';
 import { historicalReady, historicalRouter } from '../routes/historical.js';
 import { searchReady, searchRouter } from '../routes/search.js';
@@ -35,6 +36,8 @@ const OUTSIDE_CONTRACT = /^\/(docs|assets|openapi\.json)(\/|$)/;
 /** Holds the store currently served; server.ts swaps it when a rebuild lands. */
 export interface StoreHolder {
   current(): Store | null;
+  /** True once the server is shutting down: it finishes what it has, and is no longer ready for more. */
+  draining?(): boolean;
 }
 
 declare module 'express-serve-static-core' {
@@ -211,6 +214,14 @@ export function createApp(opts: AppOptions): express.Express {
     const store = opts.stores.current();
     res.set('Cache-Control', 'no-store').json({ status: store ? 'ok' : 'starting', build_id: store?.buildId ?? null, documents: store?.docsSource ?? null });
   });
+  // Readiness, for load balancers and Kubernetes (liveness is /health): a verified build is loaded and the
+  // server is not shutting down.
+  app.get('/ready', (_req, res) => {
+    const store = opts.stores.current();
+    const status = opts.stores.draining?.() ? 'draining' : store ? 'ready' : 'loading';
+    res.status(status === 'ready' ? 200 : 503).set('Cache-Control', 'no-store').json({ ready: status === 'ready', status, build_id: store?.buildId ?? null });
+  });
+  app.get('/metrics', metricsEndpoint);
   app.use(pagesRouter());
   app.use(notFound);
   app.use(errorHandler(contractTerms(spec), (err) => opts.logger.error({ err }, 'request failed')));

@@ -55,3 +55,13 @@ export async function openDataSet(set: DataSet, pool: number, previous?: Store):
     throw err;
   }
 }
+
+/** When the build a store serves was made (its build_info), or null when the data set does not say. */
+export async function builtAt(store: Store): Promise<Date | null> {
+  try {
+    const [row] = await store.query<{ ms: number | null }>('SELECT epoch_ms(built_at)::DOUBLE AS ms FROM src.build_info');
+    return row?.ms == null ? null : new Date(row.ms);
+  } catch {
+    return null;
+  }
+}

@@ -14,8 +14,6 @@ import { DB_CHECKSUM_FILE, DB_FILE, DOC_SNAPSHOT_FILE, REPORT_FILE } from '../..
 import { type BuildReport } from '../../build/index.js';
 import { defaultPaths } from '../../build/paths.js';
 import { projectRoot } from '../../src/shared/project-root.js';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { CEILING_MS } from './server-process.js';
 
 /** The files a server reads. */
 export const SERVED = [DB_FILE, DB_CHECKSUM_FILE, DOC_SNAPSHOT_FILE] as const;
@@ -130,15 +128,6 @@ export async function describeDb(dir: string): Promise<{ build: string; checksum
   return { build, checksum: 'matches' };
 }
 
-/** Polls `probe` every 100 ms until it gives something. */
-export async function waitFor<T>(what: string, probe: () => T | undefined, ms = CEILING_MS): Promise<T> {
-  for (let waited = 0; waited < ms; waited += 100) {
-    const found = probe();
-    if (found !== undefined) return found;
-    await sleep(100);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /**
  * Starts slow-clients.js against a port: `idle` connections that send nothing, `drip` that send a header

@@ -6,12 +6,8 @@ import { join } from 'node:path';
 import { projectRoot } from '../../src/shared/project-root.js';
 
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CEILING_MS } from './wait.js';
 
-/**
- * How long a test waits for an event (a server answering, a build swapped in) before it gives up: far above
- * what it takes here, so that a machine twice as slow, and busy, still meets it. A wait ends at the event.
- */
-export const CEILING_MS = 120_000;
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -30,6 +26,8 @@ export interface StartOptions {
   logs?: boolean;
   /** How long to wait for its first answer (CEILING_MS). */
   timeoutMs?: number;
+  /** What to wait for: /ready (a build served, the default) or /health (the process answers). */
+  until?: 'ready' | 'health';
 }
 
 /**
@@ -49,8 +47,9 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Starts dist/src/server.js over `dataDir` and waits until it answers /health; on another port again if it
- * could not listen on the first (taken between the probe and its start).
+ * Starts dist/src/server.js over `dataDir` and waits until /ready says it serves a build (or /health answers,
+ * with `until: 'health'`); on another port again if it could not listen on the first (taken between the
+ * probe and its start).
  */
 export async function startServer(dataDir: string, opts: StartOptions = {}): Promise<ServerProcess> {
   for (let attempt = 1; ; attempt++) {
@@ -97,7 +96,9 @@ async function startOnce(dataDir: string, opts: StartOptions, port: number): Pro
   };
   for (let waited = 0; waited < (opts.timeoutMs ?? CEILING_MS) && child.exitCode === null; waited += 100) {
     try {
-      if ((await fetch(`${base}/health`)).ok) return server;
+      const res = await fetch(`${base}/${opts.until ?? 'ready'}`);
+      await res.arrayBuffer();
+      if (res.ok) return server;
     } catch {
       // not listening yet
     }
