@@ -8,7 +8,9 @@
 // SOAK_DATA (the data set to soak: copied to a temporary folder, which is what gets rebuilt; default data/),
 // SOAK_KEEP=1 keeps that folder and the logs, SOAK_HEAVY_ONLY=1 runs the heavy phase alone (no rebuilds or
 // SIGHUP: the heavy-phase figures of a short run, e.g. SOAK_MINUTES=2, for measuring a change), SOAK_PARTS
-// (bulk,batch) which heavy work the heavy phases run: the six downloads, the two batches or both.
+// (bulk,batch,slow) which heavy work the heavy phases run: the six downloads, the two batches, the slowloris,
+// SOAK_VIA_HAPROXY=1 sends every request and slow client through HAProxy (Debian's package, the project's
+// deploy/haproxy/vtqs.cfg) in front of the server, as a site runs it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { setPriority, tmpdir } from 'node:os';
@@ -21,6 +23,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { percentile } from '../test/support/measure.js';
 import { clock, Recorder } from './soak/record.js';
 import { startServer } from './soak/server.js';
+import { freePort } from '../test/support/server-process.js';
 import * as traffic from './soak/traffic.js';
 import type { TrafficClass } from './soak/traffic.js';
 
@@ -48,6 +51,24 @@ const STEADY: Array<{ cls: TrafficClass; perSecond: number; make: (k: Keys) => R
 
 /** The heavy phases' slowloris: connections that send nothing, and connections that drip their headers. */
 const SLOW = { idle: 200, drip: 200 };
+
+/** HAProxy with the project's configuration in front of `base` (every replica line naming it); its address. */
+async function behindHaproxy(base: string, children: Set<ChildProcess>): Promise<string> {
+  const [listen, stats] = [await freePort(), await freePort()];
+  const replica = new URL(base).host;
+  const child = spawn('haproxy', ['-db', '-f', join(ROOT, 'deploy', 'haproxy', 'vtqs.cfg')], {
+    env: { ...process.env, VTQS_LISTEN: `127.0.0.1:${listen}`, VTQS_STATS: `127.0.0.1:${stats}`, VTQS_REPLICA_1: replica, VTQS_REPLICA_2: replica, VTQS_REPLICA_3: replica },
+    stdio: 'ignore',
+  });
+  children.add(child);
+  const front = `http://127.0.0.1:${listen}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`haproxy exited with ${child.exitCode}`);
+    if ((await fetch(`${front}/ready`).then((r) => r.status, () => 0)) === 200) return front;
+    if (i > 600) throw new Error('HAProxy did not pass requests to the server within a minute');
+    await sleep(100);
+  }
+}
 
 /**
  * One round of slow clients (test/support/slow-clients.ts, a process of its own so that their sockets do not
@@ -102,6 +123,9 @@ async function main(): Promise<void> {
   const server = await startServer(ROOT, dataDir, logs.server, () => rec.now());
   children.add(server.child);
   rec.event('server started');
+  // the address every client uses: the server's own, or HAProxy's in front of it
+  const front = process.env.SOAK_VIA_HAPROXY === '1' ? await behindHaproxy(server.base, children) : server.base;
+  if (front !== server.base) rec.event(`HAProxy in front (${front})`);
   let stopping = false;
   server.child.once('exit', (code, signal) => {
     if (!stopping) rec.event(`SERVER EXITED (${code ?? signal}); see ${logs.server}`);
@@ -117,7 +141,7 @@ async function main(): Promise<void> {
   const issue = (cls: TrafficClass, req: Req, expected = 200): Promise<void> => {
     const start = rec.now();
     const flagged = heavy;
-    const p = send(server.base, req).then((answer) => {
+    const p = send(front, req).then((answer) => {
       rec.request(cls, `${req.method} ${req.path.slice(0, 120)}`, start, answer, expected, flagged || heavy);
     });
     inFlight.add(p);
@@ -149,7 +173,7 @@ async function main(): Promise<void> {
       repeat(() => issue('resolve-10k', pick(BATCHES.mixed)))] : []),
       // a slowloris: connections that send nothing or a header byte every half second, opened again as
       // the server closes them at its headers timeout
-      ...(parts.includes('slow') ? [repeat(() => slowClients(server.base, SLOW.idle, SLOW.drip, end - rec.now()))] : []),
+      ...(parts.includes('slow') ? [repeat(() => slowClients(front, SLOW.idle, SLOW.drip, end - rec.now()))] : []),
     ]);
     heavy = false;
     rec.event('heavy phase ends');
@@ -255,12 +279,13 @@ async function main(): Promise<void> {
   ].join('\n');
   console.log(report);
   writeMeasurement({
-    file: HEAVY_ONLY ? 'soak-heavy-only.md' : 'soak.md',
-    title: HEAVY_ONLY ? 'Soak, heavy phase only' : 'Soak: mixed traffic through two rebuilds and a SIGHUP',
+    file: `${HEAVY_ONLY ? 'soak-heavy-only' : 'soak'}${front === server.base ? '' : '-haproxy'}.md`,
+    title: `${HEAVY_ONLY ? 'Soak, heavy phase only' : 'Soak: mixed traffic through two rebuilds and a SIGHUP'}${front === server.base ? '' : ', through HAProxy'}`,
     command: 'npm run soak',
     settings: {
       SOAK_MINUTES: MINUTES, SOAK_RATE: RATE, ...(HEAVY_ONLY ? { SOAK_HEAVY_ONLY: 1 } : {}),
       ...(process.env.SOAK_PARTS ? { SOAK_PARTS: process.env.SOAK_PARTS } : {}), ...(process.env.SOAK_DATA ? { SOAK_DATA: SOURCE } : {}),
+      ...(front === server.base ? {} : { SOAK_VIA_HAPROXY: 1 }),
     },
     body: report,
   });
