@@ -128,15 +128,25 @@ describe('POST /ai/query with an everyday group name', () => {
     expect(a.response).to.include('HPV1');
   });
 
-  it('declines words that name no taxon, saying so, with the classification instead', async () => {
+  it('answers words that name no taxon by saying so, with the classification of the virus or the place of the taxon', async () => {
     const c = await classification('Zika virus');
-    for (const q of ['Is Zika virus an arbovirus?', 'Which families are arboviruses?', 'Is HPV 18 an oncovirus?', 'Are hepatitis viruses related?', 'would you call mimivirus a giant virus']) {
+    for (const q of ['Is Zika virus an arbovirus?', 'Which families are arboviruses?', 'Is HPV 18 an oncovirus?', 'Are hepatitis viruses related?', 'would you call mimivirus a giant virus',
+      'is yellow fever virus a mosquito-borne virus?', 'Is Lassa virus a haemorrhagic fever virus?']) {
       const a = await ask(q);
-      expect(a.status, q).to.equal('declined');
+      expect(a.status, q).to.equal('answered');
       expect(a.intent, q).to.equal('not_a_taxon');
       expect(a.response, q).to.include('not a taxon');
     }
     expect((await ask('Is Zika virus an arbovirus?')).response).to.include(c.family!).and.to.include('arbovirus');
+    const [mimi] = await real.db.all<{ family: string }>("SELECT family FROM src.taxa WHERE msl = $1 AND rank = 'genus' AND name = 'Mimivirus'", [real.latest.msl]);
+    expect((await ask('would you call mimivirus a giant virus')).response).to.include(mimi!.family);
+  });
+
+  it('does not answer a yes or no about a group it does not know with a classification', async () => {
+    for (const q of ['Is Ebola virus a spooky virus?', 'Is Zika virus a tropical virus?']) {
+      const a = await ask(q);
+      expect(a.status, q).to.equal('not_understood');
+    }
   });
 
   it('takes a taxon\'s own name as that taxon, not the group: the genus Flavivirus of MSL27', async () => {

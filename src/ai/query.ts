@@ -190,7 +190,6 @@ export async function askQuestion(store: Store, query: string): Promise<QueryRes
   const year = parsed.relation === 'year_counts' || parsed.relation === 'releases_of_year' ? undefined : parsed.releases.find((r) => r.ambiguous);
   if (year) return askBack(store, parsed, year.year);
   const a = await answer(store, parsed);
-  if (parsed.relation === 'not_a_taxon') return { ...refuse('declined', parsed, 'not_a_taxon', `${a.response} ${offered()}`, a.data), sources: a.sources };
   if (parsed.intent === 'unknown' || parsed.intent === 'help' || a.unanswered) {
     return { ...refuse('not_understood', parsed, parsed.relation, a.response, a.data), data: a.data };
   }

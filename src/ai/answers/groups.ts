@@ -78,13 +78,12 @@ export function notATaxon(ctx: Ctx, p: Parsed): Answer {
   // the ranks people place a virus by, not the whole lineage
   const placed = (c: Record<string, string | null>) => and((['genus', 'family', 'order'] as const).filter((k) => c[k]).map((k) => `the ${k} ${c[k]}`));
   const instead = doc ? ` What the taxonomy says: in ${release(r)}, ${who(s!, doc.scientific_name)} is in ${placed(doc.classification)}.`
-    : p.taxa[0] ? ` The ${p.taxa[0].rank} ${p.taxa[0].name} is a taxon; I can say what it holds and where it sits.` : '';
+    : p.taxa[0] ? ` What the taxonomy says: the ${p.taxa[0].rank} ${p.taxa[0].name} is a taxon${p.taxa[0].entry.parents.length ? `, in ${placed(Object.fromEntries(p.taxa[0].entry.parents.map((x) => [x.rank, x.name])))}` : ''}.` : '';
   // a grouping of viruses (not a word for something that is no virus) is no relationship the taxonomy records
   const why = g.entry.not_a_taxon!.startsWith('it groups') ? '; the ICTV classifies viruses by their relationships, so the taxonomy cannot say what is or is not one' : '';
   return {
     response: `"${word}" is not a taxon of the ICTV taxonomy: ${g.entry.not_a_taxon}${why}.${instead}`,
     data: { word, not_a_taxon: g.entry.not_a_taxon, source: g.entry.source, ...(doc ? { species: doc.scientific_name, version: r.version, classification: doc.classification } : {}) },
     sources: doc ? sources(ctx, 'species_doc', r.version) : [],
-    unanswered: true,
   };
 }
