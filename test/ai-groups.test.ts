@@ -149,6 +149,65 @@ describe('POST /ai/query with an everyday group name', () => {
     }
   });
 
+  it('reads the forms people write around a group word: tags, dashes, colons, "=", no verb, "belongs to", two words', async () => {
+    const groups = groupEntries();
+    const forms: Array<[string, string, string]> = [
+      ['measles virus', 'paramyxovirus', 'measles virus is a paramyxovirus, right?'], ['mumps virus', 'paramyxovirus', 'Mumps virus is a paramyxovirus, isn\'t it?'],
+      ['rubella virus', 'togavirus', 'rubella virus - a togavirus?'], ['Ebola virus', 'filovirus', 'Ebola virus: filovirus, yes or no?'],
+      ['Hantaan virus', 'hantavirus', 'Hantaan virus = hantavirus?'], ['West Nile virus', 'flavivirus', 'West Nile virus a flavivirus?'],
+      ['Lassa virus', 'arenavirus', 'Lassa virus belongs to the arenaviruses?'], ['vaccinia virus', 'poxvirus', 'is vaccinia virus a pox virus'],
+      ['Epstein-Barr virus', 'herpesvirus', 'Is Epstein-Barr virus a herpes virus?'], ['human immunodeficiency virus 1', 'retrovirus', 'would you say HIV-1 is a retro virus?'],
+      ['Nipah virus', 'paramyxovirus', 'is it true that Nipah virus is a paramyxovirus?'],
+    ];
+    for (const [virus, word, q] of forms) {
+      const e = groups.find((g) => g.words.includes(word))!;
+      const c = await classification(virus);
+      const a = await ask(q);
+      expect(a.status, `${q}: ${a.response}`).to.equal('answered');
+      expect(a.intent, q).to.equal('group_membership');
+      expect(a.response.split(':')[0], `${q}: ${a.response}`).to.equal(c[e.taxon!.rank] === e.taxon!.name ? 'Yes' : e.wider && c[e.wider.rank] === e.wider.name ? 'Yes, in the wider sense' : 'No');
+      expect(a.response).to.include(c.species!);
+    }
+  });
+
+  it('reads a qualifier or a name in brackets beside an abbreviation of several species as the one meant', async () => {
+    // RSV is the VMR's abbreviation of other viruses (rice stripe virus, ...); HRSV is the human one
+    const rsv = await real.db.all<{ species: string }>("SELECT DISTINCT species FROM src.isolates WHERE msl = $1 AND list_contains(string_split(coalesce(abbreviations, ''), ';'), 'RSV')", [real.latest.msl]);
+    expect(rsv.length).to.be.above(1);
+    const h = await classification('HRSV');
+    expect(rsv.map((r) => r.species)).to.not.include(h.species);
+    for (const q of ['Is human RSV a pneumovirus?', 'Is RSV (respiratory syncytial virus) a pneumovirus?', 'is respiratory syncytial virus (RSV) a pneumovirus']) {
+      const a = await ask(q);
+      expect(a.status, `${q}: ${a.response}`).to.equal('answered');
+      expect(a.response, q).to.include(h.species!).and.to.include(h.family!);
+    }
+    expect((await ask('Is RSV a pneumovirus?')).status).to.equal('not_understood');
+  });
+
+  it('reads an abbreviation no list holds by the initials of a name the species had, and a phage by its bare code', async () => {
+    for (const [abbreviation, former] of [['HHV-5', 'Human herpesvirus 5'], ['VSV', 'Vesicular stomatitis virus'], ['HTLV-1', 'Human T-lymphotropic virus 1']]) {
+      const listed = await real.db.count("SELECT count(*)::INTEGER AS n FROM src.isolates WHERE list_contains(string_split(coalesce(abbreviations, ''), ';'), $1)", [abbreviation!]);
+      expect(listed, abbreviation).to.equal(0);
+      const c = await classification(former!);
+      const a = await ask(`What family is ${abbreviation} in?`);
+      expect(a.status, a.response).to.equal('answered');
+      expect(a.response, abbreviation).to.include(c.family!).and.to.include(c.species!);
+    }
+    for (const phage of ['T4', 'T7']) {
+      const c = await classification(`Escherichia phage ${phage}`);
+      const a = await ask(`Is ${phage} a tailed phage?`);
+      expect(a.response, phage).to.match(c.class === 'Caudoviricetes' ? /^Yes/ : /^No/).and.to.include(c.species!);
+    }
+  });
+
+  it('says which taxon a species is in now when asked whether it is still in a former one', async () => {
+    const [row] = await real.db.all<{ genus: string; last: number }>(`SELECT n.genus, max(o.msl)::INTEGER AS last FROM src.species o JOIN src.species n ON n.ictv_id = o.ictv_id AND n.msl = $1
+      WHERE o.genus = 'Flavivirus' AND o.species = 'West Nile virus' GROUP BY n.genus`, [real.latest.msl]);
+    const a = await ask('Which genus is West Nile virus in now, still Flavivirus?');
+    expect(a.status).to.equal('answered');
+    expect(a.response).to.match(row!.genus === 'Flavivirus' ? /^Yes/ : /^No/).and.to.include(row!.genus).and.to.include(`until MSL${row!.last}`);
+  });
+
   it('takes a taxon\'s own name as that taxon, not the group: the genus Flavivirus of MSL27', async () => {
     const [row] = await real.db.all<{ species: string }>("SELECT species FROM src.species WHERE msl = 27 AND genus = 'Flavivirus' AND type_species");
     const a = await ask('What was the type species of Flavivirus in MSL27?');

@@ -40,7 +40,7 @@ export const COUNTABLE: Rank[] = ['species', 'genus', 'family', 'order'];
 const REPORTED: Partial<Record<Reading, Intent>> = {
   year_counts: 'count_release', releases_of_year: 'release_info', releases_in_years: 'release_info', years_between: 'release_info',
   release_is_year: 'release_info', rank_is: 'classification', taxon_threshold: 'count_taxon', member_of: 'same_taxon',
-  has_host: 'hosts', taxon_former_names: 'taxon_history', taxon_in_taxon: 'same_taxon', taxon_became: 'taxon_history', taxon_genome_type: 'genome_type', name_in_release: 'current_name', still_named: 'current_name',
+  has_host: 'hosts', taxon_former_names: 'taxon_history', taxon_in_taxon: 'same_taxon', taxon_became: 'taxon_history', species_moved: 'species_history', taxon_genome_type: 'genome_type', name_in_release: 'current_name', still_named: 'current_name',
   two_taxa: 'compare_taxa', two_taxa_between: 'compare_taxa', between_releases: 'compare_releases',
   taxa_changed_between: 'which_changed', every_rank_changed: 'which_changed', which_changed_within: 'which_changed',
   span_unread: 'which_changed', compare_rank_unread: 'compare_taxa', changes_or_unread: 'compare_releases',
@@ -95,6 +95,8 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   // "Is a coronavirus a positive-strand RNA virus?": the genomes of the taxon's species
   if (f.yesNo && species === 0 && taxa === 1 && p.genomeTypes.length > 0 && !f.or) return 'taxon_genome_type';
   if (f.yesNo && species === 1 && taxa === 1 && rels <= 1 && (f.member || p.taxa[0]!.group)) return 'member_of';
+  // "Which genus is West Nile virus in now, still Flavivirus?": the taxon now, and whether it is still the one named
+  if (species === 1 && taxa === 1 && rels <= 1 && f.still && (p.askedRank !== null || f.which) && p.askedRank === (p.taxa[0]!.rank as Rank)) return 'member_of';
   if (f.yesNo && species === 1 && taxa === 0 && p.hosts.length > 0 && rels <= 1) return 'has_host';
   if (taxa === 1 && species === 0 && rels <= 1 && f.stillInUse) return 'still_in_use';
   if (taxa === 1 && species === 0 && f.formerName) return 'taxon_former_names';
@@ -120,6 +122,14 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   if (f.yesNo && species === 1 && taxa === 0 && rels === 0 && f.still && /\b(?:names?|called|species|valid|used)\b/.test(r)) return 'still_named';
   // "when was the genus Flavivirus renamed Orthoflavivirus?": the history of the first, what it became
   if (taxa === 2 && species === 0 && /\b(?:bec[oa]me|turn(?:ed|s)? into|renamed (?:to|into|as)|replaced by)\b/.test(r)) return 'taxon_became';
+  // "into which family did the genus Pestivirus go when it left Flaviviridae": the lower taxon's fate (the other is
+  // the taxon it left or entered)
+  if (taxa === 2 && species === 0 && p.change === 'reclassified' && /\b(?:when|which|what|where)\b/.test(r)) {
+    p.taxa.sort((a, b) => RANKS.indexOf(b.rank as Rank) - RANKS.indexOf(a.rank as Rank));
+    return 'taxon_became';
+  }
+  // "when was hepatitis C virus moved, and into which family?": the releases that moved it, from its lineage
+  if (species === 1 && taxa <= 1 && rels === 0 && p.change === 'reclassified' && /\b(?:when|which|what|where)\b/.test(r)) return set('species_moved', p.askedRank ?? p.rankWord ?? 'family');
   // "Is rotavirus a reovirus?", "Is Norovirus in the family Caliciviridae?": one taxon within the other
   if (f.yesNo && taxa === 2 && species === 0 && rels <= 1 && (p.taxa[1]!.group || (f.member && !f.comparing && !f.howMany))) return 'taxon_in_taxon';
   if (taxa === 2 && species === 0 && distinct && (f.comparing || f.counting || f.gainOrLoss)) {

@@ -102,10 +102,10 @@ export function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
         else push(m, [], `there is no release labelled ${m[0]} (releases: ${span})`);
         continue;
       }
-      // ("the 2015 name of X" names a release: a year after "the", before "name")
+      // ("the 2015 name of X", "the 1995 species X" name a release: a year after "the", before "name" or "species")
       const after = lower.slice(m.index! + m[0].length);
       if (RANK_OR_COUNT_AFTER.test(after) && !/\b(?:in|of|from|to|since|until|and|between)\s*$/.test(lower.slice(0, m.index))
-        && !(/^\s*name\b/.test(after) && /\bthe\s*$/.test(lower.slice(0, m.index)))) continue;
+        && !(/^\s*(?:name|species)\b/.test(after) && /\bthe\s*$/.test(lower.slice(0, m.index)))) continue;
       const inYear = all.filter((r) => r.year === year);
       if (inYear.length === 1) push(m, [ref(inYear[0]!, m[0])]);
       else if (inYear.length > 1) {

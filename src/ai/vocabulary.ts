@@ -127,6 +127,19 @@ export function parseHost(raw: string): string[] {
   return [...new Set(findHosts(raw.toLowerCase()).flatMap((m) => m.values))];
 }
 
+/**
+ * The hosts a virus's abbreviation is qualified by ("human RSV", "bovine RSV"): the letter virologists put before
+ * the abbreviation for it (HRSV, BRSV) and the stems of the species names that hold it (Orthopneumovirus hominis,
+ * Cytomegalovirus humanbeta5).
+ */
+export const QUALIFIERS = new Map<string, { letter: string; stems: RegExp }>([
+  ['human', { letter: 'H', stems: /hum|homin/i }], ['bovine', { letter: 'B', stems: /bov/i }],
+  ['porcine', { letter: 'P', stems: /porc|sui/i }], ['avian', { letter: 'A', stems: /avi|gall/i }],
+  ['murine', { letter: 'M', stems: /mur|mus\b/i }], ['feline', { letter: 'F', stems: /feli/i }],
+  ['canine', { letter: 'C', stems: /can/i }], ['simian', { letter: 'S', stems: /simi/i }],
+  ['equine', { letter: 'E', stems: /equ/i }], ['ovine', { letter: 'O', stems: /ovi/i }],
+]);
+
 const UNIT: Record<string, number> = { bp: 1, b: 1, nt: 1, kb: 1e3, kbp: 1e3, k: 1e3, mb: 1e6, mbp: 1e6, m: 1e6 };
 
 /** A genome length as text ("48.5 kb", "48500", "48,500 bp", "1.2 Mb") in base pairs, or null if unreadable. */

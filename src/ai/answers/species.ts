@@ -12,7 +12,7 @@ import { lineageCurrentName, lineageOutline, lineagePlace, lineageRenames, renam
 import { and, release } from '../format.js';
 import type { Parsed, SpeciesRef } from '../parse.js';
 import { COMPOSITION_NAMES } from '../vocabulary.js';
-import { fallback, labelled, notUnderstood, rowOf, sources, span, targetRelease, type Answer, type Ctx, type Source } from './common.js';
+import { fallback, labelled, notUnderstood, rowOf, sources, span, targetRelease, taxonFate, type Answer, type Ctx, type Source } from './common.js';
 
 /**
  * The lineage a name means in a release: of the lineages it was used for, the one listed there under it (a name
@@ -199,6 +199,35 @@ export function speciesHistory(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
   };
 }
 
+/**
+ * "When was hepatitis C virus moved, and into which family?": each release in which its lineage's taxon of the
+ * rank asked (its family, unless another is named) was another than in the release before, from its timeline.
+ */
+export function speciesMoves(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
+  const rank = p.relationRank ?? 'family';
+  const l = lineageOutline(ctx.store, s.lineage_ids[0]!);
+  const moves: Array<{ version: string; from: string | null; to: string | null }> = [];
+  const at = (e: { version: string; name: string }) => speciesDoc(ctx.store, mslOf(e.version), e.name)?.classification[rank] ?? null;
+  for (let k = 1; k < l.timeline.length; k++) {
+    const a = l.timeline[k - 1]!, b = l.timeline[k]!;
+    // only where the taxa above it changed (most releases leave them), each side read from its release's record
+    if (a.lineage.slice(0, a.lineage.lastIndexOf(';')) === b.lineage.slice(0, b.lineage.lastIndexOf(';'))) continue;
+    const [from, to] = [at(a), at(b)];
+    if (from !== to) moves.push({ version: b.version, from, to });
+  }
+  const last = l.timeline[l.timeline.length - 1]!;
+  const now = l.current_name && !same(l.current_name, s.text) ? ` (now ${l.current_name})` : '';
+  const taxon = (n: string | null) => (n ? `the ${rank} ${n}` : `no ${rank}`);
+  const told = moves.map((m) => `from ${taxon(m.from)} into ${taxon(m.to)} in ${labelled(ctx, m.version)}`);
+  return {
+    response: moves.length === 0
+      ? `${s.text.charAt(0).toUpperCase()}${s.text.slice(1)}${now} was never moved to another ${rank}: it is in ${taxon(at(last))} in every release that lists it with one (${l.first_appearance}-${l.last_appearance}).`
+      : `${s.text.charAt(0).toUpperCase()}${s.text.slice(1)}${now} was moved ${and(told)}.`,
+    data: { query_name: s.text, rank, moves, lineage: summaryOf(l) },
+    sources: speciesSources(ctx, last.version),
+  };
+}
+
 /** The species' record in the release asked, or the latest (or last) release that has it. */
 function recordFor(ctx: Ctx, p: Parsed, s: SpeciesRef): { doc: SpeciesDoc | null; version: ReleaseRow } {
   const target = targetRelease(ctx, p);
@@ -295,20 +324,30 @@ export function ambiguousAbbreviation(ctx: Ctx, s: SpeciesRef, name: string): An
   return aside ? notUnderstood('species', `${s.text} is the VMR's abbreviation of ${name}, but ${aside}: ask again naming the virus you mean.`) : null;
 }
 
-/** "Is Zika virus in the genus Orthoflavivirus?": the species' taxon of that rank in the release asked. */
-export function memberOf(ctx: Ctx, p: Parsed): Answer {
+/**
+ * "Is Zika virus in the genus Orthoflavivirus?", "Which genus is West Nile virus in now, still Flavivirus?": the
+ * species' taxon of that rank in the release asked; where it is not the one named, until when it was, and what
+ * became of a taxon no longer listed (the change lists: "the genus Flavivirus was renamed Orthoflavivirus in MSL38").
+ */
+export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
   const s = p.species[0]!, t = p.taxa[0]!;
   const r = targetRelease(ctx, p);
   const doc = speciesIn(ctx, s, r).species;
   if (!doc) return notUnderstood('species', `${s.text} is not a species in ${release(r)}.`);
   const at = doc.classification[t.rank] ?? null;
   const yes = at !== null && at.toLowerCase() === t.name.toLowerCase();
+  let since = '';
   if (!yes) {
     const doubt = ambiguousAbbreviation(ctx, s, doc.scientific_name);
     if (doubt) return doubt;
+    const l = lineageOutline(ctx.store, lineageIn(ctx, s, r));
+    const was = l.timeline.filter((e) => mslOf(e.version) <= r.msl && e.lineage.split(';').includes(t.name)).pop();
+    const fate = t.entry.last_msl < r.msl ? await taxonFate(ctx, t) : null;
+    const became = fate ? `; the ${t.rank} ${t.name} was ${fate.text} in ${release(fate.at)}` : '';
+    since = `${was ? `; it was in the ${t.rank} ${t.name} until ${labelled(ctx, was.version)}` : ''}${became}`;
   }
   return {
-    response: `${yes ? 'Yes' : 'No'}: in ${release(r)}, ${who(s, doc.scientific_name)} is in ${at ? `the ${t.rank} ${at}` : `no ${t.rank}`}.`,
+    response: `${yes ? 'Yes' : 'No'}: in ${release(r)}, ${who(s, doc.scientific_name)} is in ${at ? `the ${t.rank} ${at}` : `no ${t.rank}`}${since}.`,
     data: { species: doc.scientific_name, rank: t.rank, asked: t.name, actual: at, version: r.version, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'species_doc', r.version),
   };
 }

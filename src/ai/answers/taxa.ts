@@ -11,7 +11,7 @@ import { and, count, dec, num, RANK_PLURAL, release, signed } from '../format.js
 import type { Parsed, TaxonEntry, TaxonRef } from '../parse.js';
 import { stabilityExtremes, stabilityRow, stabilitySentence, STABILITY_FORMULA, statusOf } from '../stability.js';
 import { formatGenomeSize, genomeLabel } from '../vocabulary.js';
-import { fallback, notUnderstood, rowOf, sources, span, targetRelease, withNote, type Answer, type Ctx, type Source } from './common.js';
+import { fallback, notUnderstood, rowOf, sources, span, targetRelease, taxonFate, withNote, type Answer, type Ctx, type Source } from './common.js';
 import { speciesIn, who } from './species.js';
 
 export function countsIn(e: TaxonEntry, msl: number) {
@@ -112,10 +112,11 @@ export async function taxonHistory(ctx: Ctx, _p: Parsed, t: TaxonRef): Promise<A
   sources.push({ model: 'timeline', version: span(ctx) });
   let status = event ? 'abolished' : 'ended';
   let fate = event?.description ?? `no release from ${release(next)} on lists it`;
-  // the change lists (MSL38 on) name what a taxon became when it was renamed
-  const renamed = (await fateOf(ctx.store, e.name)).find((f) => f.msl === next.msl && f.new_name && /renam/i.test(f.change));
+  // the change lists (MSL38 on) name what a taxon became when it was renamed, and where it was moved
+  const changed = await taxonFate(ctx, t);
+  const renamed = changed?.new_name && /renam/i.test(changed.change) ? changed : null;
   if (renamed && !event) {
-    fate = `in ${release(next)} it was renamed ${renamed.new_name}`;
+    fate = `in ${release(next)} it was ${renamed.text}`;
     status = 'renamed';
   }
   if (t.rank === 'family' && !renamed) {
