@@ -28,7 +28,9 @@ describe('POST /ai/query, releases named every way and questions across time', (
     const single = (y: number) => all.filter((r) => r.year === y).length === 1;
     for (const r of all) {
       const other = single(r.year) ? String(r.year) : r.label;
-      for (const q of [`How many species were in MSL${r.msl} (${other})?`, `How many species does the ${other} release (MSL${r.msl}) contain?`]) {
+      for (const q of [`How many species were in MSL${r.msl} (${other})?`, `How many species does the ${other} release (MSL${r.msl}) contain?`,
+        `How many species were in MSL${r.msl}/${other}?`, `how many species in MSL${r.msl} aka ${other}`, `How many species were in MSL${r.msl}, the ${other} list?`,
+        `How many species were in MSL${r.msl} - the ${other} one?`, `how many species were in ${other}'s MSL${r.msl}?`]) {
         const a = await ask(q);
         expect(a.status, `${q}: ${a.response}`).to.equal('answered');
         expect(a.understood.releases, q).to.deep.equal([`MSL${r.msl}`]);
@@ -55,12 +57,22 @@ describe('POST /ai/query, releases named every way and questions across time', (
     const single = all.filter((r) => all.filter((x) => x.year === r.year).length === 1);
     for (let i = 0; i + 5 < single.length; i += 3) {
       const [a, b] = [single[i + 5]!, single[i]!];
-      const q = `How many species were in MSL${a.msl} (${b.year})?`;
-      const res = await ask(q);
-      expect(res.status, `${q}: ${res.response}`).to.equal('declined');
-      expect(res.response).to.include(`MSL${a.msl}`).and.to.include(String(b.year)).and.to.include(`MSL${b.msl}`).and.to.include(String(a.year));
-      expect(res.response).to.not.include(grouped(a.species));
+      for (const q of [`How many species were in MSL${a.msl} (${b.year})?`, `How many species were in MSL${a.msl}/${b.year}?`, `how many species in MSL${a.msl} - the ${b.year} one`,
+        `How many species were in ${b.year}'s MSL${a.msl}?`, `How many species were in MSL${a.msl} aka ${b.year}?`]) {
+        const res = await ask(q);
+        expect(res.status, `${q}: ${res.response}`).to.equal('declined');
+        expect(res.response).to.include(`MSL${a.msl}`).and.to.include(String(b.year)).and.to.include(`MSL${b.msl}`).and.to.include(String(a.year));
+        expect(res.response).to.not.include(grouped(a.species));
+      }
     }
+  });
+
+  it('reads two numbers or two years side by side as two releases, never as one named twice', async () => {
+    const all = await releases();
+    const [a, b] = [all[all.length - 3]!, all[all.length - 2]!];
+    const res = await ask(`Compare MSL${a.msl}, MSL${b.msl}`);
+    expect(res.status, res.response).to.equal('answered');
+    expect(res.understood.releases).to.deep.equal([`MSL${a.msl}`, `MSL${b.msl}`]);
   });
 
   it('asks back for a year of several releases, naming each, and answers the two when asked together', async () => {

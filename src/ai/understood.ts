@@ -62,7 +62,7 @@ const TAXON_INTENTS = new Set<Intent>(['classification', 'genome', 'hosts', 'cou
  * they were not there.
  */
 export function unreadWords(p: Parsed): string | null {
-  const decade = /\b(?:1[89]|20)\d0'?s\b/.exec(p.normalised);
+  const decade = /\b(?:1[89]|20)\d0'?s\b(?!\s*msl\s*-?\s*\d)/.exec(p.normalised);
   if (decade) return `the decade "${decade[0]}" (I answer about one release or two, not the releases of a decade)`;
   const digits = p.leftovers.flatMap((w) => w.split(' ')).find((w) => /\d/.test(w) && !/^\d[\d,.]*$/.test(w));
   if (digits) return `"${digits}"`;
