@@ -30,7 +30,7 @@ describe('POST /ai/query, releases named every way and questions across time', (
       const other = single(r.year) ? String(r.year) : r.label;
       for (const q of [`How many species were in MSL${r.msl} (${other})?`, `How many species does the ${other} release (MSL${r.msl}) contain?`,
         `How many species were in MSL${r.msl}/${other}?`, `how many species in MSL${r.msl} aka ${other}`, `How many species were in MSL${r.msl}, the ${other} list?`,
-        `How many species were in MSL${r.msl} - the ${other} one?`, `how many species were in ${other}'s MSL${r.msl}?`]) {
+        `How many species were in MSL${r.msl} - the ${other} one?`, `how many species were in ${other}'s MSL${r.msl}?`, `How many species were recognised in MSL${r.msl}?`]) {
         const a = await ask(q);
         expect(a.status, `${q}: ${a.response}`).to.equal('answered');
         expect(a.understood.releases, q).to.deep.equal([`MSL${r.msl}`]);

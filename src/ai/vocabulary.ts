@@ -173,7 +173,9 @@ export const CHANGE_WORDS: ReadonlyArray<[ChangeKind, RegExp]> = [
   ['split', /\bsplit\w*/],
   ['reclassified', /\b(?:reclassif\w*|moved|relocat\w*|reassign\w*|transferr\w*)\b/],
   ['abolished', /\b(?:abolish\w*|remov\w*|delet\w*|dropp\w*|discontinu\w*|eliminat\w*|retir\w*|disappear\w*|lost|lose|withdrawn)\b/],
-  ['added', /\b(?:add\w*|new(?:ly)?|creat\w*|introduc\w*|establish\w*|describ\w*|recogni[sz]ed|ratified|appear\w*|gain\w*)\b/],
+  // ("recognised" alone is not new: "how many species were recognised in MSL35" counts them all; "newly
+  // recognised" is new by its first word)
+  ['added', /\b(?:add\w*|new(?:ly)?|creat\w*|introduc\w*|establish\w*|describ\w*|ratified|appear\w*|gain\w*)\b/],
 ];
 const ANY_CHANGE = anyOf(CHANGE_WORDS.map(([, re]) => re));
 
