@@ -194,6 +194,31 @@ const OUT_OF_SCOPE = [
   'How long is a person with measles contagious?', 'Which mosquito species spreads dengue virus?', 'What percentage of people infected with polio get paralysed?',
   'How does the immune system fight influenza?', 'Is SARS-CoV-2 airborne?', 'What is the survival rate of rabies?', 'How do I know if I have hepatitis B?',
   'Which vaccine schedule is recommended for HPV?', 'How did smallpox get eradicated?', 'What is the treatment for Lassa fever?', 'Does hand sanitizer kill norovirus?',
+  'How does influenza virus enter a cell?', 'What receptor does SARS-CoV-2 use?', 'Is measles more contagious than flu?',
+  'How many people die of rabies each year?', 'What is the mortality rate of Ebola?', 'Can dengue be treated?',
+  'Is there a vaccine for Zika virus?', 'Why do cold viruses cause a runny nose?', 'Which animals carry hantavirus?',
+  'What is the incubation period of smallpox?', 'How does HIV hide from the immune system?', 'Where did HIV originate?',
+  'Who discovered the tobacco mosaic virus?', 'How is hepatitis B diagnosed?', 'What does a bacteriophage look like?',
+  'How does herpes simplex virus become latent?', 'Is monkeypox a sexually transmitted infection?', 'How fast does influenza mutate?',
+  'What is the best treatment for shingles?', 'How is polio spread?', 'What percentage of people have Epstein-Barr virus?',
+  'Why is there no vaccine for HIV?', 'How dangerous is Marburg virus?', 'Can phages be used to treat bacterial infections?',
+  'What is the genome sequence of SARS-CoV-2?', 'How big is a poxvirus particle?', 'What is the structure of the HIV capsid?',
+  'How many people were infected by Zika in 2016?', 'What disease does varicella-zoster virus cause?',
+  'What are the symptoms of dengue fever?', 'How long does immunity to measles last?', 'Can you get chickenpox twice?',
+  'How do I protect myself from tick-borne encephalitis?', 'How does SARS-CoV-2 get into human cells?', 'How does HPV cause cancer?',
+  'Can Ebola spread through the air?', 'Why do some viruses have envelopes?', 'How long does it take for rabies symptoms to appear?',
+  'Do antibiotics work against viruses?', 'What temperature kills influenza virus?', 'Is norovirus airborne?',
+  'How do retroviruses integrate into the host genome?', 'Which mosquito transmits yellow fever virus?',
+  'What does the spike protein of coronavirus do?', 'Is it safe to eat chicken during bird flu?', 'How many deaths did the 1918 flu cause?',
+  'When will the next pandemic happen?', 'How is HPV prevented?', 'How does a phage kill a bacterium?', 'Can pets catch SARS-CoV-2?',
+  'Why is rhinovirus so common in winter?', 'What makes Nipah virus so deadly?', 'Is hepatitis E a zoonosis?',
+  'What are the effects of dengue virus on the body?', 'Is rotavirus seasonal?', 'Where does Lassa virus occur?',
+  'How do ticks pass Powassan virus on to people?', 'What is the risk of getting rabies from a bat bite?',
+  'How are mosquito-borne viruses controlled in cities?', 'Is herpes linked to Alzheimer\'s disease?', 'Why does HIV mutate so quickly?',
+  'How does hepatitis B virus damage the liver?', 'Can you catch norovirus twice?', 'What is the case fatality rate of MERS?',
+  'How many people have HPV?', 'Does cooking kill hepatitis A virus?', 'Are phages harmful to humans?', 'Why do viruses make us sick?',
+  'How does measles suppress the immune system?', 'What kills the tobacco mosaic virus?', 'How much does a rabies shot cost?',
+  'Why is Ebola so hard to contain?', 'What is herd immunity for measles?',
 ];
 
 describe('POST /ai/query outside the data', () => {
@@ -208,6 +233,17 @@ describe('POST /ai/query outside the data', () => {
       else expect(a.response, q).to.include('This service answers questions about the ICTV virus taxonomy');
     }
     expect(answered).to.deep.equal([]);
+  });
+
+  it('still answers taxonomy questions whose words are near those of the topics declined (found in, most, infect)', async () => {
+    const [top] = await real.db.all<{ family: string; msl: number }>(`SELECT family, msl FROM src.species WHERE msl = (SELECT max(msl) FROM src.species)
+      AND family IS NOT NULL GROUP BY family, msl ORDER BY count(*) DESC LIMIT 1`);
+    for (const [q, fact] of [[`Which family has the most species in MSL${top!.msl}?`, top!.family], ['Is West Nile virus found in mosquitoes?', 'Yes'],
+      ['Which families of viruses infect plants?', 'plants'], ['What is the host of tobacco mosaic virus?', 'plants']] as const) {
+      const a = (await request(real.app).post('/ai/query').send({ query: q, use_cache: false }).expect(200)).body as Body;
+      expect(a.status, `${q}: ${a.response}`).to.equal('answered');
+      expect(a.response, q).to.include(fact);
+    }
   });
 
   it('still answers taxonomy questions whose names hold such words (a name is not a topic)', async () => {
