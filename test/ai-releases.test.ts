@@ -219,6 +219,15 @@ const OUT_OF_SCOPE = [
   'How many people have HPV?', 'Does cooking kill hepatitis A virus?', 'Are phages harmful to humans?', 'Why do viruses make us sick?',
   'How does measles suppress the immune system?', 'What kills the tobacco mosaic virus?', 'How much does a rabies shot cost?',
   'Why is Ebola so hard to contain?', 'What is herd immunity for measles?',
+  'how contagious is chickenpox', 'norovirus how long contagious', 'Does the flu shot protect against all influenza viruses?',
+  'What is the host range of rabies virus in the wild, and which species spread it most?', 'What is the size of the HIV epidemic in Africa?',
+  'Is Zika virus dangerous for pregnant women?', 'Is herpes zoster caused by varicella-zoster virus?', 'Can HPV cause throat cancer?',
+  'What causes warts?', 'Which virus causes the common cold?', 'What virus causes hand, foot and mouth disease?', 'Is monkeypox deadly?',
+  'Is chikungunya fatal?', 'What is the mechanism of action of oseltamivir?', 'How fast does SARS-CoV-2 replicate?',
+  'How many virions does a cell release?', 'Why did the 2009 swine flu spread so quickly?', 'How many people get dengue each year?',
+  'How is rabies diagnosed in animals?', 'What\'s the survival rate for Ebola?', 'Can you get HIV from kissing?',
+  'Can mosquitoes spread HIV?', 'Are bats immune to rabies?', 'How long do antibodies against SARS-CoV-2 last?',
+  'How do oncolytic viruses kill tumours?', 'What is gene therapy with AAV?', 'Is adenovirus used in vaccines?',
 ];
 
 describe('POST /ai/query outside the data', () => {
