@@ -108,9 +108,29 @@ describe('POST /ai/query, releases named every way and questions across time', (
       GROUP BY ALL HAVING count(DISTINCT n.species) = 1 ORDER BY old LIMIT 12`, [real.latest.msl]);
     expect(rows.length).to.be.at.least(8);
     for (const r of rows) {
-      const a = await ask(`What is the current name of the species listed in ${r.year} as ${r.old}?`);
-      expect(a.status, `${r.old}: ${a.response}`).to.equal('answered');
-      expect(a.response, r.old).to.include(r.now);
+      for (const q of [`What is the current name of the species listed in ${r.year} as ${r.old}?`, `The species ${r.old} was listed in ${r.year}; what is it now?`,
+        `${r.old} was in the ${r.year} list. What is it today?`]) {
+        const a = await ask(q);
+        expect(a.status, `${q}: ${a.response}`).to.equal('answered');
+        expect(a.response, q).to.include(r.now);
+      }
+    }
+  });
+
+  it('gives the current name of a species asked in the words people use for now (modern, up-to-date, known as now, replaced)', async () => {
+    // species of a recent release whose name the latest release changed, and only one species had
+    const rows = await real.db.all<{ old: string; now: string }>(`SELECT o.species AS old, any_value(n.species) AS now FROM src.species o
+      JOIN src.species n ON n.ictv_id = o.ictv_id AND n.msl = $1 WHERE o.msl = $1 - 4 AND n.species <> o.species
+      AND NOT EXISTS (SELECT 1 FROM src.species x WHERE x.species = o.species AND x.ictv_id IS DISTINCT FROM o.ictv_id)
+      GROUP BY ALL HAVING count(DISTINCT n.species) = 1 ORDER BY old LIMIT 4`, [real.latest.msl]);
+    expect(rows.length).to.equal(4);
+    for (const r of rows) {
+      for (const q of [`What is the up-to-date name of ${r.old}?`, `What is the modern name of ${r.old}?`, `What is ${r.old} known as now?`,
+        `Which name replaced ${r.old}?`, `What species name does ${r.old} go by today?`]) {
+        const a = await ask(q);
+        expect(a.status, `${q}: ${a.response}`).to.equal('answered');
+        expect(a.response, q).to.include(r.now);
+      }
     }
   });
 
