@@ -208,6 +208,39 @@ describe('POST /ai/query with an everyday group name', () => {
     expect(a.response).to.match(row!.genus === 'Flavivirus' ? /^Yes/ : /^No/).and.to.include(row!.genus).and.to.include(`until MSL${row!.last}`);
   });
 
+  it('reads a former genus written as an everyday word ("Is mumps virus a rubulavirus?") as its members, saying the genus now', async () => {
+    // genera no longer listed, each with a species of its last release that reaches the latest release under one name
+    const words = new Set(groupEntries().flatMap((e) => e.words));
+    const rows = (await real.db.all<{ genus: string; last: number; old: string; now: string }>(`WITH g AS (SELECT genus, max(msl) AS last FROM src.species
+        WHERE genus LIKE '%virus' GROUP BY genus HAVING max(msl) < $1 AND max(msl) >= 20)
+      SELECT g.genus, g.last::INTEGER AS last, o.species AS old, any_value(n.genus) AS now FROM g JOIN src.species o ON o.genus = g.genus AND o.msl = g.last
+      JOIN src.species n ON n.ictv_id = o.ictv_id AND n.msl = $1
+      WHERE o.species LIKE '% virus' AND NOT EXISTS (SELECT 1 FROM src.species x WHERE x.species = o.species AND x.ictv_id IS DISTINCT FROM o.ictv_id)
+        AND NOT EXISTS (SELECT 1 FROM src.taxa t WHERE lower(t.name) = lower(g.genus) AND t.msl = $1)
+      GROUP BY ALL HAVING count(DISTINCT n.genus) = 1 ORDER BY g.genus, o.species`, [real.latest.msl]))
+      .filter((r, i, all) => !words.has(r.genus.toLowerCase()) && all.findIndex((x) => x.genus === r.genus) === i).slice(0, 6);
+    expect(rows.length).to.equal(6);
+    for (const r of rows) {
+      const a = await ask(`Is ${r.old} a ${r.genus.toLowerCase()}?`);
+      expect(a.status, `${r.old} / ${r.genus}: ${a.response}`).to.equal('answered');
+      expect(a.response, r.old).to.match(/^Yes, by a former genus/).and.to.include(`until MSL${r.last}`).and.to.include(`genus ${r.now}`);
+      // named with its rank, it is that genus, which no longer holds the species
+      const strict = await ask(`Is ${r.old} in the genus ${r.genus}?`);
+      expect(strict.response, r.old).to.match(/^No/);
+    }
+  });
+
+  it('reads the plural of a genus spelt -virus as the genus: "Are noroviruses caliciviruses?"', async () => {
+    const rows = await real.db.all<{ genus: string; family: string }>(`SELECT genus, any_value(family) AS family FROM src.species WHERE msl = $1
+      AND genus IN ('Norovirus', 'Lentivirus', 'Rotavirus') GROUP BY genus ORDER BY genus`, [real.latest.msl]);
+    expect(rows.length).to.equal(3);
+    for (const r of rows) {
+      const a = await ask(`Which family do ${r.genus.toLowerCase()}es belong to?`);
+      expect(a.status, `${r.genus}: ${a.response}`).to.equal('answered');
+      expect(a.response, r.genus).to.include(`family ${r.family}`);
+    }
+  });
+
   it('takes a taxon\'s own name as that taxon, not the group: the genus Flavivirus of MSL27', async () => {
     const [row] = await real.db.all<{ species: string }>("SELECT species FROM src.species WHERE msl = 27 AND genus = 'Flavivirus' AND type_species");
     const a = await ask('What was the type species of Flavivirus in MSL27?');

@@ -574,6 +574,8 @@ function lookupSpan(text: string, norm: string, lex: Lexicon, rankHint: Rank | n
   // "coronaviruses", "flaviviruses": the family the word is the common name of
   if (entries.length === 0 && /viruses$/i.test(text) && !/\s/.test(text) && norm.length > 'viruses'.length + 2) {
     entries = lex.taxa(norm.replace(/viruses$/, 'viridae'));
+    // "noroviruses", "lentiviruses": else the plural of a genus spelt -virus
+    if (entries.length === 0) entries = lex.taxa(norm.replace(/viruses$/, 'virus')).filter((e) => e.rank === 'genus' || e.rank === 'subgenus');
     common = entries.length > 0;
   }
   const stemmed = lex.stems?.(text) ?? null;

@@ -345,6 +345,14 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
     const fate = t.entry.last_msl < r.msl ? await taxonFate(ctx, t) : null;
     const became = fate ? `; the ${t.rank} ${t.name} was ${fate.text} in ${release(fate.at)}` : '';
     since = `${was ? `; it was in the ${t.rank} ${t.name} until ${labelled(ctx, was.version)}` : ''}${became}`;
+    // "Is mumps virus a rubulavirus?": a taxon's name written as an everyday word (lower case, no rank word) for a
+    // taxon no longer listed, which the species was in to its last release: a member by that name as people use it
+    if (was && mslOf(was.version) === t.entry.last_msl && t.entry.last_msl < r.msl && t.text === t.text.toLowerCase() && p.rankWord === null) {
+      return {
+        response: `Yes, by a former ${t.rank}: ${who(s, doc.scientific_name)} was in the ${t.rank} ${t.name} until ${labelled(ctx, was.version)}, the last release that lists it${became}; in ${release(r)} it is in ${at ? `the ${t.rank} ${at}` : `no ${t.rank}`}.`,
+        data: { species: doc.scientific_name, rank: t.rank, asked: t.name, actual: at, version: r.version, answer: 'yes', by: 'former taxon' }, sources: sources(ctx, 'species_doc', r.version),
+      };
+    }
   }
   return {
     response: `${yes ? 'Yes' : 'No'}: in ${release(r)}, ${who(s, doc.scientific_name)} is in ${at ? `the ${t.rank} ${at}` : `no ${t.rank}`}${since}.`,
