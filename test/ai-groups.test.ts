@@ -230,7 +230,7 @@ describe('POST /ai/query with an everyday group name', () => {
     }
   });
 
-  it('reads the plural of a genus spelt -virus as the genus: "Are noroviruses caliciviruses?"', async () => {
+  it('reads the plural of a genus spelt -virus as the genus, as it reads a family\'s', async () => {
     const rows = await real.db.all<{ genus: string; family: string }>(`SELECT genus, any_value(family) AS family FROM src.species WHERE msl = $1
       AND genus IN ('Norovirus', 'Lentivirus', 'Rotavirus') GROUP BY genus ORDER BY genus`, [real.latest.msl]);
     expect(rows.length).to.equal(3);

@@ -134,6 +134,23 @@ describe('POST /ai/query, releases named every way and questions across time', (
     }
   });
 
+  it('gives the name a renamed taxon had in a release before its rename, from the change lists', async () => {
+    // renames the change lists record (ICTV's, from MSL38 on), of a taxon listed in the latest release under its new name
+    const rows = await real.db.all<{ rank: string; old: string; now: string; msl: number }>(`SELECT t.rank, r.old_name AS old, r.new_name AS now, r.msl::INTEGER AS msl
+      FROM main.taxon_change_list r JOIN src.taxa t ON t.name = r.new_name AND t.msl = $1 WHERE t.rank IN ('family', 'genus')
+      AND (r.change = 'Renamed' OR r.change LIKE 'Renamed,%')
+      AND EXISTS (SELECT 1 FROM src.taxa o WHERE o.name = r.old_name AND o.msl = r.msl - 2)
+      AND NOT EXISTS (SELECT 1 FROM src.taxa x WHERE x.name = r.new_name AND x.msl < r.msl)
+      AND (SELECT count(*) FROM main.taxon_change_list y WHERE y.new_name = r.new_name AND y.change LIKE 'Renamed%') = 1 ORDER BY r.new_name LIMIT 5`, [real.latest.msl]);
+    expect(rows.length).to.equal(5);
+    for (const r of rows) {
+      const q = `What was the ${r.rank} ${r.now} called in MSL${r.msl - 2}?`;
+      const a = await ask(q);
+      expect(a.status, `${q}: ${a.response}`).to.equal('answered');
+      expect(a.response, q).to.include(`In MSL${r.msl - 2}`).and.to.include(`the ${r.rank} ${r.old}.`);
+    }
+  });
+
   it('names the first taxa of each rank as the record first used it', async () => {
     const ranks = await real.db.all<{ rank: string; msl: number; names: string[] }>(`WITH f AS (SELECT rank, min(msl) AS msl FROM src.taxa WHERE rank IN ('order', 'realm', 'class', 'phylum', 'kingdom') GROUP BY rank)
       SELECT f.rank, f.msl::INTEGER AS msl, list(DISTINCT t.name) AS names FROM f JOIN src.taxa t ON t.msl = f.msl AND t.rank = f.rank GROUP BY ALL`);

@@ -100,6 +100,8 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   if (f.yesNo && species === 1 && taxa === 0 && p.hosts.length > 0 && rels <= 1) return 'has_host';
   if (taxa === 1 && species === 0 && rels <= 1 && f.stillInUse) return 'still_in_use';
   if (taxa === 1 && species === 0 && f.formerName) return 'taxon_former_names';
+  // "what was the genus Orthoflavivirus called in 2015?": a taxon asked its name in a release before it was listed by it
+  if (taxa === 1 && species === 0 && rels === 1 && f.naming && p.releases[0]!.msl < p.taxa[0]!.entry.first_msl) return 'taxon_former_names';
   // "the species listed in 1995 as X, called today": the release the name was used in, and today's name
   const today = rels === 2 ? p.releases.findIndex((x) => /^(?:right now|now|today|currently|nowadays)$/.test(x.text)) : -1;
   if (species === 1 && taxa === 0 && today >= 0 && p.releases[1 - today]!.msl !== latestMsl && f.naming && !f.higherRankWord) {
@@ -199,6 +201,8 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     const pastRelease = p.releases.some((x) => x.msl !== latestMsl);
     // "when did X get its new name" asks when it was renamed, not what it is called
     if (/\bwhen\b/.test(r) && (has(KW.formerNames, r) || /\bbec[oa]me\b/.test(r))) return 'former_names';
+    // "what was the first name of the species now called X": its names before, the first of them
+    if (p.form.formerName && !pastRelease) return 'former_names';
     if (!pastRelease && has(KW.currentName, r) && !/\b(?:former|previous|old|earlier|other|before|originally)\b/.test(r)) return 'current_name';
     if (has(KW.formerNames, r) && !(pastRelease && /\bcalled\b/.test(r) && !/\b(?:former|previous|old|other)\b/.test(r))) return 'former_names';
     if (has(KW.history, r) && !(pastRelease && has(/\b(?:famil\w*|genus|genera|order|realm|classif\w*|belong\w*)\b/, r))) return 'species_history';

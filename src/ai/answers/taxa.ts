@@ -29,8 +29,12 @@ export async function taxonFormerNames(ctx: Ctx, p: Parsed): Promise<Answer> {
   const from = await renamesTo(ctx.store, t.name);
   if (from.length === 0) return notUnderstood('former name', `The change lists (which record renames of higher taxa from ${release(rowOf(ctx, 38) ?? ctx.latest)} on) record no earlier name of the ${t.rank} ${t.name}, and I do not guess one.`);
   const steps = from.map((f) => `${f.old_name} (renamed ${t.name} in ${release(all.find((r) => r.msl === f.msl)!)})`);
+  // asked in a release before the rename: the name it had there, the one the first rename after that release replaced
+  const asked = p.releases.length === 1 ? p.releases[0]! : null;
+  const then = asked ? from.filter((f) => f.msl > asked.msl).sort((a, b) => a.msl - b.msl)[0] : undefined;
+  const lead = asked && then ? `In ${release(all.find((r) => r.msl === asked.msl)!)}, the ${t.rank} ${t.name} was the ${t.rank} ${then.old_name}. ` : '';
   return {
-    response: `The ${t.rank} ${t.name} was formerly called ${and(steps)}.`,
+    response: `${lead}The ${t.rank} ${t.name} was formerly called ${and(steps)}.`,
     data: { taxon: t.name, rank: t.rank, former_names: from.map((f) => ({ name: f.old_name, renamed_in: `MSL${f.msl}` })) },
     sources: [{ model: 'src.renames', version: `MSL${from[0]!.msl}` }],
   };
