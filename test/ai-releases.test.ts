@@ -191,11 +191,12 @@ describe('ICTV\'s own tallies of a release step', () => {
     expect((await request(real.app).get(`/api/v1/compare/MSL${all[0]!.prev - 1}/MSL${all[0]!.msl}`).expect(200)).body).to.not.have.property('official');
   });
 
-  it('are quoted by /ai/query when asked how many species were new, renamed or abolished', async () => {
+  it('are quoted by /ai/query when asked how many species were new, renamed (or changed name) or abolished', async () => {
     for (const s of await steps()) {
       const counts = s.counts;
       for (const [q, change] of [[`How many new species were added in MSL${s.msl}?`, 'New'], [`How many species were renamed in MSL${s.msl}?`, 'Renamed'],
-        [`How many species were abolished in MSL${s.msl}?`, 'Abolished'], [`How many new species were added in MSL${s.msl} compared with MSL${s.prev}?`, 'New']] as const) {
+        [`How many species were abolished in MSL${s.msl}?`, 'Abolished'], [`How many new species were added in MSL${s.msl} compared with MSL${s.prev}?`, 'New'],
+        [`How many species changed name in MSL${s.msl}?`, 'Renamed'], [`How many species names changed from MSL${s.prev} to MSL${s.msl}?`, 'Renamed']] as const) {
         const a = await ask(q);
         expect(a.status, q).to.equal('answered');
         expect(a.response, q).to.include(`ICTV's Taxon Counts sheet counts ${counts[change]!.toLocaleString('en-US')} species`);

@@ -819,7 +819,8 @@ const FORM_READERS: { [K in keyof Form]: (lower: string, residue: string) => For
   counting: (lower) => /\b(?:how many|number of|count|more|fewer|less|bigger|larger|smaller|grew|grow|increase\w*|decrease\w*|go up|went up|drop\w*|change|differen\w*|vs\.?|versus|minus|subtract\w*|gap|delta|net|growth|gain\w*|expan\w*|shr[iu]nk\w*)\b/.test(lower),
   gainOrLoss: (lower) => /\b(?:gain\w*|lost|los[et]|add\w*)\b/.test(lower),
   ranking: (lower) => /\b(?:which|what)\b.*\b(?:the most|most|fastest|the least)\b/.test(lower),
-  changeAsked: (lower) => /\b(?:renam|merg|split|abolish|reclassif|moved|add|new|creat|introduc|remov)\w*/.test(lower),
+  // (a rename in any of the vocabulary's words: "names changed")
+  changeAsked: (lower) => /\b(?:renam|merg|split|abolish|reclassif|moved|add|new|creat|introduc|remov)\w*/.test(lower) || changeIn(lower) === 'renamed',
   sum: (lower) => /\b(?:combined|together|in total|altogether|sum|jointly|between them)\b/.test(lower),
   fewer: (lower) => /\b(?:fewer|less|smaller|smallest)\b/.test(lower),
   fell: (lower) => /\b(?:lost|lose|fewer|less|shr[iu]nk\w*|decreas\w*|drop\w*|fell|declin\w*)\b/.test(lower),

@@ -168,7 +168,8 @@ export type ChangeKind = 'added' | 'abolished' | 'renamed' | 'reclassified' | 'm
 export const CHANGE_WORDS: ReadonlyArray<[ChangeKind, RegExp]> = [
   ['promoted', /\b(?:promot\w*|elevat\w*|rais\w* to)\b/],
   ['demoted', /\bdemot\w*/],
-  ['renamed', /\b(?:renam\w*|name changes?|new names?)\b/],
+  // ("changed name", "names changed", "got new names")
+  ['renamed', /\b(?:renam\w*|name changes?|new names?|chang\w* (?:their |its |the )?names?|names? (?:were |was |have |has |had )?chang\w*)\b/],
   ['merged', /\bmerg\w*/],
   ['split', /\bsplit\w*/],
   ['reclassified', /\b(?:reclassif\w*|moved|relocat\w*|reassign\w*|transferr\w*)\b/],
