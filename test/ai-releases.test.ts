@@ -30,7 +30,8 @@ describe('POST /ai/query, releases named every way and questions across time', (
       const other = single(r.year) ? String(r.year) : r.label;
       for (const q of [`How many species were in MSL${r.msl} (${other})?`, `How many species does the ${other} release (MSL${r.msl}) contain?`,
         `How many species were in MSL${r.msl}/${other}?`, `how many species in MSL${r.msl} aka ${other}`, `How many species were in MSL${r.msl}, the ${other} list?`,
-        `How many species were in MSL${r.msl} - the ${other} one?`, `how many species were in ${other}'s MSL${r.msl}?`, `How many species were recognised in MSL${r.msl}?`]) {
+        `How many species were in MSL${r.msl} - the ${other} one?`, `how many species were in ${other}'s MSL${r.msl}?`, `How many species were recognised in MSL${r.msl}?`,
+        `How many species did the ${other} release, MSL${r.msl}, have?`, `How many species were listed in MSL${r.msl}, released in ${other}?`, `How many species were in MSL${r.msl} of ${other}?`]) {
         const a = await ask(q);
         expect(a.status, `${q}: ${a.response}`).to.equal('answered');
         expect(a.understood.releases, q).to.deep.equal([`MSL${r.msl}`]);
@@ -58,7 +59,8 @@ describe('POST /ai/query, releases named every way and questions across time', (
     for (let i = 0; i + 5 < single.length; i += 3) {
       const [a, b] = [single[i + 5]!, single[i]!];
       for (const q of [`How many species were in MSL${a.msl} (${b.year})?`, `How many species were in MSL${a.msl}/${b.year}?`, `how many species in MSL${a.msl} - the ${b.year} one`,
-        `How many species were in ${b.year}'s MSL${a.msl}?`, `How many species were in MSL${a.msl} aka ${b.year}?`]) {
+        `How many species were in ${b.year}'s MSL${a.msl}?`, `How many species were in MSL${a.msl} aka ${b.year}?`, `How many species did the ${b.year} release, MSL${a.msl}, have?`,
+        `How many species were listed in MSL${a.msl}, released in ${b.year}?`, `How many species were in MSL${a.msl} published in ${b.year}?`]) {
         const res = await ask(q);
         expect(res.status, `${q}: ${res.response}`).to.equal('declined');
         expect(res.response).to.include(`MSL${a.msl}`).and.to.include(String(b.year)).and.to.include(`MSL${b.msl}`).and.to.include(String(a.year));

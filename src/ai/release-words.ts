@@ -184,10 +184,11 @@ function ordinalOf(word: string): number | null {
 // "MSL30 (2015)", "1987 (MSL10)", "the 2025 release (MSL41)", "MSL41, i.e. the latest", "MSL35 aka 2019": one
 // release named two ways, said so
 const JOIN = /^\s*(?:(?:release|list|msl|version|edition|taxonomy)\s*)?(?:\(\s*(?:(?:i\.?e\.?|a\.?k\.?a\.?|released|published|issued|in|from|of|the|year|release|version)\s*,?\s*)*|,?\s*(?:i\.?e\.?|a\.?k\.?a\.?|also known as|that is|namely|=)\s*,?\s*(?:the\s+)?)$/;
-// "MSL35/2019", "MSL35 - the 2019 one", "MSL35, the 2019 list", "2019's MSL35", "the 2019 MSL35": two names side by
+// "MSL35/2019", "MSL35 - the 2019 one", "MSL35, the 2019 list", "2019's MSL35", "the 2019 MSL35", "the 2015 release, MSL30",
+// "MSL36, released in 2020", "MSL41 of 2025": two names side by
 // side, joined only when they are names of different kinds (a number and a year, a label or a place): "MSL35,
 // MSL36" or "2019/2020" are two releases
-const BESIDE = /^(?:'s\s+(?:(?:release|list|msl|version|edition)\s*,?\s*)?|\s*(?:(?:release|list|msl|version|edition)\s*)?(?:[/:-]\s*(?:the\s+)?|,\s*the\s+)|\s+(?:the\s+)?)$/;
+const BESIDE = /^(?:'s\s+(?:(?:release|list|msl|version|edition)\s*,?\s*)?|\s*(?:(?:release|list|msl|version|edition)\s*)?(?:[/:-]\s*(?:the\s+)?|,\s*the\s+)|\s+(?:the\s+)?|\s*(?:release|list|version|edition)\s*,\s*|\s*,?\s*(?:released|published|issued|out)\s+(?:in\s+)?|\s+of\s+)$/;
 const CLOSE = /^\s*(?:release|list)?\s*\)/;
 // the word after the second name of a release joined so ("the 2019 list", "the 2018a one")
 const TRAILING = /^\s*(?:list|release|one|version|msl|edition)\b/;
@@ -218,7 +219,11 @@ function paired(lower: string, mentions: Mention[]): Mention[] {
     const gap = b ? lower.slice(a.end, b.start) : '';
     const single = b && a.refs.length === 1 && b.refs.length === 1 && !a.bad && !b.bad;
     const said = single && JOIN.test(gap) && (!gap.includes('(') || CLOSE.test(lower.slice(b.end)));
-    const beside = single && !said && BESIDE.test(gap) && kindOf(lower.slice(a.start, a.end)) !== kindOf(lower.slice(b.start, b.end));
+    // ("the latest release, MSL38": a comma alone after a name that ends in its release word)
+    const apposed = /^\s*,\s*$/.test(gap) && /\b(?:release|list|version|edition)$/.test(lower.slice(a.start, a.end));
+    // ("was MSL37 released in 2021?" asks whether the two are one: read as two, never joined)
+    const asked = /\b(?:released|published|issued|out)\b/.test(gap) && /^\s*(?:was|were|is|are|did|has|had)\b/.test(lower);
+    const beside = single && !said && !asked && (BESIDE.test(gap) || apposed) && kindOf(lower.slice(a.start, a.end)) !== kindOf(lower.slice(b.start, b.end));
     if (!said && !beside) {
       out.push(a);
       continue;
