@@ -193,6 +193,16 @@ describe('ICTV\'s own tallies of a release step', () => {
     expect((await request(real.app).get(`/api/v1/compare/MSL${all[0]!.prev - 1}/MSL${all[0]!.msl}`).expect(200)).body).to.not.have.property('official');
   });
 
+  it('are given beside the list when asked which species were new, renamed or abolished', async () => {
+    for (const s of await steps()) {
+      for (const [q, change] of [[`Which species were abolished in MSL${s.msl}?`, 'Abolished'], [`Which species were renamed in MSL${s.msl}?`, 'Renamed']] as const) {
+        const a = await ask(q);
+        expect(a.status, q).to.equal('answered');
+        expect(a.response, q).to.include(`${s.counts[change]!.toLocaleString('en-US')} species`);
+      }
+    }
+  });
+
   it('are quoted by /ai/query when asked how many species were new, renamed (or changed name) or abolished', async () => {
     for (const s of await steps()) {
       const counts = s.counts;
