@@ -153,6 +153,30 @@ describe('POST /ai/query, releases named every way and questions across time', (
     }
   });
 
+  it('answers whether a species or a taxon was renamed or abolished with a yes or a no first, from the record', async () => {
+    const renamed = await real.db.all<{ rank: string; old: string }>(`SELECT t.rank, r.old_name AS old FROM main.taxon_change_list r JOIN src.taxa t ON t.name = r.old_name
+      AND t.msl = r.msl - 1 WHERE t.rank IN ('family', 'genus') AND r.change = 'Renamed' AND NOT EXISTS (SELECT 1 FROM src.taxa x WHERE x.name = r.old_name AND x.msl >= r.msl)
+      ORDER BY r.old_name LIMIT 3`);
+    const current = await real.db.all<{ rank: string; name: string }>(`SELECT rank, name FROM src.taxa WHERE msl = $1 AND rank IN ('family', 'genus')
+      AND name IN (SELECT name FROM src.taxa WHERE msl = $1 - 6) ORDER BY name LIMIT 3`, [real.latest.msl]);
+    const species = await real.db.all<{ old: string; kept: string }>(`SELECT o.species AS old, (SELECT k.species FROM src.species k WHERE k.msl = $1 - 8
+        AND (SELECT count(DISTINCT y.species) FROM src.species y WHERE y.ictv_id = k.ictv_id) = 1 ORDER BY k.species LIMIT 1) AS kept
+      FROM src.species o JOIN src.species n ON n.ictv_id = o.ictv_id AND n.msl = $1 WHERE o.msl = $1 - 1 AND n.species <> o.species
+      AND NOT EXISTS (SELECT 1 FROM src.species x WHERE x.species = o.species AND x.ictv_id IS DISTINCT FROM o.ictv_id) ORDER BY o.species LIMIT 1`, [real.latest.msl]);
+    expect(renamed.length).to.equal(3);
+    expect(current.length).to.equal(3);
+    const cases: Array<[string, 'Yes' | 'No']> = [
+      ...renamed.map((r) => [`Has the ${r.rank} ${r.old} been renamed?`, 'Yes'] as [string, 'Yes']),
+      ...current.map((r) => [`Was the ${r.rank} ${r.name} abolished?`, 'No'] as [string, 'No']),
+      [`Was ${species[0]!.old} ever renamed?`, 'Yes'], [`Was ${species[0]!.kept} ever renamed?`, 'No'],
+    ];
+    for (const [q, yn] of cases) {
+      const a = await ask(q);
+      expect(a.status, `${q}: ${a.response}`).to.equal('answered');
+      expect(a.response.split(':')[0], `${q}: ${a.response}`).to.equal(yn);
+    }
+  });
+
   it('names the first taxa of each rank as the record first used it', async () => {
     const ranks = await real.db.all<{ rank: string; msl: number; names: string[] }>(`WITH f AS (SELECT rank, min(msl) AS msl FROM src.taxa WHERE rank IN ('order', 'realm', 'class', 'phylum', 'kingdom') GROUP BY rank)
       SELECT f.rank, f.msl::INTEGER AS msl, list(DISTINCT t.name) AS names FROM f JOIN src.taxa t ON t.msl = f.msl AND t.rank = f.rank GROUP BY ALL`);

@@ -100,6 +100,8 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   if (f.yesNo && species === 1 && taxa === 0 && p.hosts.length > 0 && rels <= 1) return 'has_host';
   if (taxa === 1 && species === 0 && rels <= 1 && f.stillInUse) return 'still_in_use';
   if (taxa === 1 && species === 0 && f.formerName) return 'taxon_former_names';
+  // "was the order Caudovirales abolished?", "has the genus Flavivirus been renamed?": its history, yes or no
+  if (f.yesNo && taxa === 1 && species === 0 && rels === 0 && (p.change === 'abolished' || p.change === 'renamed') && !p.taxa[0]!.group) return 'taxon_history';
   // "what was the genus Orthoflavivirus called in 2015?": a taxon asked its name in a release before it was listed by it
   if (taxa === 1 && species === 0 && rels === 1 && f.naming && p.releases[0]!.msl < p.taxa[0]!.entry.first_msl) return 'taxon_former_names';
   // "the species listed in 1995 as X, called today": the release the name was used in, and today's name

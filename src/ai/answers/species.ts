@@ -160,20 +160,24 @@ function nameSpans(l: LineageOutline): Array<{ name: string; first: string; last
   return spans;
 }
 
-export function formerNames(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
+export function formerNames(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
   const l = lineageOutline(ctx.store, s.lineage_ids[0]!);
   const spans = nameSpans(l);
   const renames = renamesIn(l.timeline);
   const data = { query_name: s.text, matched_name: s.matched_name, names: spans, renames, lineage: summaryOf(l) };
   const sources = lineageSources(ctx);
   const last = spans[spans.length - 1]!;
+  // "Was X ever renamed?", "Did ICTV rename X in MSL38?": a yes or a no first, by its renames (in the release named)
+  const asked = p.form.yesNo && p.change === 'renamed' && p.releases.length <= 1 ? p.releases[0] : undefined;
+  const yes = asked ? renames.some((r) => mslOf(r.version) === asked.msl) : renames.length > 0;
+  const lead = p.form.yesNo && p.change === 'renamed' && p.releases.length <= 1 ? `${yes ? 'Yes' : 'No'}: ` : '';
   if (spans.length === 1) {
-    return { response: `${called(s, last.name)} has had one name, ${last.name}, in every release it is listed in (${last.first}-${last.last}); it was never renamed.`, data, sources };
+    return { response: `${lead}${called(s, last.name)} has had one name, ${last.name}, in every release it is listed in (${last.first}-${last.last}); it was never renamed.`, data, sources };
   }
   const former = spans.slice(0, -1).map((x) => `${x.name} (${x.first === x.last ? x.first : `${x.first}-${x.last}`})`);
   const when = renames.map((r) => labelled(ctx, r.version));
   return {
-    response: `${last.name} was formerly called ${and(former)}; it was renamed in ${and(when)}${l.ended === 'current' ? `, and ${last.name} is its name in ${l.last_appearance}` : `, and carried the name ${last.name} until ${last.last}`}.`,
+    response: `${lead}${last.name} was formerly called ${and(former)}; it was renamed in ${and(when)}${l.ended === 'current' ? `, and ${last.name} is its name in ${l.last_appearance}` : `, and carried the name ${last.name} until ${last.last}`}.`,
     data, sources,
   };
 }

@@ -95,7 +95,18 @@ export function countTaxon(ctx: Ctx, p: Parsed, t: TaxonRef): Answer {
 
 const RANK_ONE: Record<string, string> = { species: 'species', genera: 'genus', families: 'family', orders: 'order' };
 
-export async function taxonHistory(ctx: Ctx, _p: Parsed, t: TaxonRef): Promise<Answer> {
+export async function taxonHistory(ctx: Ctx, p: Parsed, t: TaxonRef): Promise<Answer> {
+  const a = await taxonLife(ctx, t);
+  // "Was the order Caudovirales abolished?", "Has the genus Flavivirus been renamed?": a yes or a no first, where the
+  // record says which (a taxon no longer listed, with no abolition or rename recorded, gets none)
+  const status = (a.data as { status: string }).status;
+  const asked = p.form.yesNo && p.releases.length === 0 ? p.change : null;
+  const yes = asked === 'abolished' ? (status === 'abolished' ? true : status === 'current' || status === 'renamed' ? false : null)
+    : asked === 'renamed' ? (status === 'renamed' ? true : status === 'current' ? (await renamesTo(ctx.store, t.name)).length > 0 ? null : false : null) : null;
+  return yes === null ? a : { ...a, response: `${yes ? 'Yes' : 'No'}: ${a.response.replace(/^The /, 'the ')}` };
+}
+
+async function taxonLife(ctx: Ctx, t: TaxonRef): Promise<Answer> {
   const e = t.entry;
   const first = rowOf(ctx, e.first_msl)!, last = rowOf(ctx, e.last_msl)!;
   const lc = countsIn(e, e.last_msl)!;
