@@ -177,6 +177,19 @@ describe('POST /ai/query, releases named every way and questions across time', (
     }
   });
 
+  it('says whether a species name was listed in a release, yes or no, from the release\'s list', async () => {
+    const rows = await real.db.all<{ species: string; first: number }>(`SELECT species, min(msl)::INTEGER AS first FROM src.species GROUP BY species
+      HAVING min(msl) > 5 AND max(msl) - min(msl) > 3 AND count(DISTINCT ictv_id) = 1 ORDER BY species LIMIT 4`);
+    expect(rows.length).to.equal(4);
+    for (const r of rows) {
+      for (const [q, yn] of [[`Was ${r.species} listed in MSL${r.first}?`, 'Yes'], [`Did the species ${r.species} exist in MSL${r.first - 1}?`, 'No']] as const) {
+        const a = await ask(q);
+        expect(a.status, `${q}: ${a.response}`).to.equal('answered');
+        expect(a.response.split(':')[0], `${q}: ${a.response}`).to.equal(yn);
+      }
+    }
+  });
+
   it('names the first taxa of each rank as the record first used it', async () => {
     const ranks = await real.db.all<{ rank: string; msl: number; names: string[] }>(`WITH f AS (SELECT rank, min(msl) AS msl FROM src.taxa WHERE rank IN ('order', 'realm', 'class', 'phylum', 'kingdom') GROUP BY rank)
       SELECT f.rank, f.msl::INTEGER AS msl, list(DISTINCT t.name) AS names FROM f JOIN src.taxa t ON t.msl = f.msl AND t.rank = f.rank GROUP BY ALL`);

@@ -40,7 +40,7 @@ export const COUNTABLE: Rank[] = ['species', 'genus', 'family', 'order'];
 const REPORTED: Partial<Record<Reading, Intent>> = {
   year_counts: 'count_release', releases_of_year: 'release_info', releases_in_years: 'release_info', years_between: 'release_info',
   release_is_year: 'release_info', rank_is: 'classification', taxon_threshold: 'count_taxon', member_of: 'same_taxon',
-  has_host: 'hosts', taxon_former_names: 'taxon_history', taxon_in_taxon: 'same_taxon', taxon_became: 'taxon_history', species_moved: 'species_history', taxon_genome_type: 'genome_type', name_in_release: 'current_name', still_named: 'current_name',
+  has_host: 'hosts', taxon_former_names: 'taxon_history', taxon_in_taxon: 'same_taxon', taxon_became: 'taxon_history', species_moved: 'species_history', taxon_genome_type: 'genome_type', name_in_release: 'current_name', still_named: 'current_name', listed_in: 'species_history',
   two_taxa: 'compare_taxa', two_taxa_between: 'compare_taxa', between_releases: 'compare_releases',
   taxa_changed_between: 'which_changed', every_rank_changed: 'which_changed', which_changed_within: 'which_changed',
   span_unread: 'which_changed', compare_rank_unread: 'compare_taxa', changes_or_unread: 'compare_releases',
@@ -124,6 +124,9 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
     return 'name_in_release';
   }
   if (f.yesNo && species === 1 && taxa === 0 && rels === 0 && f.still && /\b(?:names?|called|species|valid|used)\b/.test(r)) return 'still_named';
+  // "Was Zika virus listed in 1990?", "Did the species X exist in MSL10?": whether the name denotes a species in that release
+  if (f.yesNo && species === 1 && taxa === 0 && rels === 1 && !f.still && /\b(?:exist\w*|listed|included|present|recogni[sz]ed|in the list)\b|\bin (?:the )?§rel(?!\w)/.test(r) && /^(?:was|were|did|is|does)\b/.test(r)
+    && p.hosts.length === 0 && p.genomeTypes.length === 0 && p.change === null) return 'listed_in';
   // "when was the genus Flavivirus renamed Orthoflavivirus?": the history of the first, what it became
   if (taxa === 2 && species === 0 && /\b(?:bec[oa]me|turn(?:ed|s)? into|renamed (?:to|into|as)|replaced by)\b/.test(r)) return 'taxon_became';
   // "into which family did the genus Pestivirus go when it left Flaviviridae": the lower taxon's fate (the other is

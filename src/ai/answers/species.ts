@@ -409,3 +409,22 @@ export function stillNamed(ctx: Ctx, p: Parsed): Answer {
     data: { query_name: s.text, current_name: now, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'species_doc', ctx.latest.version),
   };
 }
+
+/** "Was Zika virus listed in 1990?": whether the name denotes a species in that release, and when its species is listed. */
+export function listedIn(ctx: Ctx, p: Parsed): Answer {
+  const s = p.species[0]!;
+  const r = targetRelease(ctx, p);
+  // a virus's name or abbreviation outside the releases the VMR uses it in ("SARS-CoV-2" in 2015): its species was
+  // listed, the virus was not named; no yes or no
+  if (s.kind !== 'species' && (r.msl < s.first_msl || r.msl > s.last_msl)) {
+    return notUnderstood('species', `${s.text} is a virus name the VMR uses in MSL${s.first_msl}-MSL${s.last_msl}, not in ${release(r)}; ask about its species by the species' name.`);
+  }
+  const doc = speciesIn(ctx, s, r).species;
+  const l = lineageOutline(ctx.store, lineageIn(ctx, s, r));
+  const span = l.first_appearance === l.last_appearance ? `in ${l.first_appearance} only` : `from ${l.first_appearance} to ${l.last_appearance}`;
+  return {
+    response: doc ? `Yes: in ${release(r)}, ${who(s, doc.scientific_name)} is listed, as the species ${doc.scientific_name}.`
+      : `No: ${s.text} is not listed in ${release(r)}; its species is listed ${span}.`,
+    data: { query_name: s.text, version: r.version, species: doc?.scientific_name ?? null, answer: doc ? 'yes' : 'no' }, sources: sources(ctx, 'species_doc', r.version),
+  };
+}
