@@ -315,6 +315,10 @@ const OUT_OF_SCOPE = [
   'How is rabies diagnosed in animals?', 'What\'s the survival rate for Ebola?', 'Can you get HIV from kissing?',
   'Can mosquitoes spread HIV?', 'Are bats immune to rabies?', 'How long do antibodies against SARS-CoV-2 last?',
   'How do oncolytic viruses kill tumours?', 'What is gene therapy with AAV?', 'Is adenovirus used in vaccines?',
+  'Where was Zika virus first isolated?', 'How old is the herpesvirus family?', 'When did HIV diverge from SIV?',
+  'What is the closest relative of SARS-CoV-2?', 'What is the ancestor of smallpox virus?', 'Should I be worried about bird flu?',
+  'How do you pronounce Orthoflavivirus?', 'What is the phylogeny of coronaviruses?', 'How much does an HPV vaccine cost?',
+  'What is the etymology of Ebola?',
 ];
 
 describe('POST /ai/query outside the data', () => {
