@@ -241,6 +241,22 @@ describe('POST /ai/query with an everyday group name', () => {
     }
   });
 
+  it('answers a membership asked of an abbreviation of a few species when it holds for each', async () => {
+    // abbreviations the latest VMR gives to two species of one family, and to no other (the parser may know more species by
+    // one, from the VMRs of earlier releases: each is answered for)
+    const rows = await real.db.all<{ abbreviation: string; family: string }>(`WITH a AS (SELECT trim(x) AS abbreviation, i.species FROM src.isolates i,
+        unnest(string_split(coalesce(i.abbreviations, ''), ';')) AS u(x) WHERE i.msl = $1 AND trim(x) <> '')
+      SELECT a.abbreviation, any_value(s.family) AS family FROM a JOIN src.species s ON s.msl = $1 AND s.species = a.species
+      WHERE regexp_matches(a.abbreviation, '^[A-Z]{4,6}$') GROUP BY a.abbreviation
+      HAVING count(DISTINCT a.species) = 2 AND count(DISTINCT s.family) = 1 AND any_value(s.family) IS NOT NULL ORDER BY a.abbreviation LIMIT 3`, [real.latest.msl]);
+    expect(rows.length).to.equal(3);
+    for (const r of rows) {
+      const a = await ask(`Is ${r.abbreviation} in the family ${r.family}?`);
+      expect(a.status, `${r.abbreviation}: ${a.response}`).to.equal('answered');
+      expect(a.response, r.abbreviation).to.match(/^Yes, for each of the \d species/).and.to.include(`family ${r.family}`);
+    }
+  });
+
   it('takes a taxon\'s own name as that taxon, not the group: the genus Flavivirus of MSL27', async () => {
     const [row] = await real.db.all<{ species: string }>("SELECT species FROM src.species WHERE msl = 27 AND genus = 'Flavivirus' AND type_species");
     const a = await ask('What was the type species of Flavivirus in MSL27?');
