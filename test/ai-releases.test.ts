@@ -190,6 +190,16 @@ describe('POST /ai/query, releases named every way and questions across time', (
     }
   });
 
+  it('answers whether a release had more or fewer species than a number, yes or no, by its count', async () => {
+    for (const r of (await releases()).filter((x) => x.msl % 7 === 3)) {
+      for (const [q, yes] of [[`Were there more than ${r.species - 1} species in MSL${r.msl}?`, true], [`Did MSL${r.msl} have fewer than ${r.species} species?`, false]] as const) {
+        const a = await ask(q);
+        expect(a.status, `${q}: ${a.response}`).to.equal('answered');
+        expect(a.response, q).to.match(yes ? /^Yes: / : /^No: /).and.to.include(grouped(r.species));
+      }
+    }
+  });
+
   it('names the first taxa of each rank as the record first used it', async () => {
     const ranks = await real.db.all<{ rank: string; msl: number; names: string[] }>(`WITH f AS (SELECT rank, min(msl) AS msl FROM src.taxa WHERE rank IN ('order', 'realm', 'class', 'phylum', 'kingdom') GROUP BY rank)
       SELECT f.rank, f.msl::INTEGER AS msl, list(DISTINCT t.name) AS names FROM f JOIN src.taxa t ON t.msl = f.msl AND t.rank = f.rank GROUP BY ALL`);
