@@ -190,6 +190,18 @@ describe('POST /ai/query, releases named every way and questions across time', (
     }
   });
 
+  it('answers whether a release is the latest or the first, yes or no, never declining the two names as a conflict', async () => {
+    const all = await releases();
+    const [first, last, other] = [all[0]!, all[all.length - 1]!, all[all.length - 2]!];
+    for (const [q, yn, says] of [[`Is MSL${last.msl} the latest release?`, 'Yes', `MSL${last.msl}`], [`Is MSL${other.msl} the latest release?`, 'No', `MSL${last.msl}`],
+      [`Was MSL${first.msl} the first list?`, 'Yes', `MSL${first.msl}`], [`Is MSL${first.msl + 1} the first release?`, 'No', `MSL${first.msl}`]] as const) {
+      const a = await ask(q);
+      expect(a.status, `${q}: ${a.response}`).to.equal('answered');
+      expect(a.response.split(':')[0], q).to.equal(yn);
+      expect(a.response, q).to.include(says);
+    }
+  });
+
   it('answers whether a release had more or fewer species than a number, yes or no, by its count', async () => {
     for (const r of (await releases()).filter((x) => x.msl % 7 === 3)) {
       for (const [q, yes] of [[`Were there more than ${r.species - 1} species in MSL${r.msl}?`, true], [`Did MSL${r.msl} have fewer than ${r.species} species?`, false]] as const) {

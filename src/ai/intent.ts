@@ -85,6 +85,8 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   if (f.span && rels === 1 && species === 0 && (p.change !== null || taxa === 2)) return 'span_unread';
   if (rels === 2 && species === 0 && taxa === 0 && f.years) return 'years_between';
   if (f.yesNo && rels === 2 && species === 0 && taxa === 0 && f.releasedIn) return 'release_is_year';
+  // "is MSL40 the latest release?", "was MSL1 the first list?": whether the two names are of one release
+  if (f.yesNo && rels === 2 && species === 0 && taxa === 0 && /^(?:is|was) §rel (?:the )?§rel(?: (?:release|list|one|msl|version|edition))?\W*$/.test(r.trim())) return 'release_is_year';
   // "Are there more than 10,000 species in MSL38?": the release's count against the number, yes or no
   if (f.yesNo && rels === 1 && species === 0 && taxa === 0 && f.more && p.change === null) return 'count_release';
   if (f.yesNo && f.sameOrBoth && species === 2 && p.rankWord) return set('same_taxon', p.rankWord);

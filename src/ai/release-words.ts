@@ -222,7 +222,8 @@ function paired(lower: string, mentions: Mention[]): Mention[] {
     // ("the latest release, MSL38": a comma alone after a name that ends in its release word)
     const apposed = /^\s*,\s*$/.test(gap) && /\b(?:release|list|version|edition)$/.test(lower.slice(a.start, a.end));
     // ("was MSL37 released in 2021?" asks whether the two are one: read as two, never joined)
-    const asked = /\b(?:released|published|issued|out)\b/.test(gap) && /^\s*(?:was|were|is|are|did|has|had)\b/.test(lower);
+    // ("is MSL40 the latest release?" likewise)
+    const asked = (/\b(?:released|published|issued|out)\b/.test(gap) || /^\s+(?:the\s+)?$/.test(gap)) && /^\s*(?:was|were|is|are|did|has|had)\b/.test(lower);
     const beside = single && !said && !asked && (BESIDE.test(gap) || apposed) && kindOf(lower.slice(a.start, a.end)) !== kindOf(lower.slice(b.start, b.end));
     if (!said && !beside) {
       out.push(a);

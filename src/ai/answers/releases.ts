@@ -233,7 +233,8 @@ export function yearsBetween(ctx: Ctx, p: Parsed): Answer {
 export function releaseIsYear(ctx: Ctx, p: Parsed): Answer {
   const [x, y] = p.releases.map((r) => rowOf(ctx, r.msl)!) as [ReleaseRow, ReleaseRow];
   return {
-    response: x.msl === y.msl ? `Yes: ${x.version} is the ${x.label} release.` : `No: ${x.version} is the ${x.label} release; ${p.releases[1]!.text} is ${y.version} (${y.label}).`,
+    // ("Is MSL41 the latest release?": the second name said back when it is no year or label)
+    response: x.msl === y.msl ? `Yes: ${x.version} is the ${x.label} release${/^(?:msl\s*)?\d/i.test(p.releases[1]!.text) ? '' : `, ${p.releases[1]!.text}`}.` : `No: ${x.version} is the ${x.label} release; ${p.releases[1]!.text} is ${y.version} (${y.label}).`,
     data: { version: x.version, label: x.label, year: x.year, answer: x.msl === y.msl ? 'yes' : 'no' }, sources: sources(ctx, 'releases'),
   };
 }
