@@ -28,7 +28,10 @@ describe('POST /ai/query, releases named every way and questions across time', (
     const single = (y: number) => all.filter((r) => r.year === y).length === 1;
     for (const r of all) {
       const other = single(r.year) ? String(r.year) : r.label;
-      for (const q of [`How many species were in MSL${r.msl} (${other})?`, `How many species does the ${other} release (MSL${r.msl}) contain?`]) {
+      for (const q of [`How many species were in MSL${r.msl} (${other})?`, `How many species does the ${other} release (MSL${r.msl}) contain?`,
+        `How many species were in MSL${r.msl}/${other}?`, `how many species in MSL${r.msl} aka ${other}`, `How many species were in MSL${r.msl}, the ${other} list?`,
+        `How many species were in MSL${r.msl} - the ${other} one?`, `how many species were in ${other}'s MSL${r.msl}?`, `How many species were recognised in MSL${r.msl}?`,
+        `How many species did the ${other} release, MSL${r.msl}, have?`, `How many species were listed in MSL${r.msl}, released in ${other}?`, `How many species were in MSL${r.msl} of ${other}?`]) {
         const a = await ask(q);
         expect(a.status, `${q}: ${a.response}`).to.equal('answered');
         expect(a.understood.releases, q).to.deep.equal([`MSL${r.msl}`]);
@@ -55,12 +58,23 @@ describe('POST /ai/query, releases named every way and questions across time', (
     const single = all.filter((r) => all.filter((x) => x.year === r.year).length === 1);
     for (let i = 0; i + 5 < single.length; i += 3) {
       const [a, b] = [single[i + 5]!, single[i]!];
-      const q = `How many species were in MSL${a.msl} (${b.year})?`;
-      const res = await ask(q);
-      expect(res.status, `${q}: ${res.response}`).to.equal('declined');
-      expect(res.response).to.include(`MSL${a.msl}`).and.to.include(String(b.year)).and.to.include(`MSL${b.msl}`).and.to.include(String(a.year));
-      expect(res.response).to.not.include(grouped(a.species));
+      for (const q of [`How many species were in MSL${a.msl} (${b.year})?`, `How many species were in MSL${a.msl}/${b.year}?`, `how many species in MSL${a.msl} - the ${b.year} one`,
+        `How many species were in ${b.year}'s MSL${a.msl}?`, `How many species were in MSL${a.msl} aka ${b.year}?`, `How many species did the ${b.year} release, MSL${a.msl}, have?`,
+        `How many species were listed in MSL${a.msl}, released in ${b.year}?`, `How many species were in MSL${a.msl} published in ${b.year}?`]) {
+        const res = await ask(q);
+        expect(res.status, `${q}: ${res.response}`).to.equal('declined');
+        expect(res.response).to.include(`MSL${a.msl}`).and.to.include(String(b.year)).and.to.include(`MSL${b.msl}`).and.to.include(String(a.year));
+        expect(res.response).to.not.include(grouped(a.species));
+      }
     }
+  });
+
+  it('reads two numbers or two years side by side as two releases, never as one named twice', async () => {
+    const all = await releases();
+    const [a, b] = [all[all.length - 3]!, all[all.length - 2]!];
+    const res = await ask(`Compare MSL${a.msl}, MSL${b.msl}`);
+    expect(res.status, res.response).to.equal('answered');
+    expect(res.understood.releases).to.deep.equal([`MSL${a.msl}`, `MSL${b.msl}`]);
   });
 
   it('asks back for a year of several releases, naming each, and answers the two when asked together', async () => {
@@ -96,9 +110,105 @@ describe('POST /ai/query, releases named every way and questions across time', (
       GROUP BY ALL HAVING count(DISTINCT n.species) = 1 ORDER BY old LIMIT 12`, [real.latest.msl]);
     expect(rows.length).to.be.at.least(8);
     for (const r of rows) {
-      const a = await ask(`What is the current name of the species listed in ${r.year} as ${r.old}?`);
-      expect(a.status, `${r.old}: ${a.response}`).to.equal('answered');
-      expect(a.response, r.old).to.include(r.now);
+      for (const q of [`What is the current name of the species listed in ${r.year} as ${r.old}?`, `The species ${r.old} was listed in ${r.year}; what is it now?`,
+        `${r.old} was in the ${r.year} list. What is it today?`]) {
+        const a = await ask(q);
+        expect(a.status, `${q}: ${a.response}`).to.equal('answered');
+        expect(a.response, q).to.include(r.now);
+      }
+    }
+  });
+
+  it('gives the current name of a species asked in the words people use for now (modern, up-to-date, known as now, replaced)', async () => {
+    // species of a recent release whose name the latest release changed, and only one species had
+    const rows = await real.db.all<{ old: string; now: string }>(`SELECT o.species AS old, any_value(n.species) AS now FROM src.species o
+      JOIN src.species n ON n.ictv_id = o.ictv_id AND n.msl = $1 WHERE o.msl = $1 - 4 AND n.species <> o.species
+      AND NOT EXISTS (SELECT 1 FROM src.species x WHERE x.species = o.species AND x.ictv_id IS DISTINCT FROM o.ictv_id)
+      GROUP BY ALL HAVING count(DISTINCT n.species) = 1 ORDER BY old LIMIT 4`, [real.latest.msl]);
+    expect(rows.length).to.equal(4);
+    for (const r of rows) {
+      for (const q of [`What is the up-to-date name of ${r.old}?`, `What is the modern name of ${r.old}?`, `What is ${r.old} known as now?`,
+        `Which name replaced ${r.old}?`, `What species name does ${r.old} go by today?`]) {
+        const a = await ask(q);
+        expect(a.status, `${q}: ${a.response}`).to.equal('answered');
+        expect(a.response, q).to.include(r.now);
+      }
+    }
+  });
+
+  it('gives the name a renamed taxon had in a release before its rename, from the change lists', async () => {
+    // renames the change lists record (ICTV's, from MSL38 on), of a taxon listed in the latest release under its new name
+    const rows = await real.db.all<{ rank: string; old: string; now: string; msl: number }>(`SELECT t.rank, r.old_name AS old, r.new_name AS now, r.msl::INTEGER AS msl
+      FROM main.taxon_change_list r JOIN src.taxa t ON t.name = r.new_name AND t.msl = $1 WHERE t.rank IN ('family', 'genus')
+      AND (r.change = 'Renamed' OR r.change LIKE 'Renamed,%')
+      AND EXISTS (SELECT 1 FROM src.taxa o WHERE o.name = r.old_name AND o.msl = r.msl - 2)
+      AND NOT EXISTS (SELECT 1 FROM src.taxa x WHERE x.name = r.new_name AND x.msl < r.msl)
+      AND (SELECT count(*) FROM main.taxon_change_list y WHERE y.new_name = r.new_name AND y.change LIKE 'Renamed%') = 1 ORDER BY r.new_name LIMIT 5`, [real.latest.msl]);
+    expect(rows.length).to.equal(5);
+    for (const r of rows) {
+      const q = `What was the ${r.rank} ${r.now} called in MSL${r.msl - 2}?`;
+      const a = await ask(q);
+      expect(a.status, `${q}: ${a.response}`).to.equal('answered');
+      expect(a.response, q).to.include(`In MSL${r.msl - 2}`).and.to.include(`the ${r.rank} ${r.old}.`);
+    }
+  });
+
+  it('answers whether a species or a taxon was renamed or abolished with a yes or a no first, from the record', async () => {
+    const renamed = await real.db.all<{ rank: string; old: string }>(`SELECT t.rank, r.old_name AS old FROM main.taxon_change_list r JOIN src.taxa t ON t.name = r.old_name
+      AND t.msl = r.msl - 1 WHERE t.rank IN ('family', 'genus') AND r.change = 'Renamed' AND NOT EXISTS (SELECT 1 FROM src.taxa x WHERE x.name = r.old_name AND x.msl >= r.msl)
+      ORDER BY r.old_name LIMIT 3`);
+    const current = await real.db.all<{ rank: string; name: string }>(`SELECT rank, name FROM src.taxa WHERE msl = $1 AND rank IN ('family', 'genus')
+      AND name IN (SELECT name FROM src.taxa WHERE msl = $1 - 6) ORDER BY name LIMIT 3`, [real.latest.msl]);
+    const species = await real.db.all<{ old: string; kept: string }>(`SELECT o.species AS old, (SELECT k.species FROM src.species k WHERE k.msl = $1 - 8
+        AND (SELECT count(DISTINCT y.species) FROM src.species y WHERE y.ictv_id = k.ictv_id) = 1 ORDER BY k.species LIMIT 1) AS kept
+      FROM src.species o JOIN src.species n ON n.ictv_id = o.ictv_id AND n.msl = $1 WHERE o.msl = $1 - 1 AND n.species <> o.species
+      AND NOT EXISTS (SELECT 1 FROM src.species x WHERE x.species = o.species AND x.ictv_id IS DISTINCT FROM o.ictv_id) ORDER BY o.species LIMIT 1`, [real.latest.msl]);
+    expect(renamed.length).to.equal(3);
+    expect(current.length).to.equal(3);
+    const cases: Array<[string, 'Yes' | 'No']> = [
+      ...renamed.map((r) => [`Has the ${r.rank} ${r.old} been renamed?`, 'Yes'] as [string, 'Yes']),
+      ...current.map((r) => [`Was the ${r.rank} ${r.name} abolished?`, 'No'] as [string, 'No']),
+      [`Was ${species[0]!.old} ever renamed?`, 'Yes'], [`Was ${species[0]!.kept} ever renamed?`, 'No'],
+    ];
+    for (const [q, yn] of cases) {
+      const a = await ask(q);
+      expect(a.status, `${q}: ${a.response}`).to.equal('answered');
+      expect(a.response.split(':')[0], `${q}: ${a.response}`).to.equal(yn);
+    }
+  });
+
+  it('says whether a species name was listed in a release, yes or no, from the release\'s list', async () => {
+    const rows = await real.db.all<{ species: string; first: number }>(`SELECT species, min(msl)::INTEGER AS first FROM src.species GROUP BY species
+      HAVING min(msl) > 5 AND max(msl) - min(msl) > 3 AND count(DISTINCT ictv_id) = 1 ORDER BY species LIMIT 4`);
+    expect(rows.length).to.equal(4);
+    for (const r of rows) {
+      for (const [q, yn] of [[`Was ${r.species} listed in MSL${r.first}?`, 'Yes'], [`Did the species ${r.species} exist in MSL${r.first - 1}?`, 'No']] as const) {
+        const a = await ask(q);
+        expect(a.status, `${q}: ${a.response}`).to.equal('answered');
+        expect(a.response.split(':')[0], `${q}: ${a.response}`).to.equal(yn);
+      }
+    }
+  });
+
+  it('answers whether a release is the latest or the first, yes or no, never declining the two names as a conflict', async () => {
+    const all = await releases();
+    const [first, last, other] = [all[0]!, all[all.length - 1]!, all[all.length - 2]!];
+    for (const [q, yn, says] of [[`Is MSL${last.msl} the latest release?`, 'Yes', `MSL${last.msl}`], [`Is MSL${other.msl} the latest release?`, 'No', `MSL${last.msl}`],
+      [`Was MSL${first.msl} the first list?`, 'Yes', `MSL${first.msl}`], [`Is MSL${first.msl + 1} the first release?`, 'No', `MSL${first.msl}`]] as const) {
+      const a = await ask(q);
+      expect(a.status, `${q}: ${a.response}`).to.equal('answered');
+      expect(a.response.split(':')[0], q).to.equal(yn);
+      expect(a.response, q).to.include(says);
+    }
+  });
+
+  it('answers whether a release had more or fewer species than a number, yes or no, by its count', async () => {
+    for (const r of (await releases()).filter((x) => x.msl % 7 === 3)) {
+      for (const [q, yes] of [[`Were there more than ${r.species - 1} species in MSL${r.msl}?`, true], [`Did MSL${r.msl} have fewer than ${r.species} species?`, false]] as const) {
+        const a = await ask(q);
+        expect(a.status, `${q}: ${a.response}`).to.equal('answered');
+        expect(a.response, q).to.match(yes ? /^Yes: / : /^No: /).and.to.include(grouped(r.species));
+      }
     }
   });
 
@@ -142,11 +252,22 @@ describe('ICTV\'s own tallies of a release step', () => {
     expect((await request(real.app).get(`/api/v1/compare/MSL${all[0]!.prev - 1}/MSL${all[0]!.msl}`).expect(200)).body).to.not.have.property('official');
   });
 
-  it('are quoted by /ai/query when asked how many species were new, renamed or abolished', async () => {
+  it('are given beside the list when asked which species were new, renamed or abolished', async () => {
+    for (const s of await steps()) {
+      for (const [q, change] of [[`Which species were abolished in MSL${s.msl}?`, 'Abolished'], [`Which species were renamed in MSL${s.msl}?`, 'Renamed']] as const) {
+        const a = await ask(q);
+        expect(a.status, q).to.equal('answered');
+        expect(a.response, q).to.include(`${s.counts[change]!.toLocaleString('en-US')} species`);
+      }
+    }
+  });
+
+  it('are quoted by /ai/query when asked how many species were new, renamed (or changed name) or abolished', async () => {
     for (const s of await steps()) {
       const counts = s.counts;
       for (const [q, change] of [[`How many new species were added in MSL${s.msl}?`, 'New'], [`How many species were renamed in MSL${s.msl}?`, 'Renamed'],
-        [`How many species were abolished in MSL${s.msl}?`, 'Abolished'], [`How many new species were added in MSL${s.msl} compared with MSL${s.prev}?`, 'New']] as const) {
+        [`How many species were abolished in MSL${s.msl}?`, 'Abolished'], [`How many new species were added in MSL${s.msl} compared with MSL${s.prev}?`, 'New'],
+        [`How many species changed name in MSL${s.msl}?`, 'Renamed'], [`How many species names changed from MSL${s.prev} to MSL${s.msl}?`, 'Renamed']] as const) {
         const a = await ask(q);
         expect(a.status, q).to.equal('answered');
         expect(a.response, q).to.include(`ICTV's Taxon Counts sheet counts ${counts[change]!.toLocaleString('en-US')} species`);
@@ -182,6 +303,44 @@ const OUT_OF_SCOPE = [
   'How long is a person with measles contagious?', 'Which mosquito species spreads dengue virus?', 'What percentage of people infected with polio get paralysed?',
   'How does the immune system fight influenza?', 'Is SARS-CoV-2 airborne?', 'What is the survival rate of rabies?', 'How do I know if I have hepatitis B?',
   'Which vaccine schedule is recommended for HPV?', 'How did smallpox get eradicated?', 'What is the treatment for Lassa fever?', 'Does hand sanitizer kill norovirus?',
+  'How does influenza virus enter a cell?', 'What receptor does SARS-CoV-2 use?', 'Is measles more contagious than flu?',
+  'How many people die of rabies each year?', 'What is the mortality rate of Ebola?', 'Can dengue be treated?',
+  'Is there a vaccine for Zika virus?', 'Why do cold viruses cause a runny nose?', 'Which animals carry hantavirus?',
+  'What is the incubation period of smallpox?', 'How does HIV hide from the immune system?', 'Where did HIV originate?',
+  'Who discovered the tobacco mosaic virus?', 'How is hepatitis B diagnosed?', 'What does a bacteriophage look like?',
+  'How does herpes simplex virus become latent?', 'Is monkeypox a sexually transmitted infection?', 'How fast does influenza mutate?',
+  'What is the best treatment for shingles?', 'How is polio spread?', 'What percentage of people have Epstein-Barr virus?',
+  'Why is there no vaccine for HIV?', 'How dangerous is Marburg virus?', 'Can phages be used to treat bacterial infections?',
+  'What is the genome sequence of SARS-CoV-2?', 'How big is a poxvirus particle?', 'What is the structure of the HIV capsid?',
+  'How many people were infected by Zika in 2016?', 'What disease does varicella-zoster virus cause?',
+  'What are the symptoms of dengue fever?', 'How long does immunity to measles last?', 'Can you get chickenpox twice?',
+  'How do I protect myself from tick-borne encephalitis?', 'How does SARS-CoV-2 get into human cells?', 'How does HPV cause cancer?',
+  'Can Ebola spread through the air?', 'Why do some viruses have envelopes?', 'How long does it take for rabies symptoms to appear?',
+  'Do antibiotics work against viruses?', 'What temperature kills influenza virus?', 'Is norovirus airborne?',
+  'How do retroviruses integrate into the host genome?', 'Which mosquito transmits yellow fever virus?',
+  'What does the spike protein of coronavirus do?', 'Is it safe to eat chicken during bird flu?', 'How many deaths did the 1918 flu cause?',
+  'When will the next pandemic happen?', 'How is HPV prevented?', 'How does a phage kill a bacterium?', 'Can pets catch SARS-CoV-2?',
+  'Why is rhinovirus so common in winter?', 'What makes Nipah virus so deadly?', 'Is hepatitis E a zoonosis?',
+  'What are the effects of dengue virus on the body?', 'Is rotavirus seasonal?', 'Where does Lassa virus occur?',
+  'How do ticks pass Powassan virus on to people?', 'What is the risk of getting rabies from a bat bite?',
+  'How are mosquito-borne viruses controlled in cities?', 'Is herpes linked to Alzheimer\'s disease?', 'Why does HIV mutate so quickly?',
+  'How does hepatitis B virus damage the liver?', 'Can you catch norovirus twice?', 'What is the case fatality rate of MERS?',
+  'How many people have HPV?', 'Does cooking kill hepatitis A virus?', 'Are phages harmful to humans?', 'Why do viruses make us sick?',
+  'How does measles suppress the immune system?', 'What kills the tobacco mosaic virus?', 'How much does a rabies shot cost?',
+  'Why is Ebola so hard to contain?', 'What is herd immunity for measles?',
+  'how contagious is chickenpox', 'norovirus how long contagious', 'Does the flu shot protect against all influenza viruses?',
+  'What is the host range of rabies virus in the wild, and which species spread it most?', 'What is the size of the HIV epidemic in Africa?',
+  'Is Zika virus dangerous for pregnant women?', 'Is herpes zoster caused by varicella-zoster virus?', 'Can HPV cause throat cancer?',
+  'What causes warts?', 'Which virus causes the common cold?', 'What virus causes hand, foot and mouth disease?', 'Is monkeypox deadly?',
+  'Is chikungunya fatal?', 'What is the mechanism of action of oseltamivir?', 'How fast does SARS-CoV-2 replicate?',
+  'How many virions does a cell release?', 'Why did the 2009 swine flu spread so quickly?', 'How many people get dengue each year?',
+  'How is rabies diagnosed in animals?', 'What\'s the survival rate for Ebola?', 'Can you get HIV from kissing?',
+  'Can mosquitoes spread HIV?', 'Are bats immune to rabies?', 'How long do antibodies against SARS-CoV-2 last?',
+  'How do oncolytic viruses kill tumours?', 'What is gene therapy with AAV?', 'Is adenovirus used in vaccines?',
+  'Where was Zika virus first isolated?', 'How old is the herpesvirus family?', 'When did HIV diverge from SIV?',
+  'What is the closest relative of SARS-CoV-2?', 'What is the ancestor of smallpox virus?', 'Should I be worried about bird flu?',
+  'How do you pronounce Orthoflavivirus?', 'What is the phylogeny of coronaviruses?', 'How much does an HPV vaccine cost?',
+  'What is the etymology of Ebola?',
 ];
 
 describe('POST /ai/query outside the data', () => {
@@ -196,6 +355,17 @@ describe('POST /ai/query outside the data', () => {
       else expect(a.response, q).to.include('This service answers questions about the ICTV virus taxonomy');
     }
     expect(answered).to.deep.equal([]);
+  });
+
+  it('still answers taxonomy questions whose words are near those of the topics declined (found in, most, infect)', async () => {
+    const [top] = await real.db.all<{ family: string; msl: number }>(`SELECT family, msl FROM src.species WHERE msl = (SELECT max(msl) FROM src.species)
+      AND family IS NOT NULL GROUP BY family, msl ORDER BY count(*) DESC LIMIT 1`);
+    for (const [q, fact] of [[`Which family has the most species in MSL${top!.msl}?`, top!.family], ['Is West Nile virus found in mosquitoes?', 'Yes'],
+      ['Which families of viruses infect plants?', 'plants'], ['What is the host of tobacco mosaic virus?', 'plants']] as const) {
+      const a = (await request(real.app).post('/ai/query').send({ query: q, use_cache: false }).expect(200)).body as Body;
+      expect(a.status, `${q}: ${a.response}`).to.equal('answered');
+      expect(a.response, q).to.include(fact);
+    }
   });
 
   it('still answers taxonomy questions whose names hold such words (a name is not a topic)', async () => {

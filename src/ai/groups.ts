@@ -43,7 +43,7 @@ export function groupEntries(): GroupEntry[] {
 export function groupNamed(phrase: string): GroupEntry | undefined {
   if (!byWords) {
     byWords = new Map();
-    for (const e of groupEntries()) if (!e.host) for (const w of e.words) byWords.set(w, e);
+    for (const e of groupEntries()) if (!e.host) for (const w of spellings(e)) byWords.set(w, e);
   }
   return byWords.get(phrase);
 }
@@ -52,9 +52,17 @@ export function groupNamed(phrase: string): GroupEntry | undefined {
 export function startsGroup(word: string): boolean {
   if (!starts) {
     starts = new Set();
-    for (const e of groupEntries()) if (!e.host) for (const w of e.words) starts.add(w.split(' ')[0]!);
+    for (const e of groupEntries()) if (!e.host) for (const w of spellings(e)) starts.add(w.split(' ')[0]!);
   }
   return starts.has(word);
+}
+
+/** A group's words as written, and each one-word name written in two ("herpes virus", "pox viruses", "corona-virus"). */
+function spellings(e: GroupEntry): string[] {
+  return e.words.flatMap((w) => {
+    const m = /^([a-z]{3,}?)(virus|viruses)$/.exec(w);
+    return m ? [w, `${m[1]} ${m[2]}`, `${m[1]}-${m[2]}`] : [w];
+  });
 }
 
 /** The longest group phrase, in words. */

@@ -15,14 +15,14 @@ const KW = {
   compare: /\b(?:compar\w*|differen\w*|differ|versus|vs\.?|between|against|relative to)\b/,
   changed: /\b(?:chang\w*|happen\w*|new in|what'?s new|news|updates?|differen\w*)\b/,
   count: /\b(?:how many|number of|count(?:s|ed)?|total|how much|tally|how big|size of)\b/,
-  largest: /\b(?:(?:what|which) (?:are|were) the [a-z]+|list (?:the |all )?[a-z]+|name the [a-z]+|largest|biggest|most (?:species|genera|diverse|speciose|members|taxa)|richest|top(?: \d+)?|leading|the most\b.*\bspecies|more species than any)\b/,
+  largest: /\b(?:(?:what|which) (?:are|were) the [a-z]+|list (?:the |all )?(?!of\b|in\b|from\b|for\b)[a-z]+|name the [a-z]+|largest|biggest|most (?:species|genera|diverse|speciose|members|taxa)|richest|top(?: \d+)?|leading|the most\b.*\bspecies|more species than any)\b/,
   growth: /\b(?:fastest|grew|grow\w*|growth|gained the most|added the most|increas\w*|expan\w*)\b/,
   stability: /\b(?:stab\w*|churn\w*|volatil\w*|unstable|turbulent|turnover)\b/,
   evolution: /\b(?:evol\w*|over time|through time|over the years|across releases|history|historic\w*|chang\w*|develop\w*|trajectory|timeline|story)\b/,
   milestone: /\b(?:milestones?|major events?|key events?|turning points?|landmarks?|big(?:gest)? changes in the history|timeline of (?:the )?(?:ictv|taxonomy|viral taxonomy))\b/,
   realmIntro: /\bfirst realms?\b(?! ?§)|\brealms?\b.*\b(?:introduc|first|creat|establish|appear|began|start|added)\w*|\b(?:introduc|first|creat|establish|appear|began|start|added)\w*\b.*\brealms?\b/,
   rankIntro: /\b(?:introduc|first|creat|establish|appear|began|start|added)\w*\b/,
-  currentName: /\b(?:current(?:ly)?|now|new|latest|today|present|accepted|official|valid|proper|correct|binomial)\b[^?]*\bnames?\b|\bcalled (?:now|today|nowadays|currently)\b|\bnames? (?:now|today|nowadays)\b|\b(?:now|currently) (?:called|known|named)\b|\brenamed (?:to|as|into)\b|\bwhat (?:is|was) (?:\S+ )?renamed\b|\bwhat (?:is|are) .*\bcalled\b|\bstill called\b/,
+  currentName: /\b(?:current(?:ly)?|now|new|latest|today|present|present-day|modern|updated|up-to-date|contemporary|accepted|official|valid|proper|correct|binomial)\b[^?]*\bnames?\b|\bnames? (?:that |which )?replac\w*|\b(?:known as|named|go(?:es)? by) (?:\w+ )?(?:now|today|nowadays|these days|currently|§rel)(?!\w)|\bwhat (?:is|are) (?:it|they) (?:called )?(?:now|today|nowadays|these days|currently)\b|\bcalled (?:now|today|nowadays|currently)\b|\bnames? (?:now|today|nowadays)\b|\b(?:now|currently) (?:called|known|named)\b|\brenamed (?:to|as|into)\b|\bwhat (?:is|was) (?:\S+ )?renamed\b|\bwhat (?:is|are) .*\bcalled\b|\bstill called\b/,
   formerNames: /\bchang\w* (?:its |their |the )?names?\b|\b(?:was|were)\b[^?]*\b(?:called|named|known as)\b[^?]*\b(?:before|previously|formerly|originally|earlier|once|first|in the past)\b|\bcalled before\b|\b(?:former(?:ly)?|previous(?:ly)?|old(?:er)?|earlier|past|prior|original(?:ly)?|other|alternative|historic(?:al)?)\b[^?]*\bnames?\b|\bnames?\b[^?]*\b(?:before|over time|history|used|had|carried|changed)\b|\bsynonyms?\b|\bformerly\b|\bused to be (?:called|named|known)\b|\b(?:was|were) (?:once |previously )?(?:called|named|known as)\b|\brenam\w*|\bhow many names\b|\bnames? (?:did|has|have)\b|\bwhen did .* (?:get|receive) (?:its|a) (?:new |current )?name\b/,
   history: /\b(?:first|last|earliest|latest|initially)\b[^?]*§rel|\b(?:first|last|earliest|latest|initially)\b[^?]*\b(?:appear\w*|listed|list|recogni[sz]ed|releases?|msl|seen|included|added|introduced|classified|described|ratified)\b|\b(?:appear\w*|introduc\w*|added|ratified)\b|\bhistory\b|\bstill\b|\b(?:abolish\w*|merg\w*|split\w*|remov\w*|exist\w*|delet\w*|when|since|valid|disappear\w*|fate|happened|end(?:ed)?|obsolete|gone|lifespan|span)\b/,
   genome: /\bgenom\w*|\b(?:dna|rna|nucleic|segment\w*|kb|bp|base pairs?|nucleotides?|length|how long|how big|size|strand\w*|sense|baltimore)\b/,
@@ -40,7 +40,7 @@ export const COUNTABLE: Rank[] = ['species', 'genus', 'family', 'order'];
 const REPORTED: Partial<Record<Reading, Intent>> = {
   year_counts: 'count_release', releases_of_year: 'release_info', releases_in_years: 'release_info', years_between: 'release_info',
   release_is_year: 'release_info', rank_is: 'classification', taxon_threshold: 'count_taxon', member_of: 'same_taxon',
-  has_host: 'hosts', taxon_former_names: 'taxon_history', taxon_in_taxon: 'same_taxon', taxon_became: 'taxon_history', taxon_genome_type: 'genome_type', name_in_release: 'current_name', still_named: 'current_name',
+  has_host: 'hosts', taxon_former_names: 'taxon_history', taxon_in_taxon: 'same_taxon', taxon_became: 'taxon_history', species_moved: 'species_history', taxon_genome_type: 'genome_type', name_in_release: 'current_name', still_named: 'current_name', listed_in: 'species_history',
   two_taxa: 'compare_taxa', two_taxa_between: 'compare_taxa', between_releases: 'compare_releases',
   taxa_changed_between: 'which_changed', every_rank_changed: 'which_changed', which_changed_within: 'which_changed',
   span_unread: 'which_changed', compare_rank_unread: 'compare_taxa', changes_or_unread: 'compare_releases',
@@ -85,6 +85,10 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   if (f.span && rels === 1 && species === 0 && (p.change !== null || taxa === 2)) return 'span_unread';
   if (rels === 2 && species === 0 && taxa === 0 && f.years) return 'years_between';
   if (f.yesNo && rels === 2 && species === 0 && taxa === 0 && f.releasedIn) return 'release_is_year';
+  // "is MSL40 the latest release?", "was MSL1 the first list?": whether the two names are of one release
+  if (f.yesNo && rels === 2 && species === 0 && taxa === 0 && /^(?:is|was) §rel (?:the )?§rel(?: (?:release|list|one|msl|version|edition))?\W*$/.test(r.trim())) return 'release_is_year';
+  // "Are there more than 10,000 species in MSL38?": the release's count against the number, yes or no
+  if (f.yesNo && rels === 1 && species === 0 && taxa === 0 && f.more && p.change === null) return 'count_release';
   if (f.yesNo && f.sameOrBoth && species === 2 && p.rankWord) return set('same_taxon', p.rankWord);
   if (f.yesNo && taxa === 1 && species === 0 && rels <= 1) {
     const isA = new RegExp(`§tx (?:still )?(?:an? |the )?(${RANKS.join('|')})\\b`).exec(r);
@@ -95,9 +99,15 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   // "Is a coronavirus a positive-strand RNA virus?": the genomes of the taxon's species
   if (f.yesNo && species === 0 && taxa === 1 && p.genomeTypes.length > 0 && !f.or) return 'taxon_genome_type';
   if (f.yesNo && species === 1 && taxa === 1 && rels <= 1 && (f.member || p.taxa[0]!.group)) return 'member_of';
+  // "Which genus is West Nile virus in now, still Flavivirus?": the taxon now, and whether it is still the one named
+  if (species === 1 && taxa === 1 && rels <= 1 && f.still && (p.askedRank !== null || f.which) && p.askedRank === (p.taxa[0]!.rank as Rank)) return 'member_of';
   if (f.yesNo && species === 1 && taxa === 0 && p.hosts.length > 0 && rels <= 1) return 'has_host';
   if (taxa === 1 && species === 0 && rels <= 1 && f.stillInUse) return 'still_in_use';
   if (taxa === 1 && species === 0 && f.formerName) return 'taxon_former_names';
+  // "was the order Caudovirales abolished?", "has the genus Flavivirus been renamed?": its history, yes or no
+  if (f.yesNo && taxa === 1 && species === 0 && rels === 0 && (p.change === 'abolished' || p.change === 'renamed') && !p.taxa[0]!.group) return 'taxon_history';
+  // "what was the genus Orthoflavivirus called in 2015?": a taxon asked its name in a release before it was listed by it
+  if (taxa === 1 && species === 0 && rels === 1 && f.naming && p.releases[0]!.msl < p.taxa[0]!.entry.first_msl) return 'taxon_former_names';
   // "the species listed in 1995 as X, called today": the release the name was used in, and today's name
   const today = rels === 2 ? p.releases.findIndex((x) => /^(?:right now|now|today|currently|nowadays)$/.test(x.text)) : -1;
   if (species === 1 && taxa === 0 && today >= 0 && p.releases[1 - today]!.msl !== latestMsl && f.naming && !f.higherRankWord) {
@@ -118,8 +128,19 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
     return 'name_in_release';
   }
   if (f.yesNo && species === 1 && taxa === 0 && rels === 0 && f.still && /\b(?:names?|called|species|valid|used)\b/.test(r)) return 'still_named';
+  // "Was Zika virus listed in 1990?", "Did the species X exist in MSL10?": whether the name denotes a species in that release
+  if (f.yesNo && species === 1 && taxa === 0 && rels === 1 && !f.still && /\b(?:exist\w*|listed|included|present|recogni[sz]ed|in the list)\b|\bin (?:the )?§rel(?!\w)/.test(r) && /^(?:was|were|did|is|does)\b/.test(r)
+    && p.hosts.length === 0 && p.genomeTypes.length === 0 && p.change === null) return 'listed_in';
   // "when was the genus Flavivirus renamed Orthoflavivirus?": the history of the first, what it became
   if (taxa === 2 && species === 0 && /\b(?:bec[oa]me|turn(?:ed|s)? into|renamed (?:to|into|as)|replaced by)\b/.test(r)) return 'taxon_became';
+  // "into which family did the genus Pestivirus go when it left Flaviviridae": the lower taxon's fate (the other is
+  // the taxon it left or entered)
+  if (taxa === 2 && species === 0 && p.change === 'reclassified' && /\b(?:when|which|what|where)\b/.test(r)) {
+    p.taxa.sort((a, b) => RANKS.indexOf(b.rank as Rank) - RANKS.indexOf(a.rank as Rank));
+    return 'taxon_became';
+  }
+  // "when was hepatitis C virus moved, and into which family?": the releases that moved it, from its lineage
+  if (species === 1 && taxa <= 1 && rels === 0 && p.change === 'reclassified' && /\b(?:when|which|what|where)\b/.test(r)) return set('species_moved', p.askedRank ?? p.rankWord ?? 'family');
   // "Is rotavirus a reovirus?", "Is Norovirus in the family Caliciviridae?": one taxon within the other
   if (f.yesNo && taxa === 2 && species === 0 && rels <= 1 && (p.taxa[1]!.group || (f.member && !f.comparing && !f.howMany))) return 'taxon_in_taxon';
   if (taxa === 2 && species === 0 && distinct && (f.comparing || f.counting || f.gainOrLoss)) {
@@ -189,6 +210,8 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     const pastRelease = p.releases.some((x) => x.msl !== latestMsl);
     // "when did X get its new name" asks when it was renamed, not what it is called
     if (/\bwhen\b/.test(r) && (has(KW.formerNames, r) || /\bbec[oa]me\b/.test(r))) return 'former_names';
+    // "what was the first name of the species now called X": its names before, the first of them
+    if (p.form.formerName && !pastRelease) return 'former_names';
     if (!pastRelease && has(KW.currentName, r) && !/\b(?:former|previous|old|earlier|other|before|originally)\b/.test(r)) return 'current_name';
     if (has(KW.formerNames, r) && !(pastRelease && /\bcalled\b/.test(r) && !/\b(?:former|previous|old|other)\b/.test(r))) return 'former_names';
     if (has(KW.history, r) && !(pastRelease && has(/\b(?:famil\w*|genus|genera|order|realm|classif\w*|belong\w*)\b/, r))) return 'species_history';

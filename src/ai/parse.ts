@@ -13,12 +13,12 @@ import type { Rank } from '../read/lineages.js';
 import { lookupName, normaliseName, type NameHit } from '../read/names.js';
 import { releases as releaseRows, type ReleaseRow } from '../read/releases.js';
 import { stemReading } from '../read/resolve.js';
-import type { Alias } from '../read/virus-aliases.js';
+import { INITIALS_KEY, SHORT_KEY, type Alias } from '../read/virus-aliases.js';
 import { GROUP_WORDS_MAX, groupNamed, startsGroup, type GroupEntry } from './groups.js';
 import { chooseIntent } from './intent.js';
 import { matches } from './matches.js';
 import { findReleases } from './release-words.js';
-import { changeIn, countedRank, findGenomeTypes, findHosts, firstRank, rankOf, type ChangeKind } from './vocabulary.js';
+import { changeIn, countedRank, findGenomeTypes, findHosts, firstRank, QUALIFIERS, rankOf, type ChangeKind } from './vocabulary.js';
 
 export { rankOf, type ChangeKind };
 
@@ -40,7 +40,7 @@ export type Intent = (typeof INTENTS)[number];
 export type Reading =
   | Exclude<Intent, 'help' | 'unknown'>
   | 'year_counts' | 'releases_of_year' | 'releases_in_years' | 'years_between' | 'release_is_year' | 'rank_is'
-  | 'taxon_threshold' | 'member_of' | 'taxon_in_taxon' | 'taxon_became' | 'taxon_genome_type' | 'has_host' | 'taxon_former_names' | 'name_in_release' | 'still_named'
+  | 'taxon_threshold' | 'member_of' | 'taxon_in_taxon' | 'taxon_became' | 'species_moved' | 'taxon_genome_type' | 'has_host' | 'taxon_former_names' | 'name_in_release' | 'still_named' | 'listed_in'
   | 'two_taxa' | 'two_taxa_between' | 'between_releases' | 'taxa_changed_between' | 'every_rank_changed'
   | 'which_changed_within' | 'span_unread' | 'compare_rank_unread' | 'changes_or_unread' | 'change_unread'
   | 'within_rank_unread' | 'help' | 'unknown';
@@ -348,6 +348,8 @@ export function isQuestionWord(word: string): boolean {
 
 interface Token {
   text: string;
+  /** The word with a possessive "'s" it ends in, which a name may hold inside ("Marek's disease virus"). */
+  raw: string;
   start: number;
   end: number;
   /** Part of a release mention, a name or a vocabulary phrase already. */
@@ -363,10 +365,13 @@ function tokenise(text: string): Token[] {
     const lead = /^[("'[{¿¡]+/.exec(t)?.[0].length ?? 0;
     t = t.slice(lead);
     start += lead;
-    t = t.replace(/['’]s$/i, '');
     while (t.length > 0 && /[.,;:!?"'\]}]$/.test(t)) t = t.slice(0, -1);
     if (t.endsWith(')') && !t.includes('(')) t = t.slice(0, -1);
-    if (t.length > 0) tokens.push({ text: t, start, end: start + t.length, used: false });
+    const raw = t;
+    t = t.replace(/['’]s$/i, '');
+    // a dash, a colon or an equals sign written as a word joins the parts of a question ("Zika virus - a
+    // flavivirus?"), never a name
+    if (t.length > 0 && /[\p{L}\p{N}]/u.test(t)) tokens.push({ text: t, raw, start, end: start + t.length, used: false });
   }
   return tokens;
 }
@@ -433,8 +438,11 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
   // normaliseName works letter by letter, so a run's normal form is its words' joined: each word's once
   const norms = tokens.map((t) => normaliseName(t.text));
   const lowers = tokens.map((t) => t.text.toLowerCase());
-  const textOf = (from: number, to: number) => tokens.slice(from, to).map((t) => t.text).join(' ');
-  const normOf = (from: number, to: number) => norms.slice(from, to).join('');
+  // a possessive inside a run of words is part of the name ("Theiler's murine encephalomyelitis virus"); at its
+  // end, the question's ("Zika virus's genus")
+  const rawNorms = tokens.map((t, k) => (t.raw === t.text ? norms[k]! : normaliseName(t.raw)));
+  const textOf = (from: number, to: number) => tokens.slice(from, to).map((t, k) => (from + k < to - 1 ? t.raw : t.text)).join(' ');
+  const normOf = (from: number, to: number) => rawNorms.slice(from, to - 1).join('') + norms[to - 1]!;
   const take = (from: number, to: number, match: Omit<NameMatch, 'start' | 'end'>) => {
     for (let k = from; k < to; k++) tokens[k]!.used = true;
     out.push({ start: tokens[from]!.start, end: tokens[to - 1]!.end, ...match });
@@ -445,6 +453,12 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
     if (group) {
       take(i, i + group.n, group.match);
       i += group.n - 1;
+      continue;
+    }
+    const qualified = i + 1 < tokens.length && !tokens[i + 1]!.used && QUALIFIERS.has(lowers[i]!) ? qualifiedAbbreviation(tokens[i]!.text, tokens[i + 1]!.text, lex) : null;
+    if (qualified) {
+      take(i, i + 2, { text: qualified.text, species: qualified });
+      i += 1;
       continue;
     }
     // no name starts with a question word, but for a short name beginning with "phage" ("phage T4")
@@ -483,10 +497,18 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
       // "family of zika", "measles genome": the virus name without its last word "virus"
       // (not when the next word is name-shaped itself: "Zika viruss" is a misspelt name, not "Zika")
       const following = tokens[end]?.text ?? '';
-      if (!match && last !== 'virus' && !/\d$/.test(norm) && norm.length >= 4 && !NAME_SHAPED.test(following) && !/vir/i.test(following)
+      // (a group word or taxon next to it is no part of it: "Zika - flavivirus?")
+      const apart = startsGroup(following.toLowerCase()) || (following !== '' && lex.taxa(normaliseName(following)).length > 0);
+      if (!match && last !== 'virus' && !/\d$/.test(norm) && norm.length >= 4 && (apart || (!NAME_SHAPED.test(following) && !/vir/i.test(following)))
         && lowers.slice(i, end).every((w) => !QUESTION_WORDS.has(w))) {
         const hits = lex.names(`${norm}virus`);
         if (hits.length > 0) match = { species: speciesRef(text, hits) };
+      }
+      // "T4", "MS2": a phage's code; "HHV-6", "VSV": the initials of a name a species had, where no list holds them
+      if (!match && n === 1 && lex.aliases) {
+        const code = PHAGE_CODE.test(text) ? aliasRef(text, SHORT_KEY(norm), lex) : null;
+        const initials = code ?? (ABBREVIATION_SHAPE.test(text) ? aliasRef(text, INITIALS_KEY(norm), lex) : null);
+        if (initials) match = { species: initials };
       }
       if (!match) continue;
       take(i, end, { text, ...match });
@@ -497,9 +519,49 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
   return out;
 }
 
+// "T4", "MS2", "P22": a phage's code as written; "HHV-6", "HTLV-1", "VSV": an abbreviation as written
+const PHAGE_CODE = /^[A-Z][A-Za-z]{0,2}\d{1,3}[A-Za-z]?$/;
+const ABBREVIATION_SHAPE = /^[A-Z][A-Za-z]*[A-Z](?:-?\d{1,2}[A-Za-z]?)?$/;
+
+/**
+ * "human RSV", "bovine RSV": an abbreviation qualified by its host, as the abbreviation with the host's letter
+ * ("HRSV") where a list holds that, else as those of the abbreviation's species whose names hold the host
+ * ("human CMV": of HCMV's two species, Cytomegalovirus humanbeta5). Null when neither settles one species.
+ */
+function qualifiedAbbreviation(qualifier: string, abbreviation: string, lex: Lexicon): SpeciesRef | null {
+  const q = QUALIFIERS.get(qualifier.toLowerCase());
+  if (!q || !ABBREVIATION_SHAPE.test(abbreviation)) return null;
+  const text = `${qualifier} ${abbreviation}`;
+  const one = (hits: NameHit[]) => new Set(hits.map((h) => h.lineage_id)).size === 1;
+  const prefixed = abbreviation.startsWith(q.letter) ? [] : lex.names(normaliseName(`${q.letter}${abbreviation}`));
+  const all = prefixed.length > 0 ? prefixed : lex.names(normaliseName(abbreviation));
+  const hits = one(all) ? all : all.filter((h) => h.current_name !== null && q.stems.test(h.current_name));
+  return hits.length > 0 && one(hits) ? { ...speciesRef(text, hits), matched_name: hits[0]!.name } : null;
+}
+
+/**
+ * "RSV (respiratory syncytial virus)", "respiratory syncytial virus (RSV)": an abbreviation and a name side by
+ * side, one in brackets, are one virus, the name's (which says which of an abbreviation's species is meant).
+ */
+function besideInBrackets(names: NameMatch[], text: string): NameMatch[] {
+  if (names.length < 2 || !text.includes('(')) return names;
+  const out: NameMatch[] = [];
+  for (let k = 0; k < names.length; k++) {
+    const a = names[k]!, b = names[k + 1];
+    const paired = b?.species && a.species && /^\s*\(\s*$/.test(text.slice(a.end, b.start)) && /^\s*\)/.test(text.slice(b.end));
+    const abbreviation = paired ? [a, b].find((m) => m.species!.kind === 'abbreviation') : undefined;
+    const name = abbreviation ? [a, b].find((m) => m !== abbreviation && m.species!.kind !== 'abbreviation') : undefined;
+    if (abbreviation && name && (abbreviation.species!.lineage_ids.length > 1 || abbreviation.species!.lineage_ids.some((id) => name.species!.lineage_ids.includes(id)))) {
+      out.push({ ...name, start: a.start, end: b!.end });
+      k++;
+    } else out.push(a);
+  }
+  return out;
+}
+
 /** A short name of a virus ("phage T4", "phiX174", "flu") as the species its list name denotes. */
-function aliasRef(text: string, norm: string, lex: Lexicon): SpeciesRef | null {
-  const alias = lex.aliases?.get(norm);
+function aliasRef(text: string, key: string, lex: Lexicon): SpeciesRef | null {
+  const alias = lex.aliases?.get(key);
   if (!alias) return null;
   const hits = lex.names(normaliseName(alias.name));
   if (hits.length === 0) return null;
@@ -512,10 +574,17 @@ function lookupSpan(text: string, norm: string, lex: Lexicon, rankHint: Rank | n
   // "coronaviruses", "flaviviruses": the family the word is the common name of
   if (entries.length === 0 && /viruses$/i.test(text) && !/\s/.test(text) && norm.length > 'viruses'.length + 2) {
     entries = lex.taxa(norm.replace(/viruses$/, 'viridae'));
+    // "noroviruses", "lentiviruses": else the plural of a genus spelt -virus
+    if (entries.length === 0) entries = lex.taxa(norm.replace(/viruses$/, 'virus')).filter((e) => e.rank === 'genus' || e.rank === 'subgenus');
     common = entries.length > 0;
   }
   const stemmed = lex.stems?.(text) ?? null;
   let hits = stemmed ?? lex.names(norm);
+  // the VMR spells an abbreviation in its own letter case: "HEV" (hepatitis E virus) is not "HeV" (Hendra virus)
+  if (!stemmed && hits.length > 1 && hits.every((h) => h.kind === 'abbreviation')) {
+    const exact = hits.filter((h) => h.name === text);
+    if (exact.length > 0 && exact.length < hits.length) hits = exact;
+  }
   // "polioviruses": the plural of a virus name is that name
   if (hits.length === 0 && entries.length === 0 && /viruses$/i.test(text)) hits = lex.names(norm.replace(/viruses$/, 'virus'));
   // read as a stem, the word itself is the name matched: the resolver reads it so again (answers/species.ts currentName)
@@ -597,7 +666,7 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
   const mentions = yearSpan ? [] : findReleases(lower, lex.releases);
   const tokens = tokenise(text);
   for (const t of tokens) if (mentions.some((m) => t.start < m.end && t.end > m.start)) t.used = true;
-  const names = findNames(tokens, lex);
+  const names = besideInBrackets(findNames(tokens, lex), text);
 
   // what is left once releases and names are taken out is what the intent rules read
   const spans = [...mentions.map((m) => ({ start: m.start, end: m.end, mark: ' §rel ' })),
@@ -705,6 +774,14 @@ function yearSpanOf(lower: string): { from: number; to: number } | null {
 }
 
 const YES_NO = /^\s*(?:is|are|was|were|does|do|did|has|have|had|can)\b/;
+// A yes or no asked without opening with its verb: a tag at the end ("..., right?", "..., isn't it?", "yes or
+// no?"), a lead-in ("true or false: ..."), or a bare claim with a question mark ("Lassa virus belongs to the
+// arenaviruses?", "Dengue virus - a flavivirus?"). The claim is read in the residue, the names taken out.
+const TAG = /(?:^|[\s,;:(-])(?:right|correct|true|yes|no|isn'?t (?:it|that|he|she|they|so)|is it not|aren'?t (?:they|these|those)|wasn'?t (?:it|that)|doesn'?t (?:it|that)|don'?t (?:they)|is (?:it|that|this)(?: (?:right|correct|true|so))?|am i right|or not|yes or no|true or false)\s*[?.!)]*\s*$/;
+const LEAD = /^\s*(?:(?:yes or no|true or false|quick (?:check|question)|check)\s*[:,-]+|(?:would you (?:say|agree)|is it (?:true|correct|right)(?: to say)?|(?:can|could) you (?:confirm|tell me)|please confirm|do you know|tell me|i (?:think|believe|heard|read|wonder)|am i right(?: in thinking)?)(?: that| if| whether)?\b)\s*/;
+const CLAIM = /^(?:so |and |but )?(?:§sp|§tx) (?:(?:is|was|are|were|=) (?:still |really |actually |also )?)?(?:(?:in|among|one of|part of|a member of|members of|a kind of|a type of|a sort of|counted as|classed as|classified as|considered|belongs? to|counts? as|within|under)\s+)?(?:the |an? )?§(?:tx|grp)(?: (?:now|today|still|§rel))?$/;
+/** The words of a question with a question tag or lead-in taken off, its punctuation as spaces. */
+const untagged = (text: string) => text.replace(LEAD, '').replace(TAG, '').replace(/[?.!,;:=()-]+/g, ' ').replace(/\s+/g, ' ').trim();
 const AGAINST = /\b(?:differen\w*|change|gap|growth|increase|decrease)\b.*\b(more|bigger|larger|greater|over|above|less|smaller|fewer|under|below)(?: than)?\s+(\d[\d,]*)\b/;
 const MORE = /\b(more than|over|at least|fewer than|less than|under)\s+(\d[\d,]*)\s+(species|genera|families|orders)\b/;
 
@@ -713,7 +790,7 @@ const MORE = /\b(more than|over|at least|fewer than|less than|under)\s+(\d[\d,]*
  * for a few): the question's form is a view of its words, never a second reading of them.
  */
 const FORM_READERS: { [K in keyof Form]: (lower: string, residue: string) => Form[K] } = {
-  yesNo: (lower) => YES_NO.test(lower),
+  yesNo: (lower, residue) => YES_NO.test(lower.replace(LEAD, '')) || TAG.test(lower) || CLAIM.test(untagged(residue)),
   typeSpecies: (lower) => /\btype[- ]species\b/.test(lower),
   howMany: (lower) => /\b(?:how many|number of|count)\b/.test(lower),
   which: (lower) => /\b(?:which|what|list|name|names|show)\b/.test(lower),
@@ -733,15 +810,17 @@ const FORM_READERS: { [K in keyof Form]: (lower: string, residue: string) => For
   or: (lower) => /\bor\b/.test(lower),
   than: (lower) => /\bthan\b/.test(lower),
   member: (lower) => /\b(?:in|part of|belong\w*|members?|an?|one of|among|classified as|counted as|considered|kind of|type of|sort of)\b/.test(lower),
-  formerName: (lower) => /\b(?:called before|formerly|previous(?:ly)? (?:called|named)|(?:old|older|former|previous|earlier) names?|used to be (?:called|named)|(?:was|were) .* (?:called|named)\b.*\bbefore|renamed from)\b/.test(lower),
-  naming: (lower) => /\b(?:names?|called|named|known as)\b/.test(lower),
+  formerName: (lower) => /\b(?:called before|formerly|previous(?:ly)? (?:called|named)|(?:old|older|former|previous|earlier|earliest|first|original|other) names?|used to be (?:called|named)|(?:was|were) .* (?:called|named)\b.*\bbefore|renamed from)\b/.test(lower),
+  // ("what did the 1982 list call X", "X was listed in 1991: what is it now?")
+  naming: (lower) => /\b(?:names?|call|called|named|known as)\b|\bwhat (?:is|are) (?:it|they) (?:now|today|nowadays|these days|currently)\b/.test(lower),
   higherRankWord: (lower) => /\b(?:famil\w*|genus|genera|order|realm|class|phylum|kingdom)\b/.test(lower),
   now: (lower) => /\b(?:current(?:ly)?|now|today|nowadays|present|these days|valid|accepted)\b/.test(lower),
   comparing: (lower) => /\b(?:more|fewer|less|bigger|larger|smaller|biggest|largest|greater|which|or|vs\.?|versus|compar\w*|than|differen\w*)\b/.test(lower),
   counting: (lower) => /\b(?:how many|number of|count|more|fewer|less|bigger|larger|smaller|grew|grow|increase\w*|decrease\w*|go up|went up|drop\w*|change|differen\w*|vs\.?|versus|minus|subtract\w*|gap|delta|net|growth|gain\w*|expan\w*|shr[iu]nk\w*)\b/.test(lower),
   gainOrLoss: (lower) => /\b(?:gain\w*|lost|los[et]|add\w*)\b/.test(lower),
   ranking: (lower) => /\b(?:which|what)\b.*\b(?:the most|most|fastest|the least)\b/.test(lower),
-  changeAsked: (lower) => /\b(?:renam|merg|split|abolish|reclassif|moved|add|new|creat|introduc|remov)\w*/.test(lower),
+  // (a rename in any of the vocabulary's words: "names changed")
+  changeAsked: (lower) => /\b(?:renam|merg|split|abolish|reclassif|moved|add|new|creat|introduc|remov)\w*/.test(lower) || changeIn(lower) === 'renamed',
   sum: (lower) => /\b(?:combined|together|in total|altogether|sum|jointly|between them)\b/.test(lower),
   fewer: (lower) => /\b(?:fewer|less|smaller|smallest)\b/.test(lower),
   fell: (lower) => /\b(?:lost|lose|fewer|less|shr[iu]nk\w*|decreas\w*|drop\w*|fell|declin\w*)\b/.test(lower),

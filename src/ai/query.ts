@@ -138,6 +138,30 @@ function severalSpecies(store: Store, p: Parsed): { ref: SpeciesRef; now: string
   return null;
 }
 
+/** One membership answer for a name of a few species when each species' answer opens with Yes; else null. */
+async function eachSpecies(store: Store, p: Parsed, ref: SpeciesRef): Promise<Answer | null> {
+  const answers: Answer[] = [];
+  // one answer per species of the latest release the name stands for (several lineages may lead to one)
+  const seen = new Set<string>();
+  for (const id of ref.lineage_ids) {
+    const now = lineageCurrentName(store, id);
+    if (now === null || seen.has(now)) continue;
+    seen.add(now);
+    const a = await answer(store, { ...p, species: [{ ...ref, lineage_ids: [id] }] } as Parsed);
+    if (a.unanswered) return null;
+    answers.push(a);
+  }
+  // only a Yes for each: a No for each may be about viruses the reader did not mean ("RSV" is also rice stripe virus)
+  const word = (a: Answer) => /^(Yes)\b/.exec(a.response)?.[1] ?? null;
+  const first = word(answers[0]!);
+  if (!first || answers.some((a) => word(a) !== first)) return null;
+  return {
+    response: `${first}, for each of the ${answers.length} species ${ref.text} stands for: ${answers.map((a) => a.response.replace(/^(?:Yes|No)[^:]*:\s*(.)/, (_m, c: string) => c.toUpperCase())).join(' ')}`,
+    data: { name: ref.text, answers: answers.map((a) => a.data) },
+    sources: answers[0]!.sources,
+  };
+}
+
 /**
  * An answer about an abbreviation the question wrote as the VMR does, which also begins typed abbreviations
  * of other taxa ("HPV" is Hart Park virus; HPV1, HPV16, ... are papillomaviruses): it stands, and says what
@@ -184,13 +208,15 @@ export async function askQuestion(store: Store, query: string): Promise<QueryRes
   const several = parsed.intent === 'current_name' ? null : severalSpecies(store, parsed);
   if (several) {
     const { ref, now } = several;
+    // "Is PRRSV an arterivirus?": a membership asked of a name of a few species, answered when it holds for each
+    const each = parsed.relation === 'member_of' && parsed.species.length === 1 && now.length <= 3 ? await eachSpecies(store, parsed, ref) : null;
+    if (each) return answered(store, parsed, each);
     return refuse('not_understood', parsed, parsed.intent, `${ref.text} stands for ${now.length} species in the latest release: ${and(now)}. I answer about one species at a time: ask again naming the one you mean. ${offered()}`, { name: ref.text, species: now });
   }
   // a year of several releases, read as one of them, would answer for a release the question did not name
   const year = parsed.relation === 'year_counts' || parsed.relation === 'releases_of_year' ? undefined : parsed.releases.find((r) => r.ambiguous);
   if (year) return askBack(store, parsed, year.year);
   const a = await answer(store, parsed);
-  if (parsed.relation === 'not_a_taxon') return { ...refuse('declined', parsed, 'not_a_taxon', `${a.response} ${offered()}`, a.data), sources: a.sources };
   if (parsed.intent === 'unknown' || parsed.intent === 'help' || a.unanswered) {
     return { ...refuse('not_understood', parsed, parsed.relation, a.response, a.data), data: a.data };
   }

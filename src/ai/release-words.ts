@@ -76,7 +76,8 @@ export function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
       else push(m, [], `${m[0]} is not a release in this data set (${span})`);
     }
     // "the 1800s", "the 1960s": decades before the first release (or after the last)
-    for (const m of matches(/\b(1\d|20)(\d)0'?s\b/g, lower)) {
+    // ("1990's MSL11" is the year's release, named twice)
+    for (const m of matches(/\b(1\d|20)(\d)0'?s\b(?!\s*msl\s*-?\s*\d)/g, lower)) {
       const from = Number(`${m[1]}${m[2]}0`);
       if (from + 9 < first.year || from > last.year) push(m, [], `no release dates from the ${m[0]}; the data set covers ${span}`);
       else push(m, []);   // a decade of the record is read whole (understood.ts), never as its first year
@@ -102,10 +103,10 @@ export function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
         else push(m, [], `there is no release labelled ${m[0]} (releases: ${span})`);
         continue;
       }
-      // ("the 2015 name of X" names a release: a year after "the", before "name")
+      // ("the 2015 name of X", "the 1995 species X" name a release: a year after "the", before "name" or "species")
       const after = lower.slice(m.index! + m[0].length);
       if (RANK_OR_COUNT_AFTER.test(after) && !/\b(?:in|of|from|to|since|until|and|between)\s*$/.test(lower.slice(0, m.index))
-        && !(/^\s*name\b/.test(after) && /\bthe\s*$/.test(lower.slice(0, m.index)))) continue;
+        && !(/^\s*(?:name|species)\b/.test(after) && /\bthe\s*$/.test(lower.slice(0, m.index)))) continue;
       const inYear = all.filter((r) => r.year === year);
       if (inYear.length === 1) push(m, [ref(inYear[0]!, m[0])]);
       else if (inYear.length > 1) {
@@ -180,9 +181,23 @@ function ordinalOf(word: string): number | null {
   return 20 + 10 * tens + (rest ? UNITS.indexOf(rest) + 1 : 0);
 }
 
-// "MSL30 (2015)", "1987 (MSL10)", "the 2025 release (MSL41)", "MSL41, i.e. the latest": one release named two ways
-const JOIN = /^\s*(?:(?:release|list|msl|version|edition|taxonomy)\s*)?(?:\(\s*(?:(?:i\.?e\.?|a\.?k\.?a\.?|released|published|issued|in|from|of|the|year|release|version)\s*,?\s*)*|,?\s*(?:i\.?e\.?|a\.?k\.?a\.?|also known as|that is|=)\s*)$/;
+// "MSL30 (2015)", "1987 (MSL10)", "the 2025 release (MSL41)", "MSL41, i.e. the latest", "MSL35 aka 2019": one
+// release named two ways, said so
+const JOIN = /^\s*(?:(?:release|list|msl|version|edition|taxonomy)\s*)?(?:\(\s*(?:(?:i\.?e\.?|a\.?k\.?a\.?|released|published|issued|in|from|of|the|year|release|version)\s*,?\s*)*|,?\s*(?:i\.?e\.?|a\.?k\.?a\.?|also known as|that is|namely|=)\s*,?\s*(?:the\s+)?)$/;
+// "MSL35/2019", "MSL35 - the 2019 one", "MSL35, the 2019 list", "2019's MSL35", "the 2019 MSL35", "the 2015 release, MSL30",
+// "MSL36, released in 2020", "MSL41 of 2025": two names side by
+// side, joined only when they are names of different kinds (a number and a year, a label or a place): "MSL35,
+// MSL36" or "2019/2020" are two releases
+const BESIDE = /^(?:'s\s+(?:(?:release|list|msl|version|edition)\s*,?\s*)?|\s*(?:(?:release|list|msl|version|edition)\s*)?(?:[/:-]\s*(?:the\s+)?|,\s*the\s+)|\s+(?:the\s+)?|\s*(?:release|list|version|edition)\s*,\s*|\s*,?\s*(?:released|published|issued|out)\s+(?:in\s+)?|\s+of\s+)$/;
 const CLOSE = /^\s*(?:release|list)?\s*\)/;
+// the word after the second name of a release joined so ("the 2019 list", "the 2018a one")
+const TRAILING = /^\s*(?:list|release|one|version|msl|edition)\b/;
+
+/** What kind of name of a release a mention is: its number, its year or label, or its place in words. */
+function kindOf(text: string): 'number' | 'year' | 'place' {
+  if (/^(?:msl|release|version)\b|^msl\d|^\d{1,3}(?:st|nd|rd|th)?\b/.test(text) && !/^(?:19|20)\d\d/.test(text)) return 'number';
+  return /(?:19|20)\d\d/.test(text) ? 'year' : 'place';
+}
 
 /** What one name of a release names, for a conflict: "MSL40 is the 2024 release", "2019's release is MSL35". */
 function named(text: string, refs: ReleaseRef[]): string {
@@ -202,13 +217,19 @@ function paired(lower: string, mentions: Mention[]): Mention[] {
   for (let i = 0; i < mentions.length; i++) {
     const a = mentions[i]!, b = mentions[i + 1];
     const gap = b ? lower.slice(a.end, b.start) : '';
-    const joined = b && a.refs.length === 1 && b.refs.length === 1 && !a.bad && !b.bad && JOIN.test(gap)
-      && (!gap.includes('(') || CLOSE.test(lower.slice(b.end)));
-    if (!joined) {
+    const single = b && a.refs.length === 1 && b.refs.length === 1 && !a.bad && !b.bad;
+    const said = single && JOIN.test(gap) && (!gap.includes('(') || CLOSE.test(lower.slice(b.end)));
+    // ("the latest release, MSL38": a comma alone after a name that ends in its release word)
+    const apposed = /^\s*,\s*$/.test(gap) && /\b(?:release|list|version|edition)$/.test(lower.slice(a.start, a.end));
+    // ("was MSL37 released in 2021?" asks whether the two are one: read as two, never joined)
+    // ("is MSL40 the latest release?" likewise)
+    const asked = (/\b(?:released|published|issued|out)\b/.test(gap) || /^\s+(?:the\s+)?$/.test(gap)) && /^\s*(?:was|were|is|are|did|has|had)\b/.test(lower);
+    const beside = single && !said && !asked && (BESIDE.test(gap) || apposed) && kindOf(lower.slice(a.start, a.end)) !== kindOf(lower.slice(b.start, b.end));
+    if (!said && !beside) {
       out.push(a);
       continue;
     }
-    const end = gap.includes('(') ? b.end + CLOSE.exec(lower.slice(b.end))![0].length : b.end;
+    const end = gap.includes('(') ? b.end + CLOSE.exec(lower.slice(b.end))![0].length : b.end + (TRAILING.exec(lower.slice(b.end))?.[0].length ?? 0);
     const text = lower.slice(a.start, end);
     const [ra, rb] = [a.refs[0]!, b.refs[0]!];
     const fits = (x: ReleaseRef, y: ReleaseRef) => (x.ambiguous ? x.ambiguous.includes(y.label) : x.msl === y.msl);

@@ -62,7 +62,7 @@ const TAXON_INTENTS = new Set<Intent>(['classification', 'genome', 'hosts', 'cou
  * they were not there.
  */
 export function unreadWords(p: Parsed): string | null {
-  const decade = /\b(?:1[89]|20)\d0'?s\b/.exec(p.normalised);
+  const decade = /\b(?:1[89]|20)\d0'?s\b(?!\s*msl\s*-?\s*\d)/.exec(p.normalised);
   if (decade) return `the decade "${decade[0]}" (I answer about one release or two, not the releases of a decade)`;
   const digits = p.leftovers.flatMap((w) => w.split(' ')).find((w) => /\d/.test(w) && !/^\d[\d,.]*$/.test(w));
   if (digits) return `"${digits}"`;
@@ -82,6 +82,9 @@ export function unreadPart(p: Parsed): string | null {
   if (p.taxa.length > 1 && p.intent !== 'largest_taxa') return `the second of two taxa named ("${p.taxa[1]!.text}"): this kind of question is answered for one`;
   if (p.species.length > 0 && p.taxa.length > 0) return `"${p.taxa[0]!.text}" next to "${p.species[0]!.text}": I read one virus or one taxon per question of this kind`;
   if (p.species.length > 0 && !SPECIES_INTENTS.has(p.intent)) return `what is asked about "${p.species[0]!.text}"`;
+  // "Is Ebola virus a haemorrhagic fever virus?": a yes or no of words no table reads is no question about the
+  // virus's classification
+  if (p.form.yesNo && p.intent === 'classification' && p.leftovers.length > 0) return `"${p.leftovers.join(' ')}" (neither a taxon nor a group name I know)`;
   if (p.taxa.length > 0 && !TAXON_INTENTS.has(p.intent)) return `what is asked about "${p.taxa[0]!.text}"`;
   // "before 2023", "after MSL30": a span of releases, which these answers do not read
   const span = /\b(before|after|prior to|until|till|up to)\s+(?:the\s+)?§rel/.exec(p.residue);

@@ -127,6 +127,19 @@ export function parseHost(raw: string): string[] {
   return [...new Set(findHosts(raw.toLowerCase()).flatMap((m) => m.values))];
 }
 
+/**
+ * The hosts a virus's abbreviation is qualified by ("human RSV", "bovine RSV"): the letter virologists put before
+ * the abbreviation for it (HRSV, BRSV) and the stems of the species names that hold it (Orthopneumovirus hominis,
+ * Cytomegalovirus humanbeta5).
+ */
+export const QUALIFIERS = new Map<string, { letter: string; stems: RegExp }>([
+  ['human', { letter: 'H', stems: /hum|homin/i }], ['bovine', { letter: 'B', stems: /bov/i }],
+  ['porcine', { letter: 'P', stems: /porc|sui/i }], ['avian', { letter: 'A', stems: /avi|gall/i }],
+  ['murine', { letter: 'M', stems: /mur|mus\b/i }], ['feline', { letter: 'F', stems: /feli/i }],
+  ['canine', { letter: 'C', stems: /can/i }], ['simian', { letter: 'S', stems: /simi/i }],
+  ['equine', { letter: 'E', stems: /equ/i }], ['ovine', { letter: 'O', stems: /ovi/i }],
+]);
+
 const UNIT: Record<string, number> = { bp: 1, b: 1, nt: 1, kb: 1e3, kbp: 1e3, k: 1e3, mb: 1e6, mbp: 1e6, m: 1e6 };
 
 /** A genome length as text ("48.5 kb", "48500", "48,500 bp", "1.2 Mb") in base pairs, or null if unreadable. */
@@ -155,12 +168,15 @@ export type ChangeKind = 'added' | 'abolished' | 'renamed' | 'reclassified' | 'm
 export const CHANGE_WORDS: ReadonlyArray<[ChangeKind, RegExp]> = [
   ['promoted', /\b(?:promot\w*|elevat\w*|rais\w* to)\b/],
   ['demoted', /\bdemot\w*/],
-  ['renamed', /\b(?:renam\w*|name changes?|new names?)\b/],
+  // ("changed name", "names changed", "got new names")
+  ['renamed', /\b(?:renam\w*|name changes?|new names?|chang\w* (?:their |its |the )?names?|names? (?:were |was |have |has |had )?chang\w*)\b/],
   ['merged', /\bmerg\w*/],
   ['split', /\bsplit\w*/],
   ['reclassified', /\b(?:reclassif\w*|moved|relocat\w*|reassign\w*|transferr\w*)\b/],
   ['abolished', /\b(?:abolish\w*|remov\w*|delet\w*|dropp\w*|discontinu\w*|eliminat\w*|retir\w*|disappear\w*|lost|lose|withdrawn)\b/],
-  ['added', /\b(?:add\w*|new(?:ly)?|creat\w*|introduc\w*|establish\w*|describ\w*|recogni[sz]ed|ratified|appear\w*|gain\w*)\b/],
+  // ("recognised" alone is not new: "how many species were recognised in MSL35" counts them all; "newly
+  // recognised" is new by its first word)
+  ['added', /\b(?:add\w*|new(?:ly)?|creat\w*|introduc\w*|establish\w*|describ\w*|ratified|appear\w*|gain\w*)\b/],
 ];
 const ANY_CHANGE = anyOf(CHANGE_WORDS.map(([, re]) => re));
 

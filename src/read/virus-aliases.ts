@@ -2,8 +2,11 @@
 // "Escherichia phage T4", "Escherichia phage phiX174", "Escherichia phage Lambda". Every VMR virus name and
 // species name of the form "<host> phage|virus <tail>" gives its tail, and "phage <tail>", as aliases; an alias
 // is kept only when every name it comes from denotes one and the same species lineage (a tail shared by phages
-// of two species names neither). Plus a few words no list holds at all ("flu"). Read from name_index once per
-// opened build.
+// of two species names neither). A short code of a phage ("T4", "MS2") is kept apart (SHORT_KEY), for the
+// parser to read only where it is written as a code. And the initials of every name a species ever had
+// ("HHV-6": Human herpesvirus 6, "VSV": Vesicular stomatitis virus), kept apart too (INITIALS_KEY), for an
+// abbreviation no list holds: as with tails, only initials of one lineage's names. Plus a few words no list
+// holds at all ("flu"). Read from name_index once per opened build.
 import type { Store } from '../store/store.js';
 import { normaliseName } from './names.js';
 
@@ -24,32 +27,75 @@ export interface Alias {
   lineage_id: number;
 }
 
+/** The key of a phage's short code ("T4" -> "short:t4"), read only where a question writes it as a code. */
+export const SHORT_KEY = (norm: string): string => `short:${norm}`;
+/** The key of the initials of a species name ("HHV-6" -> "initials:hhv6"). */
+export const INITIALS_KEY = (norm: string): string => `initials:${norm}`;
+
+// words an abbreviation leaves out ("Vesicular exanthema of swine virus": VESV)
+const UNWRITTEN = new Set(['of', 'and', 'the', 'de', 'in', 'from']);
+
+/**
+ * The initials of a name as virologists abbreviate it, lower case: each word's first letter, "virus" (alone or
+ * ending a word) as V, numbers whole ("Human herpesvirus 6" -> "hhv6", "Human T-lymphotropic virus 1" ->
+ * "htlv1"); null for a name that is no run of words (a bracket, a symbol) or too short to be read as one.
+ */
+export function initialsOf(name: string): string | null {
+  if (/[^A-Za-z0-9 -]/.test(name)) return null;
+  let out = '';
+  for (const w of name.toLowerCase().split(/[\s-]+/)) {
+    if (w === '' || UNWRITTEN.has(w)) continue;
+    if (/^\d+[a-z]?$/.test(w)) out += w;
+    else if (!/^[a-z]/.test(w)) return null;
+    else out += w === 'virus' ? 'v' : w.endsWith('virus') ? `${w[0]}v` : w[0];
+  }
+  return out.length >= 3 && out.length <= 8 && /v/.test(out) ? out : null;
+}
+
 const built = new WeakMap<Store, Promise<Map<string, Alias>>>();
 // the table once built, handed out without a promise: a question then awaits nothing for it
 const ready = new WeakMap<Store, Map<string, Alias>>();
 
 async function build(store: Store): Promise<Map<string, Alias>> {
-  const rows = await store.query<{ name: string; lineage_id: number | bigint }>(
-    `SELECT name, lineage_id FROM name_index WHERE kind IN ('virus_name', 'species') AND rank = 'species'
-       AND regexp_matches(name, '^\\S.* (?:phage|virus) \\S+$', 'i')`);
-  const seen = new Map<string, Alias | null>();
-  const add = (key: string, alias: Alias) => {
+  // current: the lineage is listed in the latest release, under any of its names
+  const CURRENT = 'bool_or(last_msl = (SELECT max(last_msl) FROM name_index)) OVER (PARTITION BY lineage_id) AS current';
+  const rows = await store.query<{ name: string; lineage_id: number | bigint; current: boolean }>(
+    `SELECT name, lineage_id, current FROM (SELECT name, lineage_id, kind, ${CURRENT} FROM name_index WHERE rank = 'species')
+     WHERE kind IN ('virus_name', 'species') AND regexp_matches(name, '^\\S.* (?:phage|virus) \\S+$', 'i')`);
+  // each key's aliases by lineage; a key stands for one lineage, or for the one of its lineages still listed
+  // ("phage MS2": the species of MSL1-17 ended, the one listed since goes on)
+  const seen = new Map<string, Map<number, { alias: Alias; current: boolean }>>();
+  const add = (key: string, alias: Alias, current: boolean) => {
     if (key.length < 3) return;
-    const had = seen.get(key);
-    if (had === undefined) seen.set(key, alias);
-    else if (had !== null && had.lineage_id !== alias.lineage_id) seen.set(key, null);
+    let had = seen.get(key);
+    if (!had) seen.set(key, (had = new Map()));
+    if (!had.has(alias.lineage_id)) had.set(alias.lineage_id, { alias, current });
   };
   for (const r of rows) {
     const m = /^\S.* (phage|virus) (\S+)$/i.exec(r.name);
     if (!m) continue;
     const alias = { name: r.name, lineage_id: Number(r.lineage_id) };
     const tail = normaliseName(m[2]!);
-    add(normaliseName(`${m[1]!} ${m[2]!}`), alias);
-    // a bare tail stands for the phage only when it is not a plain word or a short code ("T4" alone is too short)
-    if (tail.length >= 5 || (tail.length >= 4 && /\d/.test(tail))) add(tail, alias);
+    add(normaliseName(`${m[1]!} ${m[2]!}`), alias, r.current);
+    // "T4", "MS2", "P22": a phage's code of letters and digits
+    if (tail.length <= 4 && /\d/.test(tail) && /^[a-z]/.test(tail)) add(SHORT_KEY(tail), alias, r.current);
+    // a bare tail stands for the phage only when it is not a plain word or a short code ("T4" alone is too short),
+    // nor a number ("ssRNA phage 1995": a question's 1995 is a year)
+    if ((tail.length >= 5 || (tail.length >= 4 && /\d/.test(tail))) && !/^\d+$/.test(tail)) add(tail, alias, r.current);
+  }
+  const names = await store.query<{ name: string; lineage_id: number | bigint; current: boolean }>(
+    `SELECT DISTINCT name, lineage_id, current FROM (SELECT name, lineage_id, kind, ${CURRENT} FROM name_index WHERE rank = 'species') WHERE kind = 'species'`);
+  for (const r of names) {
+    const initials = initialsOf(r.name);
+    if (initials) add(INITIALS_KEY(initials), { name: r.name, lineage_id: Number(r.lineage_id) }, r.current);
   }
   const out = new Map<string, Alias>();
-  for (const [k, v] of seen) if (v) out.set(k, v);
+  for (const [k, byLineage] of seen) {
+    const all = [...byLineage.values()];
+    const current = all.filter((x) => x.current);
+    if (all.length === 1) out.set(k, all[0]!.alias);
+    else if (current.length === 1) out.set(k, current[0]!.alias);
+  }
   for (const [word, name] of Object.entries(COMMON_WORDS)) out.set(word, { name, lineage_id: 0 });
   return out;
 }

@@ -142,8 +142,10 @@ async function changedIn(ctx: Ctx, p: Parsed, rank: Rank, change: ChangeKind, wi
   // "were any families abolished in 2022?": a yes or a no, then the names
   const lead = p.form.yesNo ? `${named.length > 0 ? 'Yes' : 'No'}: ` : '';
   // "how many species were merged in MSL41": ICTV's own figure first, where its sheet counts the step
-  const counted = rank === 'species' && !within && p.form.howMany && (change === 'merged' || change === 'split')
-    ? officialTally(ctx.store, prev.msl, r.msl, change === 'merged' ? 'Merged' : 'New Splits') : null;
+  // (and beside any list of species a release changed, where ICTV's figure for that change is not the list's length)
+  const word = OFFICIAL_WORD[change];
+  const tally = rank === 'species' && !within && word ? officialTally(ctx.store, prev.msl, r.msl, word) : null;
+  const counted = tally && ((p.form.howMany && (change === 'merged' || change === 'split')) || tally.ictv !== named.length) ? tally : null;
   const official = counted ? `ICTV's Taxon Counts sheet counts ${num(counted.ictv)} species ${ICTV_SAYS[counted.change]} in ${release(r)}. Traced along their lineages, in` : 'In';
   return {
     response: `${lead}${official} ${release(r)}, compared with ${release(prev)}, ${list}.`,
@@ -231,6 +233,14 @@ function stepChanges(ctx: Ctx, p: Parsed, prev: ReleaseRow, target: ReleaseRow):
 const ICTV_WORDS: Record<SpeciesChangeKind, string[]> = {
   added: ['New', 'New Splits'], abolished: ['Abolished'], renamed: ['Renamed'], reclassified: ['Moved'], merged: ['Merged'], split: ['New Splits'],
 };
+/**
+ * The row of ICTV's Taxon Counts sheet that counts each change of species as the lists here do (its "Moved" counts
+ * moves to another genus under the same name only, not every species moved to another taxon: not set beside them).
+ */
+const OFFICIAL_WORD: Partial<Record<ChangeKind, string>> = {
+  added: 'New', abolished: 'Abolished', renamed: 'Renamed', merged: 'Merged', split: 'New Splits',
+};
+
 const ICTV_SAYS: Record<string, string> = {
   New: 'new', 'New Splits': 'new by splits', Abolished: 'abolished', Renamed: 'renamed', Moved: 'moved', Merged: 'merged',
 };

@@ -1,10 +1,13 @@
 // What every answer of POST /ai/query is made of: the answer's shape, the releases it is asked in, and the
 // sentences answers share (a release with its year, the note of a year of two releases, "not understood").
 import type { Store } from '../../store/store.js';
+import { normaliseName } from '../../read/names.js';
 import { releases as releaseRows, type ReleaseRow } from '../../read/releases.js';
+import { fateOf } from '../../read/taxonomy-facts.js';
 import { EXAMPLE_QUESTIONS } from '../examples.js';
 import { release } from '../format.js';
-import type { Parsed } from '../parse.js';
+import { and } from '../format.js';
+import type { Parsed, TaxonEntry } from '../parse.js';
 
 export interface Source {
   model: string;
@@ -74,4 +77,44 @@ export function fallback(reason: string): Answer {
 export function notUnderstood(missing: string, response: string): Answer {
   const a = fallback(response);
   return { ...a, data: { ...a.data, missing } };
+}
+
+/** A taxon's entries in taxon_profile by name (one per rank it was used at). */
+export const profileEntries = (ctx: Ctx, name: string): TaxonEntry[] => ctx.store.docJson<TaxonEntry[]>('taxon_profile', normaliseName(name)) ?? [];
+
+export interface TaxonFate {
+  /** The release that changed it (the one after its last). */
+  at: ReleaseRow;
+  change: string;
+  new_name: string | null;
+  /** "from the family Flaviviridae into the family Hepaciviridae (new in MSL41)", or "" when it stayed put. */
+  moved: string;
+  /** "renamed Orthohepacivirus and moved from the family Flaviviridae into the family Hepaciviridae (new in MSL41 (2025))". */
+  text: string;
+}
+
+/**
+ * What the release after a taxon's last did to it, as the change lists record it (MSL38 on): renamed, moved,
+ * abolished; where it was renamed, the taxa above it before and after, so a move into a new family is said too
+ * ("the genus Hepacivirus was renamed Orthohepacivirus and moved into the new family Hepaciviridae").
+ */
+export async function taxonFate(ctx: Ctx, t: { rank: string; name: string; entry: TaxonEntry }): Promise<TaxonFate | null> {
+  const at = ctx.all.find((r) => r.msl > t.entry.last_msl);
+  if (!at) return null;
+  const f = (await fateOf(ctx.store, t.name)).find((x) => x.msl === at.msl);
+  if (!f) return null;
+  const verbs = f.change.split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
+  const renamed = f.new_name && f.new_name !== t.name ? f.new_name : null;
+  // the taxon it became, listed in that release, and the taxa above it there against those above it before
+  const next = renamed ? profileEntries(ctx, renamed).find((e) => e.first_msl <= at.msl && e.last_msl >= at.msl) : undefined;
+  const moves = next ? t.entry.parents.flatMap((before) => {
+    const after = next.parents.find((x) => x.rank === before.rank);
+    if (!after || after.name === before.name) return [];
+    const fresh = profileEntries(ctx, after.name).some((e) => e.rank === after.rank && e.first_msl === at.msl);
+    return [`from the ${before.rank} ${before.name} into the ${fresh ? 'new ' : ''}${after.rank} ${after.name}`];
+  }) : [];
+  const moved = moves.slice(0, 2).join(' and ');
+  if (moved && !verbs.includes('moved')) verbs.push('moved');
+  const said = verbs.map((v) => (v === 'renamed' && renamed ? `renamed ${renamed}` : v === 'moved' && moved ? `moved ${moved}` : v));
+  return { at, change: f.change, new_name: f.new_name, moved, text: and(said) };
 }

@@ -3,7 +3,7 @@
 // before MSL38, Orthoflavivirus since), in the word's strict sense and, where it has one, its wider one; a species
 // that is not a member now but was says when it left. A word that names no taxon ("arbovirus") is said to be none,
 // and what the taxonomy does say about the virus is given instead.
-import { mslOf } from '../../read/lineages.js';
+import { endingText, mslOf } from '../../read/lineages.js';
 import { lineageOutline } from '../../read/species-walks.js';
 import type { ReleaseRow } from '../../read/releases.js';
 import { and, release } from '../format.js';
@@ -29,8 +29,17 @@ export function groupMembership(ctx: Ctx, p: Parsed): Answer {
   const s = p.species[0]!, t = p.taxa[0]!;
   const g = t.group!;
   const word = t.text.toLowerCase();
-  const r = targetRelease(ctx, p);
-  const doc = speciesIn(ctx, s, r).species;
+  let r = targetRelease(ctx, p);
+  const placed = speciesIn(ctx, s, r);
+  let doc = placed.species;
+  // a species no longer listed ("HHV-6": Human herpesvirus 6, abolished in MSL26), asked of no release: where its
+  // last release placed it, said as such
+  let lastNote = '';
+  if (!doc && p.releases.length === 0 && placed.status === 'ended') {
+    r = rowOf(ctx, mslOf(placed.lineage.last_appearance))!;
+    doc = speciesIn(ctx, s, r).species;
+    lastNote = `, the last release that lists it (it was ${endingText(placed.lineage)})`;
+  }
   if (!doc) return notUnderstood('species', `${s.text} is not a species in ${release(r)}.`);
   const c = doc.classification;
   const strict = g.taxon!, wider = g.wider;
@@ -42,11 +51,11 @@ export function groupMembership(ctx: Ctx, p: Parsed): Answer {
   const data = { species: doc.scientific_name, version: r.version, group: word, taxon: { rank: strict.rank, name: strictName }, wider: wider ?? null, classification: c, source: g.source };
   const former = g.former?.filter((f) => mslOf(f.renamed_in) <= r.msl).map((f) => `, formerly the ${f.rank} ${f.name} (renamed in ${f.renamed_in})`).join('') ?? '';
   if (inStrict) {
-    return { response: `Yes: in ${release(r)}, ${it} is in ${reading(word, strict, strictName)}${former}.`, data: { ...data, answer: 'yes' }, sources: src };
+    return { response: `Yes: in ${release(r)}${lastNote}, ${it} ${lastNote ? 'was' : 'is'} in ${reading(word, strict, strictName)}${former}.`, data: { ...data, answer: 'yes' }, sources: src };
   }
   if (inWider) {
     return {
-      response: `Yes, in the wider sense: in ${release(r)}, ${it} is in the ${wider!.rank} ${wider!.name}, which "${word}" also names, though not in the ${strict.rank} ${strictName}${former}, the ${g.words[1] ?? word} in the strict sense (it is in the ${strict.rank} ${c[strict.rank] ?? 'none'}).`,
+      response: `Yes, in the wider sense: in ${release(r)}${lastNote}, ${it} ${lastNote ? 'was' : 'is'} in the ${wider!.rank} ${wider!.name}, which "${word}" also names, though not in the ${strict.rank} ${strictName}${former}, the ${g.words[1] ?? word} in the strict sense (it is in the ${strict.rank} ${c[strict.rank] ?? 'none'}).`,
       data: { ...data, answer: 'yes', sense: 'wider' }, sources: src,
     };
   }
@@ -58,16 +67,17 @@ export function groupMembership(ctx: Ctx, p: Parsed): Answer {
   const was = l.timeline.filter((e) => mslOf(e.version) <= r.msl && e.lineage.split(';').some((x) => names.has(x)));
   const last = was[was.length - 1];
   const history = last ? `; it was in ${and([...new Set(last.lineage.split(';').filter((x) => names.has(x)))])} until ${release(rowOf(ctx, mslOf(last.version))!)}` : '';
-  const placed = `the ${strict.rank} ${c[strict.rank] ?? 'none'}${wider && strict.rank !== wider.rank ? ` and the ${wider.rank} ${c[wider.rank] ?? 'none'}` : ''}`;
+  const where = `the ${strict.rank} ${c[strict.rank] ?? 'none'}${wider && strict.rank !== wider.rank ? ` and the ${wider.rank} ${c[wider.rank] ?? 'none'}` : ''}`;
   return {
-    response: `No: in ${release(r)}, ${it} is in ${placed}, not in ${reading(word, strict, strictName)}${wider ? ` (or, loosely, the ${wider.rank} ${wider.name})` : ''}${history}.`,
+    response: `No: in ${release(r)}${lastNote}, ${it} ${lastNote ? 'was' : 'is'} in ${where}, not in ${reading(word, strict, strictName)}${wider ? ` (or, loosely, the ${wider.rank} ${wider.name})` : ''}${history}.`,
     data: { ...data, answer: 'no' }, sources: src,
   };
 }
 
 /**
- * "Is Zika virus an arbovirus?": the word names no taxon, so the taxonomy cannot answer membership; what it
- * groups viruses by, and the classification of the virus asked about instead.
+ * "Is Zika virus an arbovirus?": the word names no taxon, so the taxonomy cannot answer membership; the answer
+ * says so, what the word groups viruses by, and the classification of the virus (or the place of the taxon)
+ * asked about.
  */
 export function notATaxon(ctx: Ctx, p: Parsed): Answer {
   const g = p.groupWords[0]!;
@@ -78,13 +88,12 @@ export function notATaxon(ctx: Ctx, p: Parsed): Answer {
   // the ranks people place a virus by, not the whole lineage
   const placed = (c: Record<string, string | null>) => and((['genus', 'family', 'order'] as const).filter((k) => c[k]).map((k) => `the ${k} ${c[k]}`));
   const instead = doc ? ` What the taxonomy says: in ${release(r)}, ${who(s!, doc.scientific_name)} is in ${placed(doc.classification)}.`
-    : p.taxa[0] ? ` The ${p.taxa[0].rank} ${p.taxa[0].name} is a taxon; I can say what it holds and where it sits.` : '';
+    : p.taxa[0] ? ` What the taxonomy says: the ${p.taxa[0].rank} ${p.taxa[0].name} is a taxon${p.taxa[0].entry.parents.length ? `, in ${placed(Object.fromEntries(p.taxa[0].entry.parents.map((x) => [x.rank, x.name])))}` : ''}.` : '';
   // a grouping of viruses (not a word for something that is no virus) is no relationship the taxonomy records
   const why = g.entry.not_a_taxon!.startsWith('it groups') ? '; the ICTV classifies viruses by their relationships, so the taxonomy cannot say what is or is not one' : '';
   return {
     response: `"${word}" is not a taxon of the ICTV taxonomy: ${g.entry.not_a_taxon}${why}.${instead}`,
     data: { word, not_a_taxon: g.entry.not_a_taxon, source: g.entry.source, ...(doc ? { species: doc.scientific_name, version: r.version, classification: doc.classification } : {}) },
     sources: doc ? sources(ctx, 'species_doc', r.version) : [],
-    unanswered: true,
   };
 }

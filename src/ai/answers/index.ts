@@ -10,7 +10,7 @@ import { changeUnread, changesOrUnread, compareReleases, everyRankChanged, relea
 import { contextOf, fallback, type Answer, type Ctx, type Handler } from './common.js';
 import { familiesBy } from './families.js';
 import { groupMembership, notATaxon } from './groups.js';
-import { currentName, formerNames, hasHost, isGenomeType, memberOf, nameIn, sameTaxon, speciesClassification, speciesGenome, speciesHistory, speciesHosts, stillNamed } from './species.js';
+import { currentName, formerNames, hasHost, isGenomeType, listedIn, memberOf, nameIn, sameTaxon, speciesClassification, speciesGenome, speciesHistory, speciesHosts, speciesMoves, stillNamed } from './species.js';
 import {
   compareRankUnread, countTaxon, taxonIn, taxonGenomeType, familyEvolution, familyStability, fastestGrowing, largestTaxa, rankIs, stillInUse, taxonClassification,
   taxonFormerNames, taxonGenome, taxonHistory, taxonHosts, taxonThreshold, twoTaxa, twoTaxaBetween, typeSpeciesOf,
@@ -60,11 +60,13 @@ const HANDLERS: Record<Exclude<Reading, 'help' | 'unknown'>, Handler> = {
   member_of: (ctx, p) => (p.taxa[0]?.group ? groupMembership(ctx, p) : memberOf(ctx, p)),
   taxon_in_taxon: taxonIn,
   taxon_became: (ctx, p) => taxonHistory(ctx, p, p.taxa[0]!),
+  species_moved: withSpecies(speciesMoves),
   taxon_genome_type: taxonGenomeType,
   has_host: hasHost,
   taxon_former_names: taxonFormerNames,
   name_in_release: nameIn,
   still_named: stillNamed,
+  listed_in: listedIn,
   two_taxa: twoTaxa,
   two_taxa_between: twoTaxaBetween,
   between_releases: betweenReleases,

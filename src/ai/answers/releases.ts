@@ -19,7 +19,9 @@ export function listedAside(store: Store, r: ReleaseRow, rank: Rank, official: n
 }
 
 export function countRelease(ctx: Ctx, p: Parsed): Answer {
-  const rank = p.targetRank ?? 'species';
+  // "Are there more than 10,000 species in MSL38?": a yes or a no by the count, then the count
+  const more = p.form.yesNo && p.releases.length === 1 ? p.form.more : null;
+  const rank = more?.rank ?? p.targetRank ?? 'species';
   const targets = p.releases.length ? p.releases.map((r) => rowOf(ctx, r.msl)!) : [ctx.latest];
   // "how many realms were introduced in MSL35": the count there against the release before
   const before = ctx.all.filter((r) => r.msl < targets[0]!.msl).pop();
@@ -29,9 +31,11 @@ export function countRelease(ctx: Ctx, p: Parsed): Answer {
     const more = rank === 'species' ? ` in ${count(r.total_genera, 'genus', 'genera')} and ${count(r.total_families, 'family', 'families')}` : '';
     return `${release(r)} has ${count(n, rank, RANK_PLURAL[rank]!)}${listedAside(ctx.store, r, rank, n)}${more}`;
   });
+  const n = more ? releaseTotal(ctx.store, targets[targets.length - 1]!, rank) ?? 0 : 0;
+  const yes = more ? (/^(?:more than|over)$/.test(more.how) ? n > more.n : more.how === 'at least' ? n >= more.n : n < more.n) : null;
   return {
-    response: withNote(`${parts.join('; ')}.`, p),
-    data: { rank, counts: targets.map((r) => ({ version: r.version, year: r.year, count: releaseTotal(ctx.store, r, rank) })) },
+    response: withNote(`${yes === null ? '' : yes ? 'Yes: ' : 'No: '}${parts.join('; ')}.`, p),
+    data: { rank, counts: targets.map((r) => ({ version: r.version, year: r.year, count: releaseTotal(ctx.store, r, rank) })), ...(yes === null ? {} : { answer: yes ? 'yes' : 'no' }) },
     sources: targets.map((r) => ({ model: rank === 'species' || rank === 'genus' || rank === 'family' || rank === 'order' || rank === 'realm' ? 'releases' : 'diversity_stats', version: r.version })),
   };
 }
@@ -229,7 +233,8 @@ export function yearsBetween(ctx: Ctx, p: Parsed): Answer {
 export function releaseIsYear(ctx: Ctx, p: Parsed): Answer {
   const [x, y] = p.releases.map((r) => rowOf(ctx, r.msl)!) as [ReleaseRow, ReleaseRow];
   return {
-    response: x.msl === y.msl ? `Yes: ${x.version} is the ${x.label} release.` : `No: ${x.version} is the ${x.label} release; ${p.releases[1]!.text} is ${y.version} (${y.label}).`,
+    // ("Is MSL41 the latest release?": the second name said back when it is no year or label)
+    response: x.msl === y.msl ? `Yes: ${x.version} is the ${x.label} release${/^(?:msl\s*)?\d/i.test(p.releases[1]!.text) ? '' : `, ${p.releases[1]!.text}`}.` : `No: ${x.version} is the ${x.label} release; ${p.releases[1]!.text} is ${y.version} (${y.label}).`,
     data: { version: x.version, label: x.label, year: x.year, answer: x.msl === y.msl ? 'yes' : 'no' }, sources: sources(ctx, 'releases'),
   };
 }

@@ -12,7 +12,7 @@ import { lineageCurrentName, lineageOutline, lineagePlace, lineageRenames, renam
 import { and, release } from '../format.js';
 import type { Parsed, SpeciesRef } from '../parse.js';
 import { COMPOSITION_NAMES } from '../vocabulary.js';
-import { fallback, labelled, notUnderstood, rowOf, sources, span, targetRelease, type Answer, type Ctx, type Source } from './common.js';
+import { fallback, labelled, notUnderstood, rowOf, sources, span, targetRelease, taxonFate, type Answer, type Ctx, type Source } from './common.js';
 
 /**
  * The lineage a name means in a release: of the lineages it was used for, the one listed there under it (a name
@@ -160,20 +160,24 @@ function nameSpans(l: LineageOutline): Array<{ name: string; first: string; last
   return spans;
 }
 
-export function formerNames(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
+export function formerNames(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
   const l = lineageOutline(ctx.store, s.lineage_ids[0]!);
   const spans = nameSpans(l);
   const renames = renamesIn(l.timeline);
   const data = { query_name: s.text, matched_name: s.matched_name, names: spans, renames, lineage: summaryOf(l) };
   const sources = lineageSources(ctx);
   const last = spans[spans.length - 1]!;
+  // "Was X ever renamed?", "Did ICTV rename X in MSL38?": a yes or a no first, by its renames (in the release named)
+  const asked = p.form.yesNo && p.change === 'renamed' && p.releases.length <= 1 ? p.releases[0] : undefined;
+  const yes = asked ? renames.some((r) => mslOf(r.version) === asked.msl) : renames.length > 0;
+  const lead = p.form.yesNo && p.change === 'renamed' && p.releases.length <= 1 ? `${yes ? 'Yes' : 'No'}: ` : '';
   if (spans.length === 1) {
-    return { response: `${called(s, last.name)} has had one name, ${last.name}, in every release it is listed in (${last.first}-${last.last}); it was never renamed.`, data, sources };
+    return { response: `${lead}${called(s, last.name)} has had one name, ${last.name}, in every release it is listed in (${last.first}-${last.last}); it was never renamed.`, data, sources };
   }
   const former = spans.slice(0, -1).map((x) => `${x.name} (${x.first === x.last ? x.first : `${x.first}-${x.last}`})`);
   const when = renames.map((r) => labelled(ctx, r.version));
   return {
-    response: `${last.name} was formerly called ${and(former)}; it was renamed in ${and(when)}${l.ended === 'current' ? `, and ${last.name} is its name in ${l.last_appearance}` : `, and carried the name ${last.name} until ${last.last}`}.`,
+    response: `${lead}${last.name} was formerly called ${and(former)}; it was renamed in ${and(when)}${l.ended === 'current' ? `, and ${last.name} is its name in ${l.last_appearance}` : `, and carried the name ${last.name} until ${last.last}`}.`,
     data, sources,
   };
 }
@@ -196,6 +200,35 @@ export function speciesHistory(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
     response: `${life}${nameUse}.`,
     data: { query_name: s.text, matched_name: s.matched_name, lineage: summaryOf(l), name_used: own.length ? { first: own[0]!.version, last: own[own.length - 1]!.version } : null },
     sources: lineageSources(ctx),
+  };
+}
+
+/**
+ * "When was hepatitis C virus moved, and into which family?": each release in which its lineage's taxon of the
+ * rank asked (its family, unless another is named) was another than in the release before, from its timeline.
+ */
+export function speciesMoves(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
+  const rank = p.relationRank ?? 'family';
+  const l = lineageOutline(ctx.store, s.lineage_ids[0]!);
+  const moves: Array<{ version: string; from: string | null; to: string | null }> = [];
+  const at = (e: { version: string; name: string }) => speciesDoc(ctx.store, mslOf(e.version), e.name)?.classification[rank] ?? null;
+  for (let k = 1; k < l.timeline.length; k++) {
+    const a = l.timeline[k - 1]!, b = l.timeline[k]!;
+    // only where the taxa above it changed (most releases leave them), each side read from its release's record
+    if (a.lineage.slice(0, a.lineage.lastIndexOf(';')) === b.lineage.slice(0, b.lineage.lastIndexOf(';'))) continue;
+    const [from, to] = [at(a), at(b)];
+    if (from !== to) moves.push({ version: b.version, from, to });
+  }
+  const last = l.timeline[l.timeline.length - 1]!;
+  const now = l.current_name && !same(l.current_name, s.text) ? ` (now ${l.current_name})` : '';
+  const taxon = (n: string | null) => (n ? `the ${rank} ${n}` : `no ${rank}`);
+  const told = moves.map((m) => `from ${taxon(m.from)} into ${taxon(m.to)} in ${labelled(ctx, m.version)}`);
+  return {
+    response: moves.length === 0
+      ? `${s.text.charAt(0).toUpperCase()}${s.text.slice(1)}${now} was never moved to another ${rank}: it is in ${taxon(at(last))} in every release that lists it with one (${l.first_appearance}-${l.last_appearance}).`
+      : `${s.text.charAt(0).toUpperCase()}${s.text.slice(1)}${now} was moved ${and(told)}.`,
+    data: { query_name: s.text, rank, moves, lineage: summaryOf(l) },
+    sources: speciesSources(ctx, last.version),
   };
 }
 
@@ -295,20 +328,38 @@ export function ambiguousAbbreviation(ctx: Ctx, s: SpeciesRef, name: string): An
   return aside ? notUnderstood('species', `${s.text} is the VMR's abbreviation of ${name}, but ${aside}: ask again naming the virus you mean.`) : null;
 }
 
-/** "Is Zika virus in the genus Orthoflavivirus?": the species' taxon of that rank in the release asked. */
-export function memberOf(ctx: Ctx, p: Parsed): Answer {
+/**
+ * "Is Zika virus in the genus Orthoflavivirus?", "Which genus is West Nile virus in now, still Flavivirus?": the
+ * species' taxon of that rank in the release asked; where it is not the one named, until when it was, and what
+ * became of a taxon no longer listed (the change lists: "the genus Flavivirus was renamed Orthoflavivirus in MSL38").
+ */
+export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
   const s = p.species[0]!, t = p.taxa[0]!;
   const r = targetRelease(ctx, p);
   const doc = speciesIn(ctx, s, r).species;
   if (!doc) return notUnderstood('species', `${s.text} is not a species in ${release(r)}.`);
   const at = doc.classification[t.rank] ?? null;
   const yes = at !== null && at.toLowerCase() === t.name.toLowerCase();
+  let since = '';
   if (!yes) {
     const doubt = ambiguousAbbreviation(ctx, s, doc.scientific_name);
     if (doubt) return doubt;
+    const l = lineageOutline(ctx.store, lineageIn(ctx, s, r));
+    const was = l.timeline.filter((e) => mslOf(e.version) <= r.msl && e.lineage.split(';').includes(t.name)).pop();
+    const fate = t.entry.last_msl < r.msl ? await taxonFate(ctx, t) : null;
+    const became = fate ? `; the ${t.rank} ${t.name} was ${fate.text} in ${release(fate.at)}` : '';
+    since = `${was ? `; it was in the ${t.rank} ${t.name} until ${labelled(ctx, was.version)}` : ''}${became}`;
+    // "Is mumps virus a rubulavirus?": a taxon's name written as an everyday word (lower case, no rank word) for a
+    // taxon no longer listed, which the species was in to its last release: a member by that name as people use it
+    if (was && mslOf(was.version) === t.entry.last_msl && t.entry.last_msl < r.msl && t.text === t.text.toLowerCase() && p.rankWord === null) {
+      return {
+        response: `Yes, by a former ${t.rank}: ${who(s, doc.scientific_name)} was in the ${t.rank} ${t.name} until ${labelled(ctx, was.version)}, the last release that lists it${became}; in ${release(r)} it is in ${at ? `the ${t.rank} ${at}` : `no ${t.rank}`}.`,
+        data: { species: doc.scientific_name, rank: t.rank, asked: t.name, actual: at, version: r.version, answer: 'yes', by: 'former taxon' }, sources: sources(ctx, 'species_doc', r.version),
+      };
+    }
   }
   return {
-    response: `${yes ? 'Yes' : 'No'}: in ${release(r)}, ${who(s, doc.scientific_name)} is in ${at ? `the ${t.rank} ${at}` : `no ${t.rank}`}.`,
+    response: `${yes ? 'Yes' : 'No'}: in ${release(r)}, ${who(s, doc.scientific_name)} is in ${at ? `the ${t.rank} ${at}` : `no ${t.rank}`}${since}.`,
     data: { species: doc.scientific_name, rank: t.rank, asked: t.name, actual: at, version: r.version, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'species_doc', r.version),
   };
 }
@@ -356,5 +407,24 @@ export function stillNamed(ctx: Ctx, p: Parsed): Answer {
     response: yes ? `Yes: ${now} is the species' name in the latest release, ${release(ctx.latest)}.`
       : now ? `No: in the latest release, ${release(ctx.latest)}, ${s.text} is the species ${now}.` : `No: ${s.text} is not a species in the latest release, ${release(ctx.latest)}.`,
     data: { query_name: s.text, current_name: now, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'species_doc', ctx.latest.version),
+  };
+}
+
+/** "Was Zika virus listed in 1990?": whether the name denotes a species in that release, and when its species is listed. */
+export function listedIn(ctx: Ctx, p: Parsed): Answer {
+  const s = p.species[0]!;
+  const r = targetRelease(ctx, p);
+  // a virus's name or abbreviation outside the releases the VMR uses it in ("SARS-CoV-2" in 2015): its species was
+  // listed, the virus was not named; no yes or no
+  if (s.kind !== 'species' && (r.msl < s.first_msl || r.msl > s.last_msl)) {
+    return notUnderstood('species', `${s.text} is a virus name the VMR uses in MSL${s.first_msl}-MSL${s.last_msl}, not in ${release(r)}; ask about its species by the species' name.`);
+  }
+  const doc = speciesIn(ctx, s, r).species;
+  const l = lineageOutline(ctx.store, lineageIn(ctx, s, r));
+  const span = l.first_appearance === l.last_appearance ? `in ${l.first_appearance} only` : `from ${l.first_appearance} to ${l.last_appearance}`;
+  return {
+    response: doc ? `Yes: in ${release(r)}, ${who(s, doc.scientific_name)} is listed, as the species ${doc.scientific_name}.`
+      : `No: ${s.text} is not listed in ${release(r)}; its species is listed ${span}.`,
+    data: { query_name: s.text, version: r.version, species: doc?.scientific_name ?? null, answer: doc ? 'yes' : 'no' }, sources: sources(ctx, 'species_doc', r.version),
   };
 }

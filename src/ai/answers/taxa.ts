@@ -11,7 +11,7 @@ import { and, count, dec, num, RANK_PLURAL, release, signed } from '../format.js
 import type { Parsed, TaxonEntry, TaxonRef } from '../parse.js';
 import { stabilityExtremes, stabilityRow, stabilitySentence, STABILITY_FORMULA, statusOf } from '../stability.js';
 import { formatGenomeSize, genomeLabel } from '../vocabulary.js';
-import { fallback, notUnderstood, rowOf, sources, span, targetRelease, withNote, type Answer, type Ctx, type Source } from './common.js';
+import { fallback, notUnderstood, rowOf, sources, span, targetRelease, taxonFate, withNote, type Answer, type Ctx, type Source } from './common.js';
 import { speciesIn, who } from './species.js';
 
 export function countsIn(e: TaxonEntry, msl: number) {
@@ -29,8 +29,12 @@ export async function taxonFormerNames(ctx: Ctx, p: Parsed): Promise<Answer> {
   const from = await renamesTo(ctx.store, t.name);
   if (from.length === 0) return notUnderstood('former name', `The change lists (which record renames of higher taxa from ${release(rowOf(ctx, 38) ?? ctx.latest)} on) record no earlier name of the ${t.rank} ${t.name}, and I do not guess one.`);
   const steps = from.map((f) => `${f.old_name} (renamed ${t.name} in ${release(all.find((r) => r.msl === f.msl)!)})`);
+  // asked in a release before the rename: the name it had there, the one the first rename after that release replaced
+  const asked = p.releases.length === 1 ? p.releases[0]! : null;
+  const then = asked ? from.filter((f) => f.msl > asked.msl).sort((a, b) => a.msl - b.msl)[0] : undefined;
+  const lead = asked && then ? `In ${release(all.find((r) => r.msl === asked.msl)!)}, the ${t.rank} ${t.name} was the ${t.rank} ${then.old_name}. ` : '';
   return {
-    response: `The ${t.rank} ${t.name} was formerly called ${and(steps)}.`,
+    response: `${lead}The ${t.rank} ${t.name} was formerly called ${and(steps)}.`,
     data: { taxon: t.name, rank: t.rank, former_names: from.map((f) => ({ name: f.old_name, renamed_in: `MSL${f.msl}` })) },
     sources: [{ model: 'src.renames', version: `MSL${from[0]!.msl}` }],
   };
@@ -91,7 +95,18 @@ export function countTaxon(ctx: Ctx, p: Parsed, t: TaxonRef): Answer {
 
 const RANK_ONE: Record<string, string> = { species: 'species', genera: 'genus', families: 'family', orders: 'order' };
 
-export async function taxonHistory(ctx: Ctx, _p: Parsed, t: TaxonRef): Promise<Answer> {
+export async function taxonHistory(ctx: Ctx, p: Parsed, t: TaxonRef): Promise<Answer> {
+  const a = await taxonLife(ctx, t);
+  // "Was the order Caudovirales abolished?", "Has the genus Flavivirus been renamed?": a yes or a no first, where the
+  // record says which (a taxon no longer listed, with no abolition or rename recorded, gets none)
+  const status = (a.data as { status: string }).status;
+  const asked = p.form.yesNo && p.releases.length === 0 ? p.change : null;
+  const yes = asked === 'abolished' ? (status === 'abolished' ? true : status === 'current' || status === 'renamed' ? false : null)
+    : asked === 'renamed' ? (status === 'renamed' ? true : status === 'current' ? (await renamesTo(ctx.store, t.name)).length > 0 ? null : false : null) : null;
+  return yes === null ? a : { ...a, response: `${yes ? 'Yes' : 'No'}: ${a.response.replace(/^The /, 'the ')}` };
+}
+
+async function taxonLife(ctx: Ctx, t: TaxonRef): Promise<Answer> {
   const e = t.entry;
   const first = rowOf(ctx, e.first_msl)!, last = rowOf(ctx, e.last_msl)!;
   const lc = countsIn(e, e.last_msl)!;
@@ -112,10 +127,11 @@ export async function taxonHistory(ctx: Ctx, _p: Parsed, t: TaxonRef): Promise<A
   sources.push({ model: 'timeline', version: span(ctx) });
   let status = event ? 'abolished' : 'ended';
   let fate = event?.description ?? `no release from ${release(next)} on lists it`;
-  // the change lists (MSL38 on) name what a taxon became when it was renamed
-  const renamed = (await fateOf(ctx.store, e.name)).find((f) => f.msl === next.msl && f.new_name && /renam/i.test(f.change));
+  // the change lists (MSL38 on) name what a taxon became when it was renamed, and where it was moved
+  const changed = await taxonFate(ctx, t);
+  const renamed = changed?.new_name && /renam/i.test(changed.change) ? changed : null;
   if (renamed && !event) {
-    fate = `in ${release(next)} it was renamed ${renamed.new_name}`;
+    fate = `in ${release(next)} it was ${renamed.text}`;
     status = 'renamed';
   }
   if (t.rank === 'family' && !renamed) {
