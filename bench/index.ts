@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { writeMeasurement } from './measurement.js';
 import { NAMES_SQL, searchQueries } from '../test/support/search-queries.js';
 import { aiQuestions, MIX_SQL, type MixSource } from './ai-questions.js';
+import { startCommand } from './soak/server.js';
 
 const ROOT = projectRoot();
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
@@ -19,7 +20,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Only the scenarios whose name matches (a regular expression), to measure one change quickly. */
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 
-interface Run { rps: number; p50: number; p99: number; errors: number; non2xx: number; cpuPerRequest: number; rss: number }
+interface Run { rps: number; p50: number; p99: number; errors: number; non2xx: number; cpuPerRequest: number; rss: number; peak: number }
 
 function start(script: string, port: number, probe: string, env: Record<string, string> = {}, nodeArgs: string[] = []): { child: ChildProcess; ready: Promise<number> } {
   const t0 = Date.now();
@@ -65,7 +66,7 @@ async function load(pid: number, port: number, paths: () => string, method = 'GE
   return {
     rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx,
     cpuPerRequest: (cpuMicros(pid) - cpu0) / Math.max(1, result.requests.total),
-    rss: memory(pid).rss,
+    ...memory(pid),
   };
 }
 
@@ -74,12 +75,6 @@ function memory(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)![1]);
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-}
-
-/** The Node options `npm start` gives the server, so the service is measured as it is shipped. */
-function serverNodeArgs(): string[] {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  return /node ((?:--\S+ )*)dist\/src\/server\.js/.exec(pkg.scripts.start)?.[1]?.trim().split(' ').filter(Boolean) ?? [];
 }
 
 interface Keys {
@@ -191,7 +186,9 @@ async function main(): Promise<void> {
   process.once('exit', () => ceiling.child.kill('SIGKILL'));
   await ceiling.ready;
   // The probe is a species lookup, so "first answer" means the documents are loaded, not just the port open.
-  const service = start(join(ROOT, 'dist', 'src', 'server.js'), 18_702, pick(keys)(), { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' }, serverNodeArgs());
+  // as `npm start` runs it: its Node options and its environment (MALLOC_ARENA_MAX bounds malloc's arenas)
+  const shipped = startCommand(ROOT);
+  const service = start(join(ROOT, 'dist', 'src', 'server.js'), 18_702, pick(keys)(), { ...shipped.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' }, shipped.args);
   process.once('exit', () => service.child.kill('SIGKILL'));
   const startup = await service.ready;
 
@@ -212,13 +209,13 @@ async function main(): Promise<void> {
   const lines = [
     `autocannon, 50 connections, ${DURATION} s per run, ${ROUNDS} interleaved rounds; the ceiling is plain Express 5 answering a fixed ~300-byte \`res.json\``,
     '',
-    '| scenario | ceiling req/s | service req/s | ratio | service p50 ms | service p99 ms | non-2xx | CPU µs/req ceiling | CPU µs/req service | service RSS MB (max) |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| scenario | ceiling req/s | service req/s | ratio | service p50 ms | service p99 ms | non-2xx | CPU µs/req ceiling | CPU µs/req service | service RSS MB (max) | service peak RSS MB (so far) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const [name, r] of results) {
     const c = mean(r.ceiling.map((x) => x.rps));
     const s = mean(r.service.map((x) => x.rps));
-    lines.push(`| ${name} | ${c.toFixed(0)} | ${s.toFixed(0)} | ${(s / c).toFixed(2)}x | ${mean(r.service.map((x) => x.p50)).toFixed(1)} | ${Math.max(...r.service.map((x) => x.p99)).toFixed(1)} | ${r.service.reduce((a, x) => a + x.errors + x.non2xx, 0)} | ${mean(r.ceiling.map((x) => x.cpuPerRequest)).toFixed(0)} | ${mean(r.service.map((x) => x.cpuPerRequest)).toFixed(0)} | ${Math.max(...r.service.map((x) => x.rss)).toFixed(0)} |`);
+    lines.push(`| ${name} | ${c.toFixed(0)} | ${s.toFixed(0)} | ${(s / c).toFixed(2)}x | ${mean(r.service.map((x) => x.p50)).toFixed(1)} | ${Math.max(...r.service.map((x) => x.p99)).toFixed(1)} | ${r.service.reduce((a, x) => a + x.errors + x.non2xx, 0)} | ${mean(r.ceiling.map((x) => x.cpuPerRequest)).toFixed(0)} | ${mean(r.service.map((x) => x.cpuPerRequest)).toFixed(0)} | ${Math.max(...r.service.map((x) => x.rss)).toFixed(0)} | ${Math.max(...r.service.map((x) => x.peak)).toFixed(0)} |`);
   }
   const data = join(ROOT, 'data');
   const report = JSON.parse(readFileSync(join(data, 'build-report.json'), 'utf8')) as { duration_ms: number; stages: Record<string, { ms: number; skipped: boolean }> };

@@ -35,7 +35,7 @@ const DURATION = MINUTES * 60_000;
 const HEAVY_ONLY = process.env.SOAK_HEAVY_ONLY === '1';
 
 /** The budgets the verdict holds the run to. */
-const BUDGET = { rssMb: 600, heavyLookupP99Ms: 50, driftShare: 0.05 };
+const BUDGET = { rssMb: 450, heavyLookupP99Ms: 50, driftShare: 0.05 };
 
 /** Steady traffic, requests per second of each class (times SOAK_RATE). */
 const STEADY: Array<{ cls: TrafficClass; perSecond: number; make: (k: Keys) => Req }> = [

@@ -14,6 +14,8 @@ export interface Keys {
   pairs: Array<{ from: string; to: string; changes: number }>;
   genera: string[];
   families: string[];
+  /** The families of the latest release. */
+  latestFamilies: string[];
   accessions: string[];
   virusNames: string[];
 }
@@ -36,11 +38,12 @@ export async function readKeys(dbFile: string): Promise<Keys> {
     ]);
     const genera = await column('SELECT DISTINCT genus FROM src.species WHERE genus IS NOT NULL');
     const families = await column('SELECT DISTINCT family FROM src.species WHERE family IS NOT NULL');
+    const latestFamilies = await column('SELECT DISTINCT family FROM src.species WHERE msl = (SELECT max(msl) FROM src.species) AND family IS NOT NULL');
     const accessions = await column(`SELECT DISTINCT trim(split_part(split_part(genbank, ';', 1), ':', -1)) FROM src.isolates
       WHERE msl = (SELECT max(msl) FROM src.isolates) AND genbank IS NOT NULL AND length(genbank) >= 6`);
     const virusNames = await column(`SELECT DISTINCT trim(split_part(virus_names, ';', 1)) FROM src.isolates
       WHERE msl = (SELECT max(msl) FROM src.isolates) AND virus_names IS NOT NULL`);
-    return { releases, latest, species, current, pairs, genera, families, accessions, virusNames };
+    return { releases, latest, species, current, pairs, genera, families, latestFamilies, accessions, virusNames };
   } finally {
     conn.closeSync();
     instance.closeSync();

@@ -6,9 +6,17 @@ import { HttpError } from '../read/errors.js';
 import { resolveVersion } from '../read/releases.js';
 import { resolveInSlices, resolveName, shownResolution } from '../read/resolve.js';
 import { csvAnswer, emptyHead, jsonResults, readNamesCsv } from '../read/resolve-batch.js';
+import { NamesAtOnce } from '../read/names-at-once.js';
 import { sendCsvPieces, sendJson, sendJsonPieces } from '../http/send-answer.js';
 
 const MAX_NAMES = 10_000;
+
+/**
+ * Names the POST batches resolve at once, over all of them (names-at-once.ts): two batches of the most names a
+ * request takes and small ones beside them (with room for one large batch only, a batch of 200 names waited
+ * seconds behind it, npm run soak), or twenty-five of 1,000. The others wait their turn, holding only their names.
+ */
+const batches = new NamesAtOnce(2.5 * MAX_NAMES);
 
 // Query and body as the contract declares them, validated before a handler runs (operations.ts, the validator).
 interface GetQuery {
@@ -40,7 +48,14 @@ async function resolvePost(req: Request, res: Response): Promise<void> {
   res.set('Cache-Control', 'no-store');
   // resolved and written a slice at a time; the summary is counted as they go, and written first
   const head = emptyHead(from, to);
-  await sendJsonPieces(req, res, 'results', jsonResults(resolveInSlices(req.store, body.names, from, to), head), () => ({ ...head }));
+  const leave = await batches.enter(body.names.length);
+  try {
+    // a client that left while its batch waited has nothing to be sent
+    if (res.destroyed) return;
+    await sendJsonPieces(req, res, 'results', jsonResults(resolveInSlices(req.store, body.names, from, to), head), () => ({ ...head }));
+  } finally {
+    leave();
+  }
 }
 
 async function resolveCsv(req: Request, res: Response): Promise<void> {
@@ -49,7 +64,13 @@ async function resolveCsv(req: Request, res: Response): Promise<void> {
   const from = typeof req.query.from_version === 'string' ? resolveVersion(req.store, req.query.from_version) : null;
   const to = resolveVersion(req.store, typeof req.query.to_version === 'string' ? req.query.to_version : undefined);
   res.set('Cache-Control', 'no-store');
-  await sendCsvPieces(res, csvAnswer(table, resolveInSlices(req.store, table.names, from, to)));
+  const leave = await batches.enter(table.names.length);
+  try {
+    if (res.destroyed) return;
+    await sendCsvPieces(res, csvAnswer(table, resolveInSlices(req.store, table.names, from, to)));
+  } finally {
+    leave();
+  }
 }
 
 export function resolveRouter(): Router {
