@@ -60,6 +60,16 @@ describe('bulk downloads', function () {
     expect(rows).to.deep.equal(json.body);
   });
 
+  it('gives the changes into the first release, which are none, as an Arrow stream of no rows with every column', async () => {
+    const first = real.first.version;
+    const json = await request(real.app).get(`/api/v1/bulk/changes/${first}`).expect(200);
+    expect(json.body).to.deep.equal([]);
+    const arrow = await request(real.app).get(`/api/v1/bulk/changes/${first}?format=arrow`).buffer(true).parse(binary).expect(200);
+    const table = tableFromIPC(arrow.body as Buffer);
+    expect(table.numRows).to.equal(0);
+    expect(String(table.schema.fields.find((f) => f.name === 'ended_into')!.type)).to.equal('List<Utf8>');
+  });
+
   it('says from which release borrowed host and genome size come (MSL36 has no VMR of its own)', async () => {
     const res = await request(real.app).get('/api/v1/bulk/species/MSL36?family=Virgaviridae').expect(200);
     const withHost = res.body.filter((r: { host_source: string | null }) => r.host_source !== null);

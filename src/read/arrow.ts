@@ -2,7 +2,7 @@
 // by pyarrow, polars, R's arrow or DuckDB itself without parsing text. A bulk download's columns come from
 // DuckDB with their SQL types; a page of a comparison's changes from the documents it is made of.
 import {
-  Bool, Field, Int16, Int32, Int64, List, Schema, Table, tableToIPC, Utf8, vectorFromArray, Float64, type DataType, type Vector,
+  Bool, Field, Int16, Int32, Int64, List, makeBuilder, Schema, Table, tableToIPC, Utf8, vectorFromArray, Float64, type DataType, type Vector,
 } from 'apache-arrow';
 
 /** The IANA-registered media type of the Arrow IPC stream format, and the extension Apache gives its files. */
@@ -32,7 +32,11 @@ function arrowType(sql: string): DataType {
 /** The columns as one Arrow IPC stream; `metadata` goes in its schema (what a JSON answer says around its rows). */
 export function arrowStream(columns: readonly Column[], metadata: Record<string, string> = {}): Uint8Array {
   const vectors: Record<string, Vector> = {};
-  for (const c of columns) vectors[c.name] = vectorFromArray(c.values as unknown[], arrowType(c.type));
+  for (const c of columns) {
+    const type = arrowType(c.type);
+    // vectorFromArray of no values fails (it builds no chunk to return): a column of no rows is built empty
+    vectors[c.name] = c.values.length > 0 ? vectorFromArray(c.values as unknown[], type) : makeBuilder({ type, nullValues: [null] }).finish().toVector();
+  }
   const table = new Table(vectors);
   const schema = new Schema(table.schema.fields, new Map(Object.entries(metadata)));
   return tableToIPC(new Table(schema, table.batches), 'stream');

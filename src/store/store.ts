@@ -248,8 +248,9 @@ export class Store {
       statement.bind(bind(values));
       const reader = await statement.runAndReadAll();
       const types = reader.columnTypes();
+      // a result of no rows has no columns of values
       const columns = reader.getColumnsJS();
-      return reader.columnNames().map((name, i) => ({ name, type: types[i]!.toString(), values: columns[i]! }));
+      return reader.columnNames().map((name, i) => ({ name, type: types[i]!.toString(), values: columns[i] ?? [] }));
     });
   }
 
