@@ -1,7 +1,7 @@
 // How many names the batches of POST /api/v1/resolve hold between them. A batch holds its answer's text until
 // it is sent, and its resolutions, suggestions and their garbage meanwhile; fifty batches of 1,000 names
-// resolved side by side (npm run bench) took the V8 heap to ~190 MB and the process past 390 MB, for no more
-// names resolved a second: resolving is work on the main thread, and the batches only took turns. So a batch
+// resolved side by side (npm run bench:memory) held all of that at once, for no more names resolved a second:
+// resolving is work on the main thread, and the batches only took turns. So a batch
 // waits, first come first served, until the names in progress leave room for its own; one larger than the
 // room runs when it is alone. Nothing is refused: a waiting batch holds only its request's names.
 
