@@ -50,6 +50,15 @@ async function expectServed(server: ServerProcess, lookup = TMV): Promise<void> 
 
 const messages = (server: ServerProcess, pattern: RegExp) => server.logs.filter((l) => pattern.test(l.msg));
 
+/**
+ * Waits for the server's line saying which data set it serves, the last it logs while starting. Log lines come
+ * down its stdout, another channel than the answer that told the test it was up: on a busy machine they may
+ * be read after that answer.
+ */
+async function servingSaid(server: ServerProcess): Promise<void> {
+  await waitUntil('the line saying which data set is served', () => (messages(server, /^serving/).length > 0 ? true : undefined));
+}
+
 describe('fault drills', function () {
   this.timeout(600_000);
   before(async () => {
@@ -79,6 +88,7 @@ describe('fault drills', function () {
         damage(join(dir, DOC_SNAPSHOT_FILE));
         const server = await startServer(dir, { logs: true });
         try {
+          await servingSaid(server);
           const lines = messages(server, /document snapshot/);
           expect(lines.map((l) => l.msg)).to.have.length(1);
           expect(lines[0]!.msg).to.match(reason).and.match(/documents read from the database instead$/);
@@ -273,6 +283,7 @@ describe('fault drills', function () {
         const server = await startServer(built, { logs: true });
         try {
           const ms = Date.now() - t0;
+          await servingSaid(server);
           const refused = messages(server, /^refused/);
           expect(refused).to.have.length(1);
           expect(refused[0]!.msg).to.match(new RegExp(`^refused ${join(built, DB_FILE)}: `)).and.match(reason)
