@@ -1,7 +1,8 @@
 // npm run bench: throughput of the service against a ceiling, in one run, on this machine.
 // The ceiling is plain Express 5 answering a fixed ~300-byte res.json; the service runs as shipped
-// (server.js, default middleware and logging, logs to /dev/null). Rounds alternate ceiling and service so
-// both see the same machine state; each figure is autocannon with 50 connections over loopback.
+// (server.js, default middleware and logging, logs to /dev/null), and again with METRICS=off for what the
+// metrics cost. Rounds alternate the three so all see the same machine state; each figure is autocannon with
+// 50 connections over loopback.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -188,34 +189,45 @@ async function main(): Promise<void> {
   // The probe is a species lookup, so "first answer" means the documents are loaded, not just the port open.
   // as `npm start` runs it: its Node options and its environment (MALLOC_ARENA_MAX bounds malloc's arenas)
   const shipped = startCommand(ROOT);
-  const service = start(join(ROOT, 'dist', 'src', 'server.js'), 18_702, pick(keys)(), { ...shipped.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' }, shipped.args);
+  const serviceEnv = { ...shipped.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' };
+  const service = start(join(ROOT, 'dist', 'src', 'server.js'), 18_702, pick(keys)(), serviceEnv, shipped.args);
   process.once('exit', () => service.child.kill('SIGKILL'));
   const startup = await service.ready;
+  // The same service with METRICS=off, measured beside it: what counting and timing every request costs.
+  const unmetered = start(join(ROOT, 'dist', 'src', 'server.js'), 18_703, pick(keys)(), { ...serviceEnv, METRICS: 'off' }, shipped.args);
+  process.once('exit', () => unmetered.child.kill('SIGKILL'));
+  await unmetered.ready;
 
-  const results = new Map<string, { ceiling: Run[]; service: Run[] }>();
+  const results = new Map<string, { ceiling: Run[]; service: Run[]; unmetered: Run[] }>();
   for (let round = 0; round < ROUNDS; round++) {
     for (const sc of scenarios.filter((x) => !ONLY || ONLY.test(x.name))) {
-      const entry = results.get(sc.name) ?? { ceiling: [], service: [] };
+      const entry = results.get(sc.name) ?? { ceiling: [], service: [], unmetered: [] };
       entry.ceiling.push(await load(ceiling.child.pid!, 18_701, () => '/'));
-      entry.service.push(await load(service.child.pid!, 18_702, sc.paths, sc.method, sc.body));
+      // in turn first, so that neither always follows the ceiling's run
+      const both = [
+        async () => entry.service.push(await load(service.child.pid!, 18_702, sc.paths, sc.method, sc.body)),
+        async () => entry.unmetered.push(await load(unmetered.child.pid!, 18_703, sc.paths, sc.method, sc.body)),
+      ];
+      for (const run of round % 2 === 0 ? both : both.reverse()) await run();
       results.set(sc.name, entry);
     }
   }
   const mem = memory(service.child.pid!);
-  ceiling.child.kill('SIGTERM');
-  service.child.kill('SIGTERM');
+  for (const s of [ceiling, service, unmetered]) s.child.kill('SIGTERM');
 
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const lines = [
     `autocannon, 50 connections, ${DURATION} s per run, ${ROUNDS} interleaved rounds; the ceiling is plain Express 5 answering a fixed ~300-byte \`res.json\``,
     '',
-    '| scenario | ceiling req/s | service req/s | ratio | service p50 ms | service p99 ms | non-2xx | CPU µs/req ceiling | CPU µs/req service | service RSS MB (max) | service peak RSS MB (so far) |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| scenario | ceiling req/s | service req/s | ratio | service p50 ms | service p99 ms | non-2xx | CPU µs/req ceiling | CPU µs/req service | service RSS MB (max) | service peak RSS MB (so far) | ratio, metrics off | CPU µs/req, metrics off | metrics cost (ratio) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const [name, r] of results) {
     const c = mean(r.ceiling.map((x) => x.rps));
     const s = mean(r.service.map((x) => x.rps));
-    lines.push(`| ${name} | ${c.toFixed(0)} | ${s.toFixed(0)} | ${(s / c).toFixed(2)}x | ${mean(r.service.map((x) => x.p50)).toFixed(1)} | ${Math.max(...r.service.map((x) => x.p99)).toFixed(1)} | ${r.service.reduce((a, x) => a + x.errors + x.non2xx, 0)} | ${mean(r.ceiling.map((x) => x.cpuPerRequest)).toFixed(0)} | ${mean(r.service.map((x) => x.cpuPerRequest)).toFixed(0)} | ${Math.max(...r.service.map((x) => x.rss)).toFixed(0)} | ${Math.max(...r.service.map((x) => x.peak)).toFixed(0)} |`);
+    const off = mean(r.unmetered.map((x) => x.rps));
+    const cost = `${((1 - s / off) * 100).toFixed(1)}%`;
+    lines.push(`| ${name} | ${c.toFixed(0)} | ${s.toFixed(0)} | ${(s / c).toFixed(2)}x | ${mean(r.service.map((x) => x.p50)).toFixed(1)} | ${Math.max(...r.service.map((x) => x.p99)).toFixed(1)} | ${r.service.reduce((a, x) => a + x.errors + x.non2xx, 0)} | ${mean(r.ceiling.map((x) => x.cpuPerRequest)).toFixed(0)} | ${mean(r.service.map((x) => x.cpuPerRequest)).toFixed(0)} | ${Math.max(...r.service.map((x) => x.rss)).toFixed(0)} | ${Math.max(...r.service.map((x) => x.peak)).toFixed(0)} | ${(off / c).toFixed(2)}x | ${mean(r.unmetered.map((x) => x.cpuPerRequest)).toFixed(0)} | ${cost} |`);
   }
   const data = join(ROOT, 'data');
   const report = JSON.parse(readFileSync(join(data, 'build-report.json'), 'utf8')) as { duration_ms: number; stages: Record<string, { ms: number; skipped: boolean }> };
@@ -225,7 +237,8 @@ async function main(): Promise<void> {
     `- start-up to first answer: ${startup} ms; service RSS after the runs: ${mem.rss.toFixed(0)} MB (peak ${mem.peak.toFixed(0)} MB)`,
     `- data set: database ${mb(db)} MB + documents ${mb(docs)} MB + Parquet ${mb(parquet)} MB = ${mb(db + docs + parquet)} MB`,
     `- last build (build-report.json): ${(report.duration_ms / 1000).toFixed(1)} s (${Object.entries(report.stages).map(([k, v]) => `${k} ${(v.ms / 1000).toFixed(1)} s${v.skipped ? ' skipped' : ''}`).join(', ')}); \`npm run build -- --force\` rebuilds every stage`,
-    '- non-2xx answers of /taxonomy/species are 404s: it takes names from every release, and abolished ones are not found.');
+    '- non-2xx answers of /taxonomy/species are 404s: it takes names from every release, and abolished ones are not found.',
+    '- metrics off: the same service started with `METRICS=off`, run in the same rounds (alternately before and after the service); metrics cost is the share of throughput it loses with metrics on (negative: within noise, the metered one was faster).');
   console.log(lines.join('\n'));
   // A full run is the record (docs/measurements/serving.md); a run of some scenarios only prints.
   if (!ONLY) {

@@ -224,9 +224,9 @@ async function main(): Promise<void> {
   // The app first: the request validator prepares the contract asynchronously, in the gaps while DuckDB
   // scans the document tables.
   const listener = requestListener({
-    stores: { current: () => store, draining: () => draining }, logger, logSample: config.logSample, access: config.access, trustedProxies: config.trustedProxies,
+    stores: { current: () => store, draining: () => draining }, logger, logSample: config.logSample, metrics: config.metrics, access: config.access, trustedProxies: config.trustedProxies,
   });
-  const server = listen(metered(listener));
+  const server = listen(config.metrics ? metered(listener) : listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {

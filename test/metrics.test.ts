@@ -78,3 +78,26 @@ describe('GET /metrics', function () {
     expect(sample(text, 'vtqs_update_last_published_timestamp_seconds')).to.equal(Date.parse(status.last_published_at!) / 1000);
   });
 });
+
+describe('METRICS=off', function () {
+  this.timeout(300_000);
+
+  it('answers /metrics 404 in the error shape, and every other request as before', async () => {
+    const build = await smallBuild(3);
+    const server = await startServer(build.dataDir, { env: { METRICS: 'off' } });
+    try {
+      await (await fetch(`${server.base}/api/v1/versions`)).arrayBuffer();
+      const res = await fetch(`${server.base}/metrics`);
+      expect(res.status).to.equal(404);
+      expect(res.headers.get('content-type')).to.match(/^application\/json/);
+      const body = await res.json() as { error: string; detail: string; type: string };
+      expect(body.type).to.equal('NotFound');
+      expect(body.detail).to.contain('METRICS=off');
+      const versions = await fetch(`${server.base}/api/v1/versions`);
+      expect(versions.status).to.equal(200);
+      expect(await versions.json() as unknown[]).to.have.length(build.report.releases.length);
+    } finally {
+      server.kill();
+    }
+  });
+});

@@ -14,6 +14,8 @@ const Env = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Share of requests logged (0..1): a log line per request costs throughput, so busy sites may sample. */
   LOG_SAMPLE: z.coerce.number().min(0).max(1).default(1),
+  /** `off`: requests are neither counted nor timed and /metrics answers 404 (a site that does not scrape). */
+  METRICS: z.enum(['on', 'off']).default('on'),
   /** DuckDB connections for searches and other light queries (point lookups are served from memory; bulk
    *  downloads and the suggestions of a batch have connections of their own, store.ts). */
   DB_POOL: z.coerce.number().int().min(1).max(32).default(4),
@@ -76,6 +78,8 @@ export interface Config {
   snapshotFile: string;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   logSample: number;
+  /** Requests counted and timed, and served at /metrics (METRICS). */
+  metrics: boolean;
   dbPool: number;
   limits: Limits;
   /** Rate limits and API keys (http/access-limits.ts); each unset is off. */
@@ -98,7 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = e.DATA_DIR ?? join(projectRoot(), 'data');
   return {
     port: e.PORT, host: e.HOST, dataDir, dbFile: join(dataDir, 'taxonomy.duckdb'), snapshotFile: join(dataDir, DOC_SNAPSHOT_FILE),
-    logLevel: e.LOG_LEVEL, logSample: e.LOG_SAMPLE, dbPool: e.DB_POOL,
+    logLevel: e.LOG_LEVEL, logSample: e.LOG_SAMPLE, metrics: e.METRICS === 'on', dbPool: e.DB_POOL,
     dataUrl: e.DATA_URL ?? null, pollMs: Math.round(e.DATA_POLL_SECONDS * 1000), idleTimeoutMs: e.DATA_IDLE_TIMEOUT_MS,
     shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
     limits: {

@@ -14,7 +14,7 @@ import { HttpError } from '../read/errors.js';
 import { ACCEPTS_COMPRESSION, EXPOSED_HEADERS, requestLogger, setRequestId, setSafetyHeaders } from './every-request.js';
 import { contractTerms, operationGate } from './operation-gate.js';
 import { readyAnswers, type ReadyRoute } from './ready-answers.js';
-import { metricsEndpoint } from './metrics.js';
+import { metricsEndpoint, metricsOff } from './metrics.js';
 import { aiAnswers, aiReady, aiRouter, type AiAnswers } from '../routes/ai.js';
 import { historicalReady, historicalRouter } from '../routes/historical.js';
 import { searchReady, searchRouter } from '../routes/search.js';
@@ -51,6 +51,8 @@ export interface AppOptions {
   logger: Logger;
   /** Share of requests logged, 0..1. */
   logSample?: number;
+  /** /metrics served (true unless false); the counting itself wraps the server's listener (metrics.ts). */
+  metrics?: boolean;
   /** Check every response against the contract (tests); costs throughput, so off in production. */
   validateResponses?: boolean;
   /** The answers /ai/query keeps (a new cache if not given); the ready answers share the app's. */
@@ -221,7 +223,7 @@ export function createApp(opts: AppOptions): express.Express {
     const status = opts.stores.draining?.() ? 'draining' : store ? 'ready' : 'loading';
     res.status(status === 'ready' ? 200 : 503).set('Cache-Control', 'no-store').json({ ready: status === 'ready', status, build_id: store?.buildId ?? null });
   });
-  app.get('/metrics', metricsEndpoint);
+  app.get('/metrics', opts.metrics === false ? metricsOff : metricsEndpoint);
   app.use(pagesRouter());
   app.use(notFound);
   app.use(errorHandler(contractTerms(spec), (err) => opts.logger.error({ err }, 'request failed')));

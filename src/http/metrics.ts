@@ -9,6 +9,7 @@ import type { RequestHandler } from 'express';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { openApiDocument } from '../contract/openapi.js';
+import { HttpError } from '../read/errors.js';
 import { UPDATE_OUTCOMES, type UpdateStatus } from '../store/update-status.js';
 import { firstMatch, templatePattern } from './operation-gate.js';
 
@@ -226,6 +227,11 @@ export const serviceMetrics = {
 export const metricsEndpoint: RequestHandler = async (_req, res) => {
   const text = await registry.metrics();
   res.set('Cache-Control', 'no-store').type(registry.contentType).send(text);
+};
+
+/** GET /metrics with METRICS=off: nothing is counted, so there is nothing to serve. */
+export const metricsOff: RequestHandler = () => {
+  throw new HttpError(404, 'metrics are off on this server (METRICS=off)');
 };
 
 /** Paths outside the contract, named by their first segment. */
