@@ -49,6 +49,8 @@ interface Request {
   headers?: Record<string, string>;
   /** Sent to an app with API keys and a limit of one request a minute, after one request that uses it up. */
   limited?: 'key' | 'over';
+  /** Sent to an app with METRICS=off. */
+  metricsOff?: true;
 }
 
 const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
@@ -130,6 +132,7 @@ export function deriveRequests(doc: Record<string, unknown>): Array<{ key: strin
             if (BODY_404[key]) request = { path: build(), body: json(BODY_404[key]) };
             else if (nameParam) request = { ...ok, path: build({ [nameParam.name]: `${exampleOf(nameParam).slice(0, -1)}x` }) };
             else if (versionParam) request = { ...ok, path: build({ [versionParam.name]: 'MSL99' }) };
+            else if (key === 'GET /metrics') request = { ...ok, metricsOff: true };
             else {
               const version = params.find((p) => p.in === 'query' && p.name.includes('version'));
               if (version) request = { ...ok, path: build({ [version.name]: 'MSL99' }) };
@@ -176,23 +179,25 @@ function trimmed(value: unknown): unknown {
  */
 export async function realExamples(store: Store): Promise<{ examples: Examples; mismatches: string[] }> {
   const doc = openApiDocument();
-  const listen = async (current: () => Store | null, access?: AccessOptions) => {
-    const app = createApp({ stores: { current }, logger: pino({ level: 'silent' }), validateResponses: true, ...(access ? { access } : {}) });
+  const listen = async (current: () => Store | null, access?: AccessOptions, metrics = true) => {
+    const app = createApp({ stores: { current }, logger: pino({ level: 'silent' }), validateResponses: true, metrics, ...(access ? { access } : {}) });
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
   };
   // keys and limits are off unless configured: their answers come from an app that has both; a 503 from one
-  // whose first data set is still loading
+  // whose first data set is still loading; /metrics' 404 from one with METRICS=off
   const keysDir = mkdtempSync(join(tmpdir(), 'vtqs-keys-'));
   const keysFile = join(keysDir, 'keys');
   writeFileSync(keysFile, `examples sha256:${createHash('sha256').update('a-key').digest('hex')}\n`);
-  const [served, limited, loading] = [await listen(() => store), await listen(() => store, { keysFile, perMinute: 1 }), await listen(() => null)];
+  const [served, limited, loading, unmetered] = [
+    await listen(() => store), await listen(() => store, { keysFile, perMinute: 1 }), await listen(() => null), await listen(() => store, undefined, false),
+  ];
   const examples: Examples = {};
   const mismatches: string[] = [];
   try {
     for (const { key, status, type, method, request } of deriveRequests(doc)) {
-      const base = status === '503' ? loading.base : request.limited ? limited.base : served.base;
+      const base = status === '503' ? loading.base : request.limited ? limited.base : request.metricsOff ? unmetered.base : served.base;
       const send = () => fetch(base + request.path, {
         method,
         headers: { ...request.headers, ...(request.body ? { 'content-type': request.body.type } : {}) },
@@ -215,7 +220,7 @@ export async function realExamples(store: Store): Promise<{ examples: Examples; 
       ((examples[key] ??= {})[status] ??= {})[type] = { summary, value: trimmed(value) };
     }
   } finally {
-    for (const { server } of [served, limited, loading]) await new Promise((resolve) => server.close(resolve));
+    for (const { server } of [served, limited, loading, unmetered]) await new Promise((resolve) => server.close(resolve));
     rmSync(keysDir, { recursive: true, force: true });
   }
   return { examples, mismatches };
