@@ -12,7 +12,7 @@ import { lineageCurrentName, lineageOutline, lineagePlace, lineageRenames, renam
 import { and, release } from '../format.js';
 import type { Parsed, SpeciesRef } from '../parse.js';
 import { COMPOSITION_NAMES } from '../vocabulary.js';
-import { fallback, labelled, notUnderstood, rowOf, sources, span, targetRelease, taxonFate, type Answer, type Ctx, type Source } from './common.js';
+import { fallback, labelled, notUnderstood, renamedAs, rowOf, sources, span, targetRelease, taxonFate, type Answer, type Ctx, type Source } from './common.js';
 
 /**
  * The lineage a name means in a release: of the lineages it was used for, the one listed there under it (a name
@@ -346,6 +346,17 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
     if (doubt) return doubt;
     const l = lineageOutline(ctx.store, lineageIn(ctx, s, r));
     const was = l.timeline.filter((e) => mslOf(e.version) <= r.msl && e.lineage.split(';').includes(t.name)).pop();
+    // a taxon renamed since is the same taxon: the species in it under its later name is in it ("still
+    // Flavivirus?" asks after the name, which is gone: a No that says the rename)
+    const renamed = t.entry.last_msl < r.msl && !p.form.still ? await renamedAs(ctx, t, r.msl) : null;
+    if (renamed && at !== null && at.toLowerCase() === renamed.name.toLowerCase()) {
+      const steps = renamed.steps.map((x) => `${x.from} was renamed ${x.to} in ${release(x.at)}`);
+      return {
+        response: `Yes, by the ${t.rank}'s former name: in ${release(r)}, ${who(s, doc.scientific_name)} is in the ${t.rank} ${at}, and the ${t.rank} ${and(steps)}.`,
+        data: { species: doc.scientific_name, rank: t.rank, asked: t.name, actual: at, version: r.version, answer: 'yes', by: 'former name', renames: renamed.steps.map((x) => ({ from: x.from, to: x.to, version: x.at.version })) },
+        sources: sources(ctx, 'species_doc', r.version),
+      };
+    }
     const fate = t.entry.last_msl < r.msl ? await taxonFate(ctx, t) : null;
     const became = fate ? `; the ${t.rank} ${t.name} was ${fate.text} in ${release(fate.at)}` : '';
     since = `${was ? `; it was in the ${t.rank} ${t.name} until ${labelled(ctx, was.version)}` : ''}${became}`;

@@ -22,12 +22,12 @@ function taxonSources(ctx: Ctx, extra: Source[] = []): Source[] {
   return [{ model: 'taxon_profile', version: span(ctx) }, ...extra];
 }
 
-/** "what was Orthoherpesviridae called before": the names the change lists record it was renamed from. */
+/** "what was Orthoherpesviridae called before": the names the rename history records it was renamed from. */
 export async function taxonFormerNames(ctx: Ctx, p: Parsed): Promise<Answer> {
   const t = p.taxa[0]!;
   const all = ctx.all;
   const from = await renamesTo(ctx.store, t.name);
-  if (from.length === 0) return notUnderstood('former name', `The change lists (which record renames of higher taxa from ${release(rowOf(ctx, 38) ?? ctx.latest)} on) record no earlier name of the ${t.rank} ${t.name}, and I do not guess one.`);
+  if (from.length === 0) return notUnderstood('former name', `The rename history (the change lists, and ICTV's stable ids of taxa before them) records no earlier name of the ${t.rank} ${t.name}, and I do not guess one.`);
   const steps = from.map((f) => `${f.old_name} (renamed ${t.name} in ${release(all.find((r) => r.msl === f.msl)!)})`);
   // asked in a release before the rename: the name it had there, the one the first rename after that release replaced
   const asked = p.releases.length === 1 ? p.releases[0]! : null;
@@ -36,7 +36,7 @@ export async function taxonFormerNames(ctx: Ctx, p: Parsed): Promise<Answer> {
   return {
     response: `${lead}The ${t.rank} ${t.name} was formerly called ${and(steps)}.`,
     data: { taxon: t.name, rank: t.rank, former_names: from.map((f) => ({ name: f.old_name, renamed_in: `MSL${f.msl}` })) },
-    sources: [{ model: 'src.renames', version: `MSL${from[0]!.msl}` }],
+    sources: [{ model: 'taxon_rename', version: `MSL${from[0]!.msl}` }],
   };
 }
 
@@ -127,7 +127,7 @@ async function taxonLife(ctx: Ctx, t: TaxonRef): Promise<Answer> {
   sources.push({ model: 'timeline', version: span(ctx) });
   let status = event ? 'abolished' : 'ended';
   let fate = event?.description ?? `no release from ${release(next)} on lists it`;
-  // the change lists (MSL38 on) name what a taxon became when it was renamed, and where it was moved
+  // the rename history names what a taxon became when it was renamed, and where it was moved
   const changed = await taxonFate(ctx, t);
   const renamed = changed?.new_name && /renam/i.test(changed.change) ? changed : null;
   if (renamed && !event) {
