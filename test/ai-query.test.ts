@@ -284,6 +284,47 @@ describe('POST /ai/query', () => {
       expect(a.response).to.include(`${row!.n} orders were new`).and.to.not.include('species');
     });
 
+    it('which changed: a rename before the change lists begin (MSL38) is a rename, as ICTV\'s ids of the taxa trace it', async () => {
+      // the genera renamed in MSL28, by the ids (the change lists start later)
+      const renamed = await real.db.all<{ old: string; new: string }>(`SELECT r.old_name AS old, r.new_name AS new FROM main.taxon_rename r
+        JOIN src.taxa t ON t.msl = 27 AND t.rank = 'genus' AND t.name = r.old_name WHERE r.msl = 28 ORDER BY 1`);
+      expect(renamed.length).to.be.above(1);
+      const a = await body('Which genera were renamed in MSL28?');
+      expect(a.status).to.equal('answered');
+      for (const r of renamed) expect(a.response).to.include(`${r.old} -> ${r.new}`);
+      // neither new nor abolished, and the former name of the later one
+      const added = await body('Which genera were new in MSL28?');
+      expect(added.response.split('(besides, renamed:')[0]).to.not.include(`${renamed[0]!.new},`);
+      const before = await body(`What was ${renamed[0]!.new} called before?`);
+      expect(before.status, before.response).to.equal('answered');
+      expect(before.response).to.include(renamed[0]!.old).and.to.include('MSL28');
+      const fate = await body(`Was the genus ${renamed[0]!.old} renamed?`);
+      expect(fate.response).to.match(/^Yes/).and.to.include(renamed[0]!.new);
+    });
+
+    it('which changed: every taxon of the first release was first listed in it, named and counted', async () => {
+      const genera = await real.db.all<{ name: string }>("SELECT name FROM src.taxa WHERE msl = (SELECT min(msl) FROM src.releases) AND rank = 'genus' ORDER BY 1");
+      const [first] = await real.db.all<{ year: number }>('SELECT year::INTEGER AS year FROM src.releases ORDER BY msl LIMIT 1');
+      expect(genera.length).to.be.above(10);
+      for (const q of [`Which genera were first listed in ${first!.year}?`, 'What were the first genera listed?']) {
+        const a = await body(q);
+        expect(a.status, q).to.equal('answered');
+        expect(mentions(a.response, genera.length), `${q}: ${a.response}`).to.equal(true);
+        for (const g of genera) expect(a.response, q).to.include(g.name);
+      }
+    });
+
+    it('current name: "known as today", "called these days", "what\'s ... called nowadays" ask for the name now', async () => {
+      const [row] = await real.db.all<{ now: string }>(`SELECT n.species AS now FROM src.species o JOIN src.species n ON n.ictv_id = o.ictv_id
+        AND n.msl = (SELECT max(msl) FROM src.releases) WHERE o.msl = 30 AND o.species = 'Cowpox virus'`);
+      for (const q of ['What is Cowpox virus known as today?', 'what is Cowpox virus called these days', "what's Cowpox virus called nowadays", 'What is Cowpox virus known as?', 'By what name is Cowpox virus known now?']) {
+        const a = await body(q);
+        expect(a.status, q).to.equal('answered');
+        expect(a.intent, `${q}: ${a.response}`).to.equal('current_name');
+        expect(a.response, q).to.include(row!.now);
+      }
+    });
+
     it('release: a decade lists its releases, an ordinal names one, and no release named is not the latest', async () => {
       const all = await releases();
       const eighties = all.filter((r) => r.year >= 1980 && r.year <= 1989);

@@ -449,7 +449,8 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
   };
   for (let i = 0; i < tokens.length; i++) {
     if (tokens[i]!.used) continue;
-    const group = startsGroup(lowers[i]!) ? groupAt(tokens, lowers, i, lex) : null;
+    // a group word starting a virus's short name is the name's ("parvovirus B19" is no parvovirus asked of B19)
+    const group = startsGroup(lowers[i]!) && !aliasStarts(tokens, i, lex, normOf) ? groupAt(tokens, lowers, i, lex) : null;
     if (group) {
       take(i, i + group.n, group.match);
       i += group.n - 1;
@@ -517,6 +518,15 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
     }
   }
   return out;
+}
+
+/** Whether a short name of a virus of two or three words starts at token i. */
+function aliasStarts(tokens: Token[], i: number, lex: Lexicon, normOf: (from: number, to: number) => string): boolean {
+  for (let n = 2; n <= 3 && i + n <= tokens.length; n++) {
+    if (tokens[i + n - 1]!.used) return false;
+    if (lex.aliases?.has(normOf(i, i + n))) return true;
+  }
+  return false;
 }
 
 // "T4", "MS2", "P22": a phage's code as written; "HHV-6", "HTLV-1", "VSV": an abbreviation as written

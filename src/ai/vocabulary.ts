@@ -176,7 +176,8 @@ export const CHANGE_WORDS: ReadonlyArray<[ChangeKind, RegExp]> = [
   ['abolished', /\b(?:abolish\w*|remov\w*|delet\w*|dropp\w*|discontinu\w*|eliminat\w*|retir\w*|disappear\w*|lost|lose|withdrawn)\b/],
   // ("recognised" alone is not new: "how many species were recognised in MSL35" counts them all; "newly
   // recognised" is new by its first word)
-  ['added', /\b(?:add\w*|new(?:ly)?|creat\w*|introduc\w*|establish\w*|describ\w*|ratified|appear\w*|gain\w*)\b/],
+  // ("first listed in 1971": new there, as a taxon first listed in a release is)
+  ['added', /\b(?:add\w*|new(?:ly)?|creat\w*|introduc\w*|establish\w*|describ\w*|ratified|appear\w*|gain\w*|first (?:listed|recogni[sz]ed|included|named|classified|accepted))\b/],
 ];
 const ANY_CHANGE = anyOf(CHANGE_WORDS.map(([, re]) => re));
 

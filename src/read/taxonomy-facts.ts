@@ -54,6 +54,12 @@ export function taxaNames(store: Store, msl: number, rank: string): Promise<Arra
     'SELECT name, list_transform(parents, p -> p.name) AS above FROM taxon_counts WHERE msl = $1 AND rank = $2 ORDER BY 1', [msl, rank]));
 }
 
+/** The names of the species of one release, in order. */
+export function speciesNames(store: Store, msl: number): Promise<string[]> {
+  return once(store, `species|${msl}`, async () => (await store.query<{ name: string }>(
+    'SELECT species AS name FROM src.species WHERE msl = $1 ORDER BY 1', [msl])).map((r) => r.name));
+}
+
 /** The species a release's list marks with a change of this kind ('Merged', 'Split'), as that list names them. */
 export function speciesMarked(store: Store, msl: number, change: string): Promise<string[]> {
   return once(store, `marked|${msl}|${change}`, async () => {

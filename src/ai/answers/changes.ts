@@ -6,7 +6,7 @@ import { releaseTotal } from '../../read/diversity.js';
 import { RANKS, type Rank } from '../../read/lineages.js';
 import { officialTally, type OfficialTally } from '../../read/official-tallies.js';
 import { asResolved, type ReleaseRow } from '../../read/releases.js';
-import { renamesIn, speciesChanges, speciesMarked, taxaNames, type RenameRow, type SpeciesChange } from '../../read/taxonomy-facts.js';
+import { renamesIn, speciesChanges, speciesMarked, speciesNames, taxaNames, type RenameRow, type SpeciesChange } from '../../read/taxonomy-facts.js';
 import { and, num, RANK_PLURAL, release, signed } from '../format.js';
 import type { ChangeKind, Parsed, TaxonRef } from '../parse.js';
 import { fallback, notUnderstood, previousOf, rowOf, sources, targetRelease, withNote, type Answer, type Ctx } from './common.js';
@@ -91,6 +91,7 @@ const placeOf = (lineage: string | null) => (lineage ?? '').split(';').slice(0, 
 async function changedIn(ctx: Ctx, p: Parsed, rank: Rank, change: ChangeKind, within?: TaxonRef): Promise<Answer> {
   const r = rowOf(ctx, p.releases[0]!.msl)!;
   const prev = ctx.all.filter((x) => x.msl < r.msl).pop();
+  if (!prev && change === 'added' && !within) return firstListed(ctx, p, r, rank);
   if (!prev) return notUnderstood('release', `${release(r)} is the first release; nothing changed in it relative to an earlier one.`);
   let named: string[];
   let note = '', aside = '';
@@ -154,6 +155,20 @@ async function changedIn(ctx: Ctx, p: Parsed, rank: Rank, change: ChangeKind, wi
   };
 }
 
+/**
+ * "Which genera were first listed in 1971?": the first release has no release before it, so every taxon of the rank
+ * it holds was first listed there; they are named, with their count.
+ */
+async function firstListed(ctx: Ctx, p: Parsed, r: ReleaseRow, rank: Rank): Promise<Answer> {
+  const names = rank === 'species' ? await speciesNames(ctx.store, r.msl) : (await taxaNames(ctx.store, r.msl, rank)).map((x) => x.name);
+  const shown = names.slice(0, shownOf(p));
+  return {
+    response: `${release(r)} is the first release in the data set, so each of its ${num(names.length)} ${plural(rank, names.length)} was first listed there${names.length ? `: ${shown.join(', ')}${names.length > shown.length ? ` and ${num(names.length - shown.length)} more` : ''}` : ''}.`,
+    data: { version: r.version, rank, change: 'added', count: names.length, names },
+    sources: sources(ctx, 'taxon_counts', r.version),
+  };
+}
+
 /** "what taxa were abolished in 2021": the change at every rank of the release, higher taxa named, species counted. */
 export async function everyRankChanged(ctx: Ctx, p: Parsed): Promise<Answer> {
   const change = p.change!;
@@ -163,9 +178,14 @@ export async function everyRankChanged(ctx: Ctx, p: Parsed): Promise<Answer> {
   const renames = await renamesIn(ctx.store, r.msl);
   const parts: string[] = [];
   const byRank: Record<string, string[]> = {};
+  // the names gone or come as renames are said apart ("Polydnaviridae -> Polydnaviriformidae"): the question may
+  // count them as abolished or new, and the record says they were renamed
+  const renamed: string[] = [];
   for (const rank of RANKS.filter((x) => x !== 'species')) {
     const [now, before] = await Promise.all([taxaNames(ctx.store, r.msl, rank), taxaNames(ctx.store, prev.msl, rank)]);
-    const names = higherTaxaChanged(now, before, renames, rank, change)?.names ?? [];
+    const found = higherTaxaChanged(now, before, renames, rank, change);
+    const names = found?.names ?? [];
+    for (const x of found?.renamed ?? []) if (!renamed.includes(x)) renamed.push(x);
     if (names.length === 0) continue;
     byRank[rank] = names;
     parts.push(`${num(names.length)} ${plural(rank, names.length)} (${names.slice(0, ASIDE).join(', ')}${names.length > ASIDE ? ` and ${num(names.length - ASIDE)} more` : ''})`);
@@ -174,7 +194,7 @@ export async function everyRankChanged(ctx: Ctx, p: Parsed): Promise<Answer> {
   byRank.species = species.map((x) => (change === 'abolished' ? x.old_name! : change === 'added' ? x.new_name! : `${x.old_name} -> ${x.new_name}`));
   parts.push(`${num(species.length)} species`);
   return {
-    response: `In ${release(r)}, compared with ${release(prev)}, these taxa were ${VERB[change]}: ${parts.join('; ')}.`,
+    response: `In ${release(r)}, compared with ${release(prev)}, these taxa were ${VERB[change]}: ${parts.join('; ')}${renamedAside(renamed)}.`,
     data: { version: r.version, previous: prev.version, change, names: byRank },
     sources: sources(ctx, 'taxon_counts', r.version),
   };

@@ -41,6 +41,7 @@ export function groupMembership(ctx: Ctx, p: Parsed): Answer {
     lastNote = `, the last release that lists it (it was ${endingText(placed.lineage)})`;
   }
   if (!doc) return notUnderstood('species', `${s.text} is not a species in ${release(r)}.`);
+  if (g.ended && t.entry.last_msl < r.msl) return endedGroup(ctx, p, r, doc.scientific_name, doc.classification);
   const c = doc.classification;
   const strict = g.taxon!, wider = g.wider;
   const strictName = nameAt(g, strict, r);
@@ -95,5 +96,50 @@ export function notATaxon(ctx: Ctx, p: Parsed): Answer {
     response: `"${word}" is not a taxon of the ICTV taxonomy: ${g.entry.not_a_taxon}${why}.${instead}`,
     data: { word, not_a_taxon: g.entry.not_a_taxon, source: g.entry.source, ...(doc ? { species: doc.scientific_name, version: r.version, classification: doc.classification } : {}) },
     sources: doc ? sources(ctx, 'species_doc', r.version) : [],
+  };
+}
+
+/** The ranks people place a virus by, not the whole lineage: "the family Straboviridae and the class Caudoviricetes". */
+const placedBy = (c: Record<string, string | null>, ranks: readonly string[] = ['genus', 'family', 'order', 'class']) => and(ranks.filter((k) => c[k]).map((k) => `the ${k} ${c[k]}`)) || 'no rank above species';
+
+/**
+ * "Is T4 a myovirus?", "Was SV40 a papovavirus?", asked of a release after the word's taxon ended (the family
+ * Myoviridae, abolished in MSL37): the taxonomy of that release has no such taxon, so the answer is the record's.
+ * A species in it to the taxon's last release is a member by that former taxon, said with where it is now; one
+ * never in it (or gone from it before) is not; one first listed after the taxon ended cannot be told, and is not
+ * answered with a guess.
+ */
+function endedGroup(ctx: Ctx, p: Parsed, r: ReleaseRow, name: string, c: Record<string, string | null>): Answer {
+  const s = p.species[0]!, t = p.taxa[0]!;
+  const g = t.group!;
+  const word = t.text.toLowerCase();
+  const it = who(s, name);
+  const last = rowOf(ctx, t.entry.last_msl)!;
+  const ended = rowOf(ctx, mslOf(g.ended!.in)) ?? ctx.all.find((x) => x.msl > t.entry.last_msl)!;
+  const taxon = `the ${t.rank} ${t.name}, which "${word}" names`;
+  const end = `${g.ended!.how} in ${release(ended)}`;
+  const now = `in ${release(r)} it is in ${placedBy(c)}`;
+  const l = lineageOutline(ctx.store, s.lineage_ids[0]!);
+  const inIt = l.timeline.filter((e) => mslOf(e.version) <= t.entry.last_msl && e.lineage.split(';').includes(t.name));
+  const data = { species: name, version: r.version, group: word, taxon: { rank: t.rank, name: t.name, last_version: last.version, ended: { version: ended.version, how: g.ended!.how } }, classification: c, source: g.source };
+  const src = sources(ctx, 'species_doc', r.version);
+  const lastIn = inIt[inIt.length - 1];
+  const yes = lastIn !== undefined && mslOf(lastIn.version) === t.entry.last_msl;
+  // an abbreviation that also begins those of other taxa ("HPV") is no ground for anything but a Yes
+  const doubt = yes ? null : ambiguousAbbreviation(ctx, s, name);
+  if (doubt) return doubt;
+  if (mslOf(l.first_appearance) > t.entry.last_msl) {
+    return notUnderstood('group', `${it} was first listed in ${release(rowOf(ctx, mslOf(l.first_appearance))!)}, after ${taxon}, was ${end}, so the taxonomy never said whether it was one; ${now}.`);
+  }
+  if (yes) {
+    return {
+      response: `Yes, by a former ${t.rank}: ${it} was in ${taxon}, until ${release(last)}, the last release that lists it; the ${t.rank} was ${end}, and ${now}.`,
+      data: { ...data, answer: 'yes', by: 'former taxon' }, sources: src,
+    };
+  }
+  const left = lastIn ? `; it was in it until ${release(rowOf(ctx, mslOf(lastIn.version))!)}` : `; it was never in it (the ${t.rank} was listed ${t.entry.first_msl === last.msl ? `in ${last.version}` : `MSL${t.entry.first_msl}-${last.version}`})`;
+  return {
+    response: `No: ${it} was not in ${taxon}, in ${release(last)}, the last release that lists it${left}; the ${t.rank} was ${end}, and ${now}.`,
+    data: { ...data, answer: 'no' }, sources: src,
   };
 }

@@ -63,6 +63,9 @@ export function releaseInfo(ctx: Ctx, p: Parsed): Answer {
 }
 
 
+/** The taxa of a rank the first release holds are named up to this many. */
+const FIRST_NAMED = 80;
+
 export async function milestones(ctx: Ctx, p: Parsed): Promise<Answer> {
   const rows = await timeline(ctx.store);
   const sources = [{ model: 'timeline', version: span(ctx) }];
@@ -104,8 +107,8 @@ export async function milestones(ctx: Ctx, p: Parsed): Promise<Answer> {
     const firstRelease = ctx.all[0]!;
     const used = releaseTotal(ctx.store, firstRelease, p.targetRank);
     if (used) {
-      // named when there are few ("the first families": the 2 of 1971)
-      const names = used <= 10 ? (await taxaNames(ctx.store, firstRelease.msl, p.targetRank)).map((x) => x.name) : [];
+      // named ("the first families": the 2 of 1971; "the first genera listed": the 43 of 1971), unless too many to read
+      const names = used <= FIRST_NAMED ? (await taxaNames(ctx.store, firstRelease.msl, p.targetRank)).map((x) => x.name) : [];
       return { response: `The rank ${p.targetRank} is already used in ${release(firstRelease)}, the first release in the data set (${count(used, p.targetRank, RANK_PLURAL[p.targetRank]!)}${names.length ? `: ${and(names)}` : ''}).`, data: { rank: p.targetRank, taxa: names }, sources };
     }
   }

@@ -121,7 +121,9 @@ export function currentName(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
     if (same(now, s.text)) {
       return { response: `${now} is still the species' name in the latest release, ${release(ctx.latest)}${used ? `, as it was in ${release(used)}` : ''}.`, data, sources };
     }
-    const steps = renames.filter((r) => !used || mslOf(r.version) > used.msl).map((r) => `${r.to} in ${labelled(ctx, r.version)}`);
+    // the renames after the name asked was given up ("Hog cholera virus" is no rename of itself to tell)
+    const given = renames.map((r) => same(r.to, s.matched_name)).lastIndexOf(true);
+    const steps = renames.filter((r, k) => k > given && (!used || mslOf(r.version) > used.msl)).map((r) => `${r.to} in ${labelled(ctx, r.version)}`);
     const merge = res.chain.find((c) => c.change === 'merged');
     const how = merge ? `; its species was merged into ${merge.to_name} in ${merge.version}${merge.to_name === now ? '' : `, now ${now}`}`
       : steps.length ? `; the species was renamed ${and(steps)}` : '';
@@ -346,10 +348,13 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
     if (doubt) return doubt;
     const l = lineageOutline(ctx.store, lineageIn(ctx, s, r));
     const was = l.timeline.filter((e) => mslOf(e.version) <= r.msl && e.lineage.split(';').includes(t.name)).pop();
-    // a taxon renamed since is the same taxon: the species in it under its later name is in it ("still
-    // Flavivirus?" asks after the name, which is gone: a No that says the rename)
-    const renamed = t.entry.last_msl < r.msl && !p.form.still ? await renamedAs(ctx, t, r.msl) : null;
-    if (renamed && at !== null && at.toLowerCase() === renamed.name.toLowerCase()) {
+    const everyday = t.text === t.text.toLowerCase() && p.rankWord === null;
+    // a taxon renamed since, written as an everyday word ("Is AAV2 a dependovirus?"), is the same group under its
+    // later name, also for a species that came into it after the rename; named as a taxon ("in the genus
+    // Dependovirus") or asked "still", it is the name, which is gone: a No that says the rename
+    const renamed = t.entry.last_msl < r.msl && everyday && !p.form.still ? await renamedAs(ctx, t, r.msl) : null;
+    const wasToEnd = was !== undefined && mslOf(was.version) === t.entry.last_msl;
+    if (renamed && !wasToEnd && at !== null && at.toLowerCase() === renamed.name.toLowerCase()) {
       const steps = renamed.steps.map((x) => `${x.from} was renamed ${x.to} in ${release(x.at)}`);
       return {
         response: `Yes, by the ${t.rank}'s former name: in ${release(r)}, ${who(s, doc.scientific_name)} is in the ${t.rank} ${at}, and the ${t.rank} ${and(steps)}.`,
@@ -362,9 +367,9 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
     since = `${was ? `; it was in the ${t.rank} ${t.name} until ${labelled(ctx, was.version)}` : ''}${became}`;
     // "Is mumps virus a rubulavirus?": a taxon's name written as an everyday word (lower case, no rank word) for a
     // taxon no longer listed, which the species was in to its last release: a member by that name as people use it
-    if (was && mslOf(was.version) === t.entry.last_msl && t.entry.last_msl < r.msl && t.text === t.text.toLowerCase() && p.rankWord === null) {
+    if (wasToEnd && t.entry.last_msl < r.msl && everyday) {
       return {
-        response: `Yes, by a former ${t.rank}: ${who(s, doc.scientific_name)} was in the ${t.rank} ${t.name} until ${labelled(ctx, was.version)}, the last release that lists it${became}; in ${release(r)} it is in ${at ? `the ${t.rank} ${at}` : `no ${t.rank}`}.`,
+        response: `Yes, by a former ${t.rank}: ${who(s, doc.scientific_name)} was in the ${t.rank} ${t.name} until ${labelled(ctx, was!.version)}, the last release that lists it${became}; in ${release(r)} it is in ${at ? `the ${t.rank} ${at}` : `no ${t.rank}`}.`,
         data: { species: doc.scientific_name, rank: t.rank, asked: t.name, actual: at, version: r.version, answer: 'yes', by: 'former taxon' }, sources: sources(ctx, 'species_doc', r.version),
       };
     }
