@@ -114,6 +114,39 @@ describe('POST /ai/query with an everyday group name', () => {
     expect(a.response).to.match(/^No:/).and.to.include(`until MSL${row!.last}`);
   });
 
+  it('answers a group word of a family no longer listed from the record: in it until when, and where now', async () => {
+    // for each ended family of the table, a phage or virus of the latest release whose lineage was in it, and one
+    // that never was
+    for (const [virus, word] of [['Escherichia phage T4', 'myovirus'], ['Escherichia phage lambda', 'siphovirus'], ['Escherichia phage T4', 'siphovirus'], ['simian virus 40', 'papovavirus']] as const) {
+      const e = groupEntries().find((g) => g.words.includes(word))!;
+      const c = await classification(virus);
+      const [row] = await real.db.all<{ was: boolean }>(`SELECT bool_or(o.family = $3) AS was FROM src.species o JOIN src.species n ON n.ictv_id = o.ictv_id
+        WHERE n.msl = $1 AND n.species = $2 AND o.msl <= (SELECT max(msl) FROM src.taxa WHERE rank = 'family' AND name = $3)`, [real.latest.msl, c.species, e.taxon!.name]);
+      const a = await ask(`Is ${virus} a ${word}?`);
+      expect(a.status, `${virus} / ${word}: ${a.response}`).to.equal('answered');
+      expect(a.response, `${virus} / ${word}`).to.match(row?.was ? /^Yes, by a former family/ : /^No/).and.to.include(e.taxon!.name).and.to.include(e.ended!.in)
+        .and.to.include(c.species!).and.to.include(c.family ?? c.class!);
+    }
+  });
+
+  it('reads a former genus written as an everyday word as the genus it was renamed, for a species that came in after', async () => {
+    const [row] = await real.db.all<{ old: string; new: string; msl: number }>("SELECT old_name AS old, new_name AS new, msl::INTEGER AS msl FROM main.taxon_rename WHERE old_name = 'Dependovirus'");
+    const c = await classification('AAV2');
+    expect(c.genus).to.equal(row!.new);
+    const a = await ask('Is AAV2 a dependovirus?');
+    expect(a.response).to.match(/^Yes/).and.to.include(`MSL${row!.msl}`).and.to.include(row!.new);
+  });
+
+  it('answers for every species of a stem when each is in the taxon asked ("HDV": hepatitis D viruses 1-8)', async () => {
+    const rows = await real.db.all<{ species: string; genus: string }>(`SELECT DISTINCT s.species, s.genus FROM src.isolates i JOIN src.species s ON s.msl = i.msl AND s.species = i.species,
+        unnest(string_split(coalesce(i.abbreviations, ''), ';')) AS u(a) WHERE i.msl = $1 AND regexp_matches(trim(a), '^HDV[-_ ]?[0-9]+$')`, [real.latest.msl]);
+    expect(rows.length).to.be.above(3);
+    const genera = [...new Set(rows.map((r) => r.genus))];
+    const a = await ask(`Is HDV in the genus ${genera[0]}?`);
+    if (genera.length === 1) expect(a.response).to.match(/^Yes/).and.to.include(`${rows.length} species`);
+    else expect(a.status).to.equal('not_understood');
+  });
+
   it('reads a group word asked of an earlier release as the taxon then: the genus Flavivirus before its rename', async () => {
     const [row] = await real.db.all<{ species: string }>("SELECT species FROM src.species WHERE msl = 30 AND genus = 'Flavivirus' AND species = 'Zika virus'");
     expect(row).to.not.equal(undefined);

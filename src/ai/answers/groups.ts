@@ -105,9 +105,8 @@ const placedBy = (c: Record<string, string | null>, ranks: readonly string[] = [
 /**
  * "Is T4 a myovirus?", "Was SV40 a papovavirus?", asked of a release after the word's taxon ended (the family
  * Myoviridae, abolished in MSL37): the taxonomy of that release has no such taxon, so the answer is the record's.
- * A species in it to the taxon's last release is a member by that former taxon, said with where it is now; one
- * never in it (or gone from it before) is not; one first listed after the taxon ended cannot be told, and is not
- * answered with a guess.
+ * A species that was in it is a member by that former taxon, said with until when and where it is now; one never
+ * in it is not; one first listed after the taxon ended cannot be told, and is not answered with a guess.
  */
 function endedGroup(ctx: Ctx, p: Parsed, r: ReleaseRow, name: string, c: Record<string, string | null>): Answer {
   const s = p.species[0]!, t = p.taxa[0]!;
@@ -123,8 +122,10 @@ function endedGroup(ctx: Ctx, p: Parsed, r: ReleaseRow, name: string, c: Record<
   const inIt = l.timeline.filter((e) => mslOf(e.version) <= t.entry.last_msl && e.lineage.split(';').includes(t.name));
   const data = { species: name, version: r.version, group: word, taxon: { rank: t.rank, name: t.name, last_version: last.version, ended: { version: ended.version, how: g.ended!.how } }, classification: c, source: g.source };
   const src = sources(ctx, 'species_doc', r.version);
+  // in it to its last release, or for a time before (T7 was a podovirus until the family Autographiviridae took it
+  // out of Podoviridae in MSL35): either way the word named it once, which is what a word for a group asks
   const lastIn = inIt[inIt.length - 1];
-  const yes = lastIn !== undefined && mslOf(lastIn.version) === t.entry.last_msl;
+  const yes = lastIn !== undefined;
   // an abbreviation that also begins those of other taxa ("HPV") is no ground for anything but a Yes
   const doubt = yes ? null : ambiguousAbbreviation(ctx, s, name);
   if (doubt) return doubt;
@@ -132,14 +133,18 @@ function endedGroup(ctx: Ctx, p: Parsed, r: ReleaseRow, name: string, c: Record<
     return notUnderstood('group', `${it} was first listed in ${release(rowOf(ctx, mslOf(l.first_appearance))!)}, after ${taxon}, was ${end}, so the taxonomy never said whether it was one; ${now}.`);
   }
   if (yes) {
+    const leftAt = mslOf(lastIn.version) < t.entry.last_msl ? l.timeline.find((e) => mslOf(e.version) > mslOf(lastIn.version)) : undefined;
+    const into = leftAt?.lineage.split(';').find((x) => x.endsWith(t.rank === 'family' ? 'viridae' : ''));
+    const until = leftAt
+      ? `until ${release(rowOf(ctx, mslOf(lastIn.version))!)}; ${release(rowOf(ctx, mslOf(leftAt.version))!)} moved it${into ? ` to the ${t.rank} ${into}` : ' out of it'}`
+      : `until ${release(last)}, the last release that lists it`;
     return {
-      response: `Yes, by a former ${t.rank}: ${it} was in ${taxon}, until ${release(last)}, the last release that lists it; the ${t.rank} was ${end}, and ${now}.`,
+      response: `Yes, by a former ${t.rank}: ${it} was in ${taxon}, ${until}; the ${t.rank} ${t.name} was ${end}, and ${now}.`,
       data: { ...data, answer: 'yes', by: 'former taxon' }, sources: src,
     };
   }
-  const left = lastIn ? `; it was in it until ${release(rowOf(ctx, mslOf(lastIn.version))!)}` : `; it was never in it (the ${t.rank} was listed ${t.entry.first_msl === last.msl ? `in ${last.version}` : `MSL${t.entry.first_msl}-${last.version}`})`;
   return {
-    response: `No: ${it} was not in ${taxon}, in ${release(last)}, the last release that lists it${left}; the ${t.rank} was ${end}, and ${now}.`,
+    response: `No: ${it} was never in ${taxon} (listed ${t.entry.first_msl === last.msl ? `in ${last.version}` : `MSL${t.entry.first_msl}-${last.version}`}); the ${t.rank} ${t.name} was ${end}, and ${now}.`,
     data: { ...data, answer: 'no' }, sources: src,
   };
 }
