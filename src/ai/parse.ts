@@ -18,7 +18,7 @@ import { GROUP_WORDS_MAX, groupNamed, startsGroup, type GroupEntry } from './gro
 import { chooseIntent } from './intent.js';
 import { matches } from './matches.js';
 import { findReleases } from './release-words.js';
-import { changeIn, countedRank, findGenomeTypes, findHosts, firstRank, QUALIFIERS, rankOf, type ChangeKind } from './vocabulary.js';
+import { americanSpelling, changeIn, countedRank, findGenomeTypes, findHosts, firstRank, QUALIFIERS, rankOf, type ChangeKind } from './vocabulary.js';
 
 export { rankOf, type ChangeKind };
 
@@ -495,6 +495,9 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
       const previous = i > 0 ? rankOf(tokens[i - 1]!.text) : null;
       const next = end < tokens.length ? rankOf(tokens[end]!.text) : null;
       let match = lookupSpan(text, norm, lex, previous ?? next);
+      // "haemorrhagic fever virus": the lists spell their names the American way
+      const american = match ? null : americanSpelling(norm);
+      if (american) match = lookupSpan(text, american, lex, previous ?? next);
       // "family of zika", "measles genome": the virus name without its last word "virus"
       // (not when the next word is name-shaped itself: "Zika viruss" is a misspelt name, not "Zika")
       const following = tokens[end]?.text ?? '';

@@ -26,6 +26,9 @@ const COMMON_WORDS: Record<string, string> = {
   'hepatitis D virus': 'Hepatitis delta virus',
   'hepatitis delta': 'Hepatitis delta virus',
   'adeno-associated virus': 'Adeno-associated dependoparvovirus A',
+  // WHO's name of the disease (2022), which papers now give the virus; the VMR keeps "monkeypox virus"
+  mpox: 'monkeypox virus',
+  'mpox virus': 'monkeypox virus',
 };
 
 export interface Alias {

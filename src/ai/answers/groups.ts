@@ -87,7 +87,9 @@ export function notATaxon(ctx: Ctx, p: Parsed): Answer {
   const r = targetRelease(ctx, p);
   const doc = s ? speciesIn(ctx, s, r).species : null;
   // the ranks people place a virus by, not the whole lineage
-  const placed = (c: Record<string, string | null>) => and((['genus', 'family', 'order'] as const).filter((k) => c[k]).map((k) => `the ${k} ${c[k]}`));
+  // (a taxon above all three, "the class Bunyaviricetes", by the ranks it has)
+  const placed = (c: Record<string, string | null>) => and((['genus', 'family', 'order'] as const).filter((k) => c[k]).map((k) => `the ${k} ${c[k]}`))
+    || and(Object.entries(c).filter(([, v]) => v).map(([k, v]) => `the ${k} ${v}`));
   const instead = doc ? ` What the taxonomy says: in ${release(r)}, ${who(s!, doc.scientific_name)} is in ${placed(doc.classification)}.`
     : p.taxa[0] ? ` What the taxonomy says: the ${p.taxa[0].rank} ${p.taxa[0].name} is a taxon${p.taxa[0].entry.parents.length ? `, in ${placed(Object.fromEntries(p.taxa[0].entry.parents.map((x) => [x.rank, x.name])))}` : ''}.` : '';
   // a grouping of viruses (not a word for something that is no virus) is no relationship the taxonomy records
