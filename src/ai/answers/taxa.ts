@@ -4,14 +4,15 @@
 // largest and fastest-growing taxa of a rank.
 import { releaseTotal } from '../../read/diversity.js';
 import { familyProfiles, type FamilyProfile } from '../../read/family-profiles.js';
-import { mslOf, type Rank } from '../../read/lineages.js';
+import { mslOf, taxonDoc, type Rank } from '../../read/lineages.js';
+import { lookupName } from '../../read/names.js';
 import type { ReleaseRow } from '../../read/releases.js';
 import { fateOf, renamesTo, timeline, typeSpecies, typeSpeciesReleases } from '../../read/taxonomy-facts.js';
 import { and, count, dec, num, RANK_PLURAL, release, signed } from '../format.js';
 import type { Parsed, TaxonEntry, TaxonRef } from '../parse.js';
 import { stabilityExtremes, stabilityRow, stabilitySentence, STABILITY_FORMULA, statusOf } from '../stability.js';
 import { formatGenomeSize, genomeLabel } from '../vocabulary.js';
-import { fallback, notUnderstood, rowOf, sources, span, targetRelease, taxonFate, withNote, type Answer, type Ctx, type Source } from './common.js';
+import { fallback, notUnderstood, profileEntries, rowOf, sources, span, targetRelease, taxonFate, withNote, type Answer, type Ctx, type Source } from './common.js';
 import { speciesIn, who } from './species.js';
 
 export function countsIn(e: TaxonEntry, msl: number) {
@@ -318,6 +319,11 @@ export function rankIs(ctx: Ctx, p: Parsed): Answer {
  */
 export function taxonIn(ctx: Ctx, p: Parsed): Answer {
   const [a, b] = p.taxa as [TaxonRef, TaxonRef];
+  // a taxon no longer listed, asked of today ("Is human rhinovirus an enterovirus?"): where its species went
+  if (p.releases.length === 0 && a.entry.last_msl < ctx.latest.msl) {
+    const went = endedInto(ctx, a, b);
+    if (went) return went;
+  }
   const at = rowOf(ctx, a.entry.last_msl)!;
   const yes = a.entry.parents.some((x) => x.rank === b.rank && x.name === b.name);
   const path = a.entry.parents.map((x) => `${x.rank} ${x.name}`).join(' > ');
@@ -326,6 +332,34 @@ export function taxonIn(ctx: Ctx, p: Parsed): Answer {
     response: `${yes ? 'Yes' : 'No'}: in ${release(at)}, the ${a.rank} ${a.name} ${yes ? 'is in' : 'is not in'} the ${b.rank} ${b.name}${word}; it sits in ${path || 'no higher taxon'}.`,
     data: { taxon: a.name, rank: a.rank, asked: { rank: b.rank, name: b.name }, parents: a.entry.parents, version: at.version, answer: yes ? 'yes' : 'no' },
     sources: sources(ctx, 'taxon_profile', at.version),
+  };
+}
+
+/**
+ * The record of a taxon that ended (merged, split, abolished, renamed) against a taxon of the latest release: Yes
+ * when every taxon its species went to is in that taxon now (the genus Rhinovirus, merged into Enterovirus in
+ * MSL24, is within the genus Enterovirus), No when none is; null when some are and some are not, or the record
+ * names none, which no one word answers.
+ */
+function endedInto(ctx: Ctx, a: TaxonRef, b: TaxonRef): Answer | null {
+  const hit = lookupName(ctx.store, a.name).find((h) => h.kind === 'taxon' && h.last_msl === a.entry.last_msl);
+  const doc = hit ? taxonDoc(ctx.store, hit.lineage_id) : null;
+  if (!doc || doc.rank !== a.rank || doc.destinations.length === 0) return null;
+  const within = (d: { rank: string; name: string }) => profileEntries(ctx, d.name).some((e) => e.rank === d.rank && e.last_msl === ctx.latest.msl
+    && ((e.rank === b.rank && e.name === b.name) || e.parents.some((x) => x.rank === b.rank && x.name === b.name)));
+  const inB = doc.destinations.filter(within);
+  if (inB.length !== 0 && inB.length !== doc.destinations.length) return null;
+  const yes = inB.length > 0;
+  const end = rowOf(ctx, mslOf(doc.ended_in ?? `MSL${a.entry.last_msl + 1}`))!;
+  const shown = doc.destinations.slice(0, 3).map((d) => `the ${d.rank} ${d.name} (${num(d.species)} species)`);
+  const into = doc.destinations.length > shown.length ? `${shown.join(', ')} and ${num(doc.destinations.length - shown.length)} more taxa` : and(shown);
+  const word = b.group ? ` ("${b.text.toLowerCase()}")` : '';
+  const itself = doc.destinations.every((d) => d.rank === b.rank && d.name === b.name);
+  const where = itself ? '' : `, ${doc.destinations.length === 1 ? 'which is' : yes ? 'each of them' : 'none of them'} in the ${b.rank} ${b.name}${word} in ${release(ctx.latest)}`;
+  return {
+    response: `${yes ? 'Yes' : 'No'}, by where its species went: the ${a.rank} ${a.name} was listed ${doc.first_appearance}-${doc.last_appearance} and ${doc.ended} in ${release(end)}, its species going to ${into}${where}.`,
+    data: { taxon: a.name, rank: a.rank, ended: doc.ended, ended_in: doc.ended_in, destinations: doc.destinations, asked: { rank: b.rank, name: b.name }, version: ctx.latest.version, answer: yes ? 'yes' : 'no' },
+    sources: [...sources(ctx, 'taxon_history_doc'), ...sources(ctx, 'taxon_profile', ctx.latest.version)],
   };
 }
 
