@@ -54,6 +54,19 @@ export function taxaNames(store: Store, msl: number, rank: string): Promise<Arra
     'SELECT name, list_transform(parents, p -> p.name) AS above FROM taxon_counts WHERE msl = $1 AND rank = $2 ORDER BY 1', [msl, rank]));
 }
 
+/**
+ * ICTV's own tallies of the changes of taxa above species in a release (its Taxon Counts sheets, MSL38 on), by
+ * release, rank and ICTV's word for the change ("New", "New Splits", "Renamed", "Abolished"): counts as the sheet
+ * gives them (an abolition negative). A few hundred rows, read once per opened build.
+ */
+export function officialRankChanges(store: Store): Promise<Map<string, number>> {
+  return once(store, 'official-ranks', async () => {
+    const rows = await store.query<{ msl: number; rank: string; change: string; count: number }>(
+      "SELECT msl::INTEGER AS msl, rank, change, count::INTEGER AS count FROM src.official_changes WHERE rank <> 'species'");
+    return new Map(rows.map((r) => [`${r.msl}|${r.rank}|${r.change}`, r.count]));
+  });
+}
+
 /** The names of the species of one release, in order. */
 export function speciesNames(store: Store, msl: number): Promise<string[]> {
   return once(store, `species|${msl}`, async () => (await store.query<{ name: string }>(
