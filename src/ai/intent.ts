@@ -165,7 +165,8 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   // "which species were merged in MSL41", "how many species were split in 2025": a merge or split is told by its species
   const listing = f.which || /\b(?:genera|families|orders|realms|subfamilies|classes|phyla|kingdoms|suborders|subgenera)\b/.test(r)
     || change === 'merged' || change === 'split';
-  if (rels === 1 && species === 0 && taxa === 0 && change && listing
+  // ("which family gained the most species in MSL39" ranks the families by growth: no list of new ones)
+  if (rels === 1 && species === 0 && taxa === 0 && change && listing && !(f.ranking && /\b(?:gain\w*|gr[eo]w\w*)\b/.test(r))
     && (!f.howMany || change === 'merged' || change === 'split' || (p.rankWord !== null && p.rankWord !== 'species'))) {
     if (!p.rankWord) return change === 'added' || change === 'abolished' || change === 'renamed' ? 'every_rank_changed' : set('which_changed', 'species');
     return set('which_changed', p.rankWord);
@@ -239,6 +240,8 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     if (has(KW.evolution, r)) return t.rank === 'family' ? 'family_evolution' : 'taxon_history';
     return 'classification';
   }
+  // "which family gained the most species": growth, not size
+  if (has(KW.growth, r) && /\b(?:gain\w*|gr[eo]w\w*|increas\w*)\b/.test(r) && /\b(?:most|fastest)\b/.test(r)) return 'fastest_growing';
   if (has(KW.largest, r) && !has(/\b(?:releases?|versions?|msls?|years?|editions?)\b/, r)) return 'largest_taxa';
   if (has(KW.growth, r) && (p.targetRank !== null && p.targetRank !== 'species' || has(/\b(?:fastest|most)\b/, r))) return 'fastest_growing';
   if (has(KW.stability, r)) return 'family_stability';

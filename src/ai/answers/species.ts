@@ -417,6 +417,19 @@ export function nameIn(ctx: Ctx, p: Parsed): Answer {
 /** "Is Zika virus still called Zika virus?": its species' name in the latest release. */
 export function stillNamed(ctx: Ctx, p: Parsed): Answer {
   const s = p.species[0]!;
+  // "Is Hepatitis B virus still a species?" asks whether its species is still listed, whatever it is called now
+  if (!/\b(?:names?|called)\b/.test(p.residue)) {
+    const l = lineageOutline(ctx.store, s.lineage_ids[0]!);
+    const yes = l.ended === 'current';
+    const own = l.timeline.filter((t) => same(t.name, s.text));
+    const used = own.length > 0 && own[own.length - 1]!.version !== l.last_appearance ? `; the name ${own[0]!.name} itself was used from ${own[0]!.version} to ${own[own.length - 1]!.version}` : '';
+    return {
+      response: yes
+        ? `Yes: the species of ${s.text} has been listed since ${labelled(ctx, l.first_appearance)} and is still listed in the latest release, ${release(ctx.latest)}${l.current_name && !same(l.current_name, s.text) ? `, as ${l.current_name}` : ''}${used}.`
+        : `No: the species of ${s.text} was listed ${l.first_appearance}-${l.last_appearance} and was then ${endingText(l)}.`,
+      data: { query_name: s.text, lineage: summaryOf(l), answer: yes ? 'yes' : 'no' }, sources: lineageSources(ctx),
+    };
+  }
   const now = speciesIn(ctx, s, ctx.latest).species?.scientific_name ?? null;
   const yes = now !== null && now.toLowerCase() === s.matched_name.toLowerCase();
   return {
