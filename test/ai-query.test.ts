@@ -314,6 +314,39 @@ describe('POST /ai/query', () => {
       }
     });
 
+    it('release: the taxa of a rank in one release are named, all of them, with their count', async () => {
+      for (const [q, msl, rank] of [['Which families existed in 1971?', 1, 'family'], ['Which orders existed in 1995?', 14, 'order'], ['Which genera were in the first release?', 1, 'genus']] as const) {
+        const names = await real.db.all<{ name: string }>('SELECT name FROM src.taxa WHERE msl = $1 AND rank = $2 ORDER BY 1', [msl, rank]);
+        const a = await body(q);
+        expect(a.status, q).to.equal('answered');
+        expect(mentions(a.response, names.length), `${q}: ${a.response}`).to.equal(true);
+        for (const n of names) expect(a.response, q).to.include(n.name);
+      }
+      // the first release with a rank is the one that introduced it, never the latest
+      const [first] = await real.db.all<{ msl: number }>("SELECT min(msl)::INTEGER AS msl FROM src.taxa WHERE rank = 'order'");
+      const a = await body('How many orders did the first release with orders have?');
+      expect(a.response).to.include(`MSL${first!.msl}`).and.to.not.include(real.latest.version);
+    });
+
+    it('which changed: how many taxa of a rank a release added quotes ICTV\'s own figure for the rank', async () => {
+      const [row] = await real.db.all<{ msl: number; n: number }>("SELECT msl::INTEGER AS msl, abs(count)::INTEGER AS n FROM src.official_changes WHERE rank = 'genus' AND change = 'New' ORDER BY msl DESC LIMIT 1");
+      const a = await body(`How many new genera were created in MSL${row!.msl}?`);
+      expect(a.status).to.equal('answered');
+      expect(mentions(a.response, row!.n), a.response).to.equal(true);
+      expect(a.response).to.include("ICTV's Taxon Counts sheet");
+    });
+
+    it('group: a genus no longer listed asked within another is answered by where its species went', async () => {
+      const [row] = await real.db.all<{ family: string }>("SELECT family FROM src.taxa WHERE msl = $1 AND rank = 'genus' AND name = 'Enterovirus'", [real.latest.msl]);
+      const [gone] = await real.db.all<{ last: number }>("SELECT max(msl)::INTEGER AS last FROM src.taxa WHERE rank = 'genus' AND name = 'Rhinovirus'");
+      expect(gone!.last).to.be.below(real.latest.msl);
+      const a = await body('Is human rhinovirus an enterovirus?');
+      expect(a.status).to.equal('answered');
+      expect(a.response).to.match(/^Yes/).and.to.include('Enterovirus').and.to.include(`MSL${gone!.last}`);
+      const b = await body('Is rhinovirus a picornavirus?');
+      expect(b.response).to.match(row!.family === 'Picornaviridae' ? /^Yes/ : /^No/);
+    });
+
     it('current name: "known as today", "called these days", "what\'s ... called nowadays" ask for the name now', async () => {
       const [row] = await real.db.all<{ now: string }>(`SELECT n.species AS now FROM src.species o JOIN src.species n ON n.ictv_id = o.ictv_id
         AND n.msl = (SELECT max(msl) FROM src.releases) WHERE o.msl = 30 AND o.species = 'Cowpox virus'`);

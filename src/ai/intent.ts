@@ -39,7 +39,7 @@ export const COUNTABLE: Rank[] = ['species', 'genus', 'family', 'order'];
 /** The intent each reading reports. */
 const REPORTED: Partial<Record<Reading, Intent>> = {
   year_counts: 'count_release', releases_of_year: 'release_info', releases_in_years: 'release_info', years_between: 'release_info',
-  release_is_year: 'release_info', rank_is: 'classification', taxon_threshold: 'count_taxon', member_of: 'same_taxon',
+  release_is_year: 'release_info', taxa_of_release: 'release_info', rank_is: 'classification', taxon_threshold: 'count_taxon', member_of: 'same_taxon',
   has_host: 'hosts', taxon_former_names: 'taxon_history', taxon_in_taxon: 'same_taxon', taxon_became: 'taxon_history', species_moved: 'species_history', taxon_genome_type: 'genome_type', name_in_release: 'current_name', still_named: 'current_name', listed_in: 'species_history',
   two_taxa: 'compare_taxa', two_taxa_between: 'compare_taxa', between_releases: 'compare_releases',
   taxa_changed_between: 'which_changed', every_rank_changed: 'which_changed', which_changed_within: 'which_changed',
@@ -171,6 +171,9 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
     if (!p.rankWord) return change === 'added' || change === 'abolished' || change === 'renamed' ? 'every_rank_changed' : set('which_changed', 'species');
     return set('which_changed', p.rankWord);
   }
+  // "which families existed in 1971", "what genera did the 1971 list have": the taxa of a rank in a release, named
+  if (rels === 1 && species === 0 && taxa === 0 && !change && f.which && !f.howMany && !f.ranking && p.rankWord && p.rankWord !== 'species'
+    && /\b(?:in|exist\w*|did|have|had|has|were there|listed|recogni[sz]ed)\b/.test(r) && !/\b(?:largest|biggest|smallest|most|top|fastest)\b/.test(r)) return set('taxa_of_release', p.rankWord);
   // "which genera were added to Flaviviridae in 2022": one release's changes under one taxon
   // (not "what did 2022 rename the genus Ebolavirus to": the taxon is what changed, its history)
   if (rels === 1 && species === 0 && taxa === 1 && change && f.which && !/\b(?:renam|abolish|mov|merg|split|promot|demot)\w*\s+(?:the\s+)?(?:[a-z]+\s+)?§tx\b|§tx\s+(?:was\s+|get\s+|got\s+)?(?:renam|abolish|mov|merg|split|promot|demot)/.test(r)) {
@@ -199,6 +202,8 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     // "when was the rank class first used": a rank word with an introduction verb and no release
     const whichRelease = /\b(?:which|what) (?:release|version|msl|year)\b/.test(r);
     if (p.targetRank && p.targetRank !== 'species' && has(KW.rankIntro, r) && (has(KW.when, r) || whichRelease) && p.releases.length === 0) return 'milestones';
+    // "how many orders did the first release with orders have": the release that introduced the rank, not the latest
+    if (p.targetRank && p.targetRank !== 'species' && p.releases.length === 0 && /\b(?:first|earliest|oldest)\s+(?:release|version|msl|list)\s+(?:to|that|which|with|where)\b/.test(r)) return 'milestones';
     // "which was the first order recognised": the first taxa of a rank, named
     if (p.targetRank && p.targetRank !== 'species' && /\b(?:first|earliest|oldest)\b/.test(r) && /\b(?:which|what|name)\b/.test(r) && p.releases.length === 0 && !has(KW.count, r)) return 'milestones';
     // "which release had 1906 species?"

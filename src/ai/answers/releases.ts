@@ -241,3 +241,21 @@ export function releaseIsYear(ctx: Ctx, p: Parsed): Answer {
     data: { version: x.version, label: x.label, year: x.year, answer: x.msl === y.msl ? 'yes' : 'no' }, sources: sources(ctx, 'releases'),
   };
 }
+
+/** The taxa of a rank a release names in full up to this many; more are counted, with the first of them. */
+const LISTED = 120;
+
+/** "Which families existed in 1971?", "What genera did the 1971 list have?": the taxa of a rank in one release, named. */
+export async function taxaOfRelease(ctx: Ctx, p: Parsed): Promise<Answer> {
+  const rank = p.relationRank!;
+  const r = rowOf(ctx, p.releases[0]!.msl)!;
+  const names = (await taxaNames(ctx.store, r.msl, rank)).map((x) => x.name);
+  const shown = names.slice(0, LISTED);
+  const plural = names.length === 1 ? rank : RANK_PLURAL[rank]!;
+  return {
+    response: names.length === 0 ? `${release(r)} has no ${RANK_PLURAL[rank]}.`
+      : `${release(r)} has ${num(names.length)} ${plural}: ${shown.join(', ')}${names.length > shown.length ? ` and ${num(names.length - shown.length)} more` : ''}.`,
+    data: { version: r.version, rank, count: names.length, names },
+    sources: sources(ctx, 'taxon_counts', r.version),
+  };
+}
