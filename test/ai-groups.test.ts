@@ -147,6 +147,17 @@ describe('POST /ai/query with an everyday group name', () => {
     else expect(a.status).to.equal('not_understood');
   });
 
+  it('answers whether two groups are related by the lowest taxon they share, and reads "gamma herpesvirus" written in two words', async () => {
+    const [row] = await real.db.all<{ a: string; b: string }>(`SELECT (SELECT any_value("order") FROM src.species WHERE msl = $1 AND family = 'Coronaviridae') AS a,
+      (SELECT any_value("order") FROM src.species WHERE msl = $1 AND family = 'Arteriviridae') AS b`, [real.latest.msl]);
+    const a = await ask('Are coronaviruses and arteriviruses related?');
+    if (row!.a === row!.b) expect(a.response).to.match(/^Yes/).and.to.include(`order ${row!.a}`);
+    else expect(a.response).to.not.match(/^Yes/);
+    const c = await classification('Epstein-Barr virus');
+    const g = await ask('Is Epstein-Barr virus a gamma herpesvirus?');
+    expect(g.response).to.match(c.subfamily === 'Gammaherpesvirinae' ? /^Yes/ : /^No/).and.to.include('Gammaherpesvirinae');
+  });
+
   it('reads a group word asked of an earlier release as the taxon then: the genus Flavivirus before its rename', async () => {
     const [row] = await real.db.all<{ species: string }>("SELECT species FROM src.species WHERE msl = 30 AND genus = 'Flavivirus' AND species = 'Zika virus'");
     expect(row).to.not.equal(undefined);

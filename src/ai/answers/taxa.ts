@@ -319,6 +319,8 @@ export function rankIs(ctx: Ctx, p: Parsed): Answer {
  */
 export function taxonIn(ctx: Ctx, p: Parsed): Answer {
   const [a, b] = p.taxa as [TaxonRef, TaxonRef];
+  // "Are coronaviruses and arteriviruses related?" asks what they share, not whether one holds the other
+  if (/\brelated\b/.test(p.residue)) return related(ctx, a, b);
   // a taxon no longer listed, asked of today ("Is human rhinovirus an enterovirus?"): where its species went
   if (p.releases.length === 0 && a.entry.last_msl < ctx.latest.msl) {
     const went = endedInto(ctx, a, b);
@@ -331,6 +333,22 @@ export function taxonIn(ctx: Ctx, p: Parsed): Answer {
   return {
     response: `${yes ? 'Yes' : 'No'}: in ${release(at)}, the ${a.rank} ${a.name} ${yes ? 'is in' : 'is not in'} the ${b.rank} ${b.name}${word}; it sits in ${path || 'no higher taxon'}.`,
     data: { taxon: a.name, rank: a.rank, asked: { rank: b.rank, name: b.name }, parents: a.entry.parents, version: at.version, answer: yes ? 'yes' : 'no' },
+    sources: sources(ctx, 'taxon_profile', at.version),
+  };
+}
+
+/** The lowest taxon two taxa share in the last release that lists both, by their places there. */
+function related(ctx: Ctx, a: TaxonRef, b: TaxonRef): Answer {
+  const at = rowOf(ctx, Math.min(a.entry.last_msl, b.entry.last_msl))!;
+  const chain = (t: TaxonRef) => [...(profileEntries(ctx, t.name).find((e) => e.rank === t.rank && e.first_msl <= at.msl && e.last_msl >= at.msl)?.parents ?? t.entry.parents), { rank: t.rank, name: t.name }];
+  const [ca, cb] = [chain(a), chain(b)];
+  const shared = ca.filter((x) => cb.some((y) => y.rank === x.rank && y.name === x.name)).pop();
+  const place = (t: TaxonRef, c: Array<{ rank: string; name: string }>) => `the ${t.rank} ${t.name} (${c.slice(0, -1).map((x) => `${x.rank} ${x.name}`).join(' > ') || 'no higher taxon'})`;
+  return {
+    response: shared
+      ? `Yes: in ${release(at)}, the ${a.rank} ${a.name} and the ${b.rank} ${b.name} are both in the ${shared.rank} ${shared.name}, the lowest taxon they share.`
+      : `No taxon holds both in ${release(at)}: ${place(a, ca)} and ${place(b, cb)}.`,
+    data: { taxa: [a.name, b.name], version: at.version, shared: shared ?? null },
     sources: sources(ctx, 'taxon_profile', at.version),
   };
 }
