@@ -20,7 +20,7 @@ describe('the group names table (src/ai/group-names.yaml)', () => {
   });
 
   it('names taxa of the latest release, at the rank it gives', async () => {
-    const named = entries.flatMap((e) => [e.taxon, e.wider].filter((t) => t !== undefined));
+    const named = entries.filter((e) => !e.ended).flatMap((e) => [e.taxon, e.wider].filter((t) => t !== undefined));
     expect(named.length).to.be.at.least(25);
     const missing: string[] = [];
     for (const t of named) {
@@ -28,6 +28,18 @@ describe('the group names table (src/ai/group-names.yaml)', () => {
       if (n === 0) missing.push(`${t.rank} ${t.name}`);
     }
     expect(missing).to.deep.equal([]);
+  });
+
+  it('says of a taxon no longer listed the release that ended it, and how, as the data\'s change tables record it', async () => {
+    const ended = entries.filter((e) => e.ended);
+    expect(ended.map((e) => e.taxon!.name)).to.include.members(['Myoviridae', 'Papovaviridae']);
+    for (const e of ended) {
+      const rows = await real.db.all<{ to_msl: number; change: string }>(`SELECT to_msl::INTEGER AS to_msl, change FROM main.release_changes
+        WHERE lineage_kind = 'taxon' AND rank = $1 AND from_name = $2 AND change NOT IN ('unchanged', 'moved')`, [e.taxon!.rank, e.taxon!.name]);
+      expect(rows.map((r) => [`MSL${r.to_msl}`, r.change]), e.taxon!.name).to.deep.equal([[e.ended!.in, e.ended!.how]]);
+      const last = await real.db.count('SELECT max(msl)::INTEGER AS n FROM src.taxa WHERE rank = $1 AND name = $2', [e.taxon!.rank, e.taxon!.name]);
+      expect(`MSL${last + 1}`, e.taxon!.name).to.equal(e.ended!.in);
+    }
   });
 
   it('gives former names the data\'s rename history records, in the release it records them', async () => {
@@ -102,6 +114,50 @@ describe('POST /ai/query with an everyday group name', () => {
     expect(a.response).to.match(/^No:/).and.to.include(`until MSL${row!.last}`);
   });
 
+  it('answers a group word of a family no longer listed from the record: in it until when, and where now', async () => {
+    // for each ended family of the table, a phage or virus of the latest release whose lineage was in it, and one
+    // that never was
+    for (const [virus, word] of [['Escherichia phage T4', 'myovirus'], ['Escherichia phage lambda', 'siphovirus'], ['Escherichia phage T4', 'siphovirus'], ['simian virus 40', 'papovavirus']] as const) {
+      const e = groupEntries().find((g) => g.words.includes(word))!;
+      const c = await classification(virus);
+      const [row] = await real.db.all<{ was: boolean }>(`SELECT bool_or(o.family = $3) AS was FROM src.species o JOIN src.species n ON n.ictv_id = o.ictv_id
+        WHERE n.msl = $1 AND n.species = $2 AND o.msl <= (SELECT max(msl) FROM src.taxa WHERE rank = 'family' AND name = $3)`, [real.latest.msl, c.species, e.taxon!.name]);
+      const a = await ask(`Is ${virus} a ${word}?`);
+      expect(a.status, `${virus} / ${word}: ${a.response}`).to.equal('answered');
+      expect(a.response, `${virus} / ${word}`).to.match(row?.was ? /^Yes, by a former family/ : /^No/).and.to.include(e.taxon!.name).and.to.include(e.ended!.in)
+        .and.to.include(c.species!).and.to.include(c.family ?? c.class!);
+    }
+  });
+
+  it('reads a former genus written as an everyday word as the genus it was renamed, for a species that came in after', async () => {
+    const [row] = await real.db.all<{ old: string; new: string; msl: number }>("SELECT old_name AS old, new_name AS new, msl::INTEGER AS msl FROM main.taxon_rename WHERE old_name = 'Dependovirus'");
+    const c = await classification('AAV2');
+    expect(c.genus).to.equal(row!.new);
+    const a = await ask('Is AAV2 a dependovirus?');
+    expect(a.response).to.match(/^Yes/).and.to.include(`MSL${row!.msl}`).and.to.include(row!.new);
+  });
+
+  it('answers for every species of a stem when each is in the taxon asked ("HDV": hepatitis D viruses 1-8)', async () => {
+    const rows = await real.db.all<{ species: string; genus: string }>(`SELECT DISTINCT s.species, s.genus FROM src.isolates i JOIN src.species s ON s.msl = i.msl AND s.species = i.species,
+        unnest(string_split(coalesce(i.abbreviations, ''), ';')) AS u(a) WHERE i.msl = $1 AND regexp_matches(trim(a), '^HDV[-_ ]?[0-9]+$')`, [real.latest.msl]);
+    expect(rows.length).to.be.above(3);
+    const genera = [...new Set(rows.map((r) => r.genus))];
+    const a = await ask(`Is HDV in the genus ${genera[0]}?`);
+    if (genera.length === 1) expect(a.response).to.match(/^Yes/).and.to.include(`${rows.length} species`);
+    else expect(a.status).to.equal('not_understood');
+  });
+
+  it('answers whether two groups are related by the lowest taxon they share, and reads "gamma herpesvirus" written in two words', async () => {
+    const [row] = await real.db.all<{ a: string; b: string }>(`SELECT (SELECT any_value("order") FROM src.species WHERE msl = $1 AND family = 'Coronaviridae') AS a,
+      (SELECT any_value("order") FROM src.species WHERE msl = $1 AND family = 'Arteriviridae') AS b`, [real.latest.msl]);
+    const a = await ask('Are coronaviruses and arteriviruses related?');
+    if (row!.a === row!.b) expect(a.response).to.match(/^Yes/).and.to.include(`order ${row!.a}`);
+    else expect(a.response).to.not.match(/^Yes/);
+    const c = await classification('Epstein-Barr virus');
+    const g = await ask('Is Epstein-Barr virus a gamma herpesvirus?');
+    expect(g.response).to.match(c.subfamily === 'Gammaherpesvirinae' ? /^Yes/ : /^No/).and.to.include('Gammaherpesvirinae');
+  });
+
   it('reads a group word asked of an earlier release as the taxon then: the genus Flavivirus before its rename', async () => {
     const [row] = await real.db.all<{ species: string }>("SELECT species FROM src.species WHERE msl = 30 AND genus = 'Flavivirus' AND species = 'Zika virus'");
     expect(row).to.not.equal(undefined);
@@ -122,10 +178,21 @@ describe('POST /ai/query with an everyday group name', () => {
     expect(a.response.split(':')[0]).to.equal(rows.every((r) => r.c === 'ssRNA(+)') ? 'Yes' : rows.some((r) => r.c === 'ssRNA(+)') ? 'Partly' : 'No');
   });
 
-  it('says no No about membership from an abbreviation that also begins those of other taxa ("HPV")', async () => {
+  it('answers a yes or no of an abbreviation that also begins those of other taxa ("HPV") when every reading of those gives it, and asks back otherwise', async () => {
+    // the families of the species of HPV1, HPV16, ...: the typed abbreviations of one species each
+    const families = await real.db.all<{ family: string }>(`WITH t AS (SELECT trim(a) AS ab, count(DISTINCT i.species) AS n, any_value(s.family) AS family
+        FROM src.isolates i JOIN src.species s ON s.msl = i.msl AND s.species = i.species, unnest(string_split(coalesce(i.abbreviations, ''), ';')) AS u(a)
+        WHERE i.msl = $1 AND regexp_matches(trim(a), '^HPV[-_ ]?[0-9]+[a-z]?$') GROUP BY 1)
+      SELECT DISTINCT family FROM t WHERE n = 1`, [real.latest.msl]);
     const a = await ask('Is HPV a papillomavirus?');
-    expect(a.status).to.equal('not_understood');
-    expect(a.response).to.include('HPV1');
+    if (families.length === 1 && families[0]!.family === 'Papillomaviridae') {
+      expect(a.status, a.response).to.equal('answered');
+      expect(a.response).to.match(/^Yes/).and.to.include('Papillomaviridae').and.to.include('HPV1');
+    } else expect(a.status, a.response).to.equal('not_understood');
+    // the whole abbreviation's own species (Hart Park virus) is not one, and is said
+    const [own] = await real.db.all<{ species: string }>(`SELECT DISTINCT species FROM src.isolates WHERE msl = $1
+      AND list_contains(list_transform(string_split(coalesce(abbreviations, ''), ';'), x -> trim(x)), 'HPV')`, [real.latest.msl]);
+    if (a.status === 'answered') expect(a.response).to.include(own!.species);
   });
 
   it('answers words that name no taxon by saying so, with the classification of the virus or the place of the taxon', async () => {

@@ -284,6 +284,80 @@ describe('POST /ai/query', () => {
       expect(a.response).to.include(`${row!.n} orders were new`).and.to.not.include('species');
     });
 
+    it('which changed: a rename before the change lists begin (MSL38) is a rename, as ICTV\'s ids of the taxa trace it', async () => {
+      // the genera renamed in MSL28, by the ids (the change lists start later)
+      const renamed = await real.db.all<{ old: string; new: string }>(`SELECT r.old_name AS old, r.new_name AS new FROM main.taxon_rename r
+        JOIN src.taxa t ON t.msl = 27 AND t.rank = 'genus' AND t.name = r.old_name WHERE r.msl = 28 ORDER BY 1`);
+      expect(renamed.length).to.be.above(1);
+      const a = await body('Which genera were renamed in MSL28?');
+      expect(a.status).to.equal('answered');
+      for (const r of renamed) expect(a.response).to.include(`${r.old} -> ${r.new}`);
+      // neither new nor abolished, and the former name of the later one
+      const added = await body('Which genera were new in MSL28?');
+      expect(added.response.split('(besides, renamed:')[0]).to.not.include(`${renamed[0]!.new},`);
+      const before = await body(`What was ${renamed[0]!.new} called before?`);
+      expect(before.status, before.response).to.equal('answered');
+      expect(before.response).to.include(renamed[0]!.old).and.to.include('MSL28');
+      const fate = await body(`Was the genus ${renamed[0]!.old} renamed?`);
+      expect(fate.response).to.match(/^Yes/).and.to.include(renamed[0]!.new);
+    });
+
+    it('which changed: every taxon of the first release was first listed in it, named and counted', async () => {
+      const genera = await real.db.all<{ name: string }>("SELECT name FROM src.taxa WHERE msl = (SELECT min(msl) FROM src.releases) AND rank = 'genus' ORDER BY 1");
+      const [first] = await real.db.all<{ year: number }>('SELECT year::INTEGER AS year FROM src.releases ORDER BY msl LIMIT 1');
+      expect(genera.length).to.be.above(10);
+      for (const q of [`Which genera were first listed in ${first!.year}?`, 'What were the first genera listed?']) {
+        const a = await body(q);
+        expect(a.status, q).to.equal('answered');
+        expect(mentions(a.response, genera.length), `${q}: ${a.response}`).to.equal(true);
+        for (const g of genera) expect(a.response, q).to.include(g.name);
+      }
+    });
+
+    it('release: the taxa of a rank in one release are named, all of them, with their count', async () => {
+      for (const [q, msl, rank] of [['Which families existed in 1971?', 1, 'family'], ['Which orders existed in 1995?', 14, 'order'], ['Which genera were in the first release?', 1, 'genus']] as const) {
+        const names = await real.db.all<{ name: string }>('SELECT name FROM src.taxa WHERE msl = $1 AND rank = $2 ORDER BY 1', [msl, rank]);
+        const a = await body(q);
+        expect(a.status, q).to.equal('answered');
+        expect(mentions(a.response, names.length), `${q}: ${a.response}`).to.equal(true);
+        for (const n of names) expect(a.response, q).to.include(n.name);
+      }
+      // the first release with a rank is the one that introduced it, never the latest
+      const [first] = await real.db.all<{ msl: number }>("SELECT min(msl)::INTEGER AS msl FROM src.taxa WHERE rank = 'order'");
+      const a = await body('How many orders did the first release with orders have?');
+      expect(a.response).to.include(`MSL${first!.msl}`).and.to.not.include(real.latest.version);
+    });
+
+    it('which changed: how many taxa of a rank a release added quotes ICTV\'s own figure for the rank', async () => {
+      const [row] = await real.db.all<{ msl: number; n: number }>("SELECT msl::INTEGER AS msl, abs(count)::INTEGER AS n FROM src.official_changes WHERE rank = 'genus' AND change = 'New' ORDER BY msl DESC LIMIT 1");
+      const a = await body(`How many new genera were created in MSL${row!.msl}?`);
+      expect(a.status).to.equal('answered');
+      expect(mentions(a.response, row!.n), a.response).to.equal(true);
+      expect(a.response).to.include("ICTV's Taxon Counts sheet");
+    });
+
+    it('group: a genus no longer listed asked within another is answered by where its species went', async () => {
+      const [row] = await real.db.all<{ family: string }>("SELECT family FROM src.taxa WHERE msl = $1 AND rank = 'genus' AND name = 'Enterovirus'", [real.latest.msl]);
+      const [gone] = await real.db.all<{ last: number }>("SELECT max(msl)::INTEGER AS last FROM src.taxa WHERE rank = 'genus' AND name = 'Rhinovirus'");
+      expect(gone!.last).to.be.below(real.latest.msl);
+      const a = await body('Is human rhinovirus an enterovirus?');
+      expect(a.status).to.equal('answered');
+      expect(a.response).to.match(/^Yes/).and.to.include('Enterovirus').and.to.include(`MSL${gone!.last}`);
+      const b = await body('Is rhinovirus a picornavirus?');
+      expect(b.response).to.match(row!.family === 'Picornaviridae' ? /^Yes/ : /^No/);
+    });
+
+    it('current name: "known as today", "called these days", "what\'s ... called nowadays" ask for the name now', async () => {
+      const [row] = await real.db.all<{ now: string }>(`SELECT n.species AS now FROM src.species o JOIN src.species n ON n.ictv_id = o.ictv_id
+        AND n.msl = (SELECT max(msl) FROM src.releases) WHERE o.msl = 30 AND o.species = 'Cowpox virus'`);
+      for (const q of ['What is Cowpox virus known as today?', 'what is Cowpox virus called these days', "what's Cowpox virus called nowadays", 'What is Cowpox virus known as?', 'By what name is Cowpox virus known now?']) {
+        const a = await body(q);
+        expect(a.status, q).to.equal('answered');
+        expect(a.intent, `${q}: ${a.response}`).to.equal('current_name');
+        expect(a.response, q).to.include(row!.now);
+      }
+    });
+
     it('release: a decade lists its releases, an ordinal names one, and no release named is not the latest', async () => {
       const all = await releases();
       const eighties = all.filter((r) => r.year >= 1980 && r.year <= 1989);

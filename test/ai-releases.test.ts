@@ -341,6 +341,9 @@ const OUT_OF_SCOPE = [
   'What is the closest relative of SARS-CoV-2?', 'What is the ancestor of smallpox virus?', 'Should I be worried about bird flu?',
   'How do you pronounce Orthoflavivirus?', 'What is the phylogeny of coronaviruses?', 'How much does an HPV vaccine cost?',
   'What is the etymology of Ebola?',
+  'How stable is SARS-CoV-2 in air?', 'How many strains of influenza are there?', 'How many serotypes of dengue exist?',
+  'Which flu strain is circulating this year?', 'How big is the influenza virus?', 'What does hantavirus do to the body?',
+  "What's the difference between a virus and a bacterium?", 'How fast does influenza evolve?', 'Is polio still around?',
 ];
 
 describe('POST /ai/query outside the data', () => {

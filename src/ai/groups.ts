@@ -20,6 +20,8 @@ export interface GroupEntry {
   taxon?: GroupTaxon;
   wider?: GroupTaxon;
   former?: Array<GroupTaxon & { renamed_in: string }>;
+  /** The taxon is no longer listed: the release that ended it, and how. */
+  ended?: { in: string; how: 'abolished' | 'split' };
   host?: string;
   not_a_taxon?: string;
   source: string;

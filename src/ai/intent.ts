@@ -22,7 +22,7 @@ const KW = {
   milestone: /\b(?:milestones?|major events?|key events?|turning points?|landmarks?|big(?:gest)? changes in the history|timeline of (?:the )?(?:ictv|taxonomy|viral taxonomy))\b/,
   realmIntro: /\bfirst realms?\b(?! ?§)|\brealms?\b.*\b(?:introduc|first|creat|establish|appear|began|start|added)\w*|\b(?:introduc|first|creat|establish|appear|began|start|added)\w*\b.*\brealms?\b/,
   rankIntro: /\b(?:introduc|first|creat|establish|appear|began|start|added)\w*\b/,
-  currentName: /\b(?:current(?:ly)?|now|new|latest|today|present|present-day|modern|updated|up-to-date|contemporary|accepted|official|valid|proper|correct|binomial)\b[^?]*\bnames?\b|\bnames? (?:that |which )?replac\w*|\b(?:known as|named|go(?:es)? by) (?:\w+ )?(?:now|today|nowadays|these days|currently|§rel)(?!\w)|\bwhat (?:is|are) (?:it|they) (?:called )?(?:now|today|nowadays|these days|currently)\b|\bcalled (?:now|today|nowadays|currently)\b|\bnames? (?:now|today|nowadays)\b|\b(?:now|currently) (?:called|known|named)\b|\brenamed (?:to|as|into)\b|\bwhat (?:is|was) (?:\S+ )?renamed\b|\bwhat (?:is|are) .*\bcalled\b|\bstill called\b/,
+  currentName: /\b(?:current(?:ly)?|now|new|latest|today|present|present-day|modern|updated|up-to-date|contemporary|accepted|official|valid|proper|correct|binomial)\b[^?]*\bnames?\b|\bnames? (?:that |which )?replac\w*|\b(?:known as|named|go(?:es)? by) (?:\w+ )?(?:now|today|nowadays|these days|currently|§rel)(?!\w)|\bwhat (?:is|are) (?:it|they) (?:called )?(?:now|today|nowadays|these days|currently)\b|\bcalled (?:now|today|nowadays|currently)\b|\bnames? (?:now|today|nowadays)\b|\b(?:now|currently) (?:called|known|named)\b|\brenamed (?:to|as|into)\b|\bwhat (?:is|was) (?:\S+ )?renamed\b|\bwhat(?: is| are|'s) .*\b(?:called|known as)\b|\b(?:by|under) (?:what|which) (?:species )?name\b|\b(?:what|which) (?:species )?name\b.*(?:\b(?:now|today|nowadays|these days|currently)\b|§rel(?!\w))|\bstill called\b/,
   formerNames: /\bchang\w* (?:its |their |the )?names?\b|\b(?:was|were)\b[^?]*\b(?:called|named|known as)\b[^?]*\b(?:before|previously|formerly|originally|earlier|once|first|in the past)\b|\bcalled before\b|\b(?:former(?:ly)?|previous(?:ly)?|old(?:er)?|earlier|past|prior|original(?:ly)?|other|alternative|historic(?:al)?)\b[^?]*\bnames?\b|\bnames?\b[^?]*\b(?:before|over time|history|used|had|carried|changed)\b|\bsynonyms?\b|\bformerly\b|\bused to be (?:called|named|known)\b|\b(?:was|were) (?:once |previously )?(?:called|named|known as)\b|\brenam\w*|\bhow many names\b|\bnames? (?:did|has|have)\b|\bwhen did .* (?:get|receive) (?:its|a) (?:new |current )?name\b/,
   history: /\b(?:first|last|earliest|latest|initially)\b[^?]*§rel|\b(?:first|last|earliest|latest|initially)\b[^?]*\b(?:appear\w*|listed|list|recogni[sz]ed|releases?|msl|seen|included|added|introduced|classified|described|ratified)\b|\b(?:appear\w*|introduc\w*|added|ratified)\b|\bhistory\b|\bstill\b|\b(?:abolish\w*|merg\w*|split\w*|remov\w*|exist\w*|delet\w*|when|since|valid|disappear\w*|fate|happened|end(?:ed)?|obsolete|gone|lifespan|span)\b/,
   genome: /\bgenom\w*|\b(?:dna|rna|nucleic|segment\w*|kb|bp|base pairs?|nucleotides?|length|how long|how big|size|strand\w*|sense|baltimore)\b/,
@@ -39,7 +39,7 @@ export const COUNTABLE: Rank[] = ['species', 'genus', 'family', 'order'];
 /** The intent each reading reports. */
 const REPORTED: Partial<Record<Reading, Intent>> = {
   year_counts: 'count_release', releases_of_year: 'release_info', releases_in_years: 'release_info', years_between: 'release_info',
-  release_is_year: 'release_info', rank_is: 'classification', taxon_threshold: 'count_taxon', member_of: 'same_taxon',
+  release_is_year: 'release_info', taxa_of_release: 'release_info', rank_is: 'classification', taxon_threshold: 'count_taxon', member_of: 'same_taxon',
   has_host: 'hosts', taxon_former_names: 'taxon_history', taxon_in_taxon: 'same_taxon', taxon_became: 'taxon_history', species_moved: 'species_history', taxon_genome_type: 'genome_type', name_in_release: 'current_name', still_named: 'current_name', listed_in: 'species_history',
   two_taxa: 'compare_taxa', two_taxa_between: 'compare_taxa', between_releases: 'compare_releases',
   taxa_changed_between: 'which_changed', every_rank_changed: 'which_changed', which_changed_within: 'which_changed',
@@ -165,11 +165,15 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   // "which species were merged in MSL41", "how many species were split in 2025": a merge or split is told by its species
   const listing = f.which || /\b(?:genera|families|orders|realms|subfamilies|classes|phyla|kingdoms|suborders|subgenera)\b/.test(r)
     || change === 'merged' || change === 'split';
-  if (rels === 1 && species === 0 && taxa === 0 && change && listing
+  // ("which family gained the most species in MSL39" ranks the families by growth: no list of new ones)
+  if (rels === 1 && species === 0 && taxa === 0 && change && listing && !(f.ranking && /\b(?:gain\w*|gr[eo]w\w*)\b/.test(r))
     && (!f.howMany || change === 'merged' || change === 'split' || (p.rankWord !== null && p.rankWord !== 'species'))) {
     if (!p.rankWord) return change === 'added' || change === 'abolished' || change === 'renamed' ? 'every_rank_changed' : set('which_changed', 'species');
     return set('which_changed', p.rankWord);
   }
+  // "which families existed in 1971", "what genera did the 1971 list have": the taxa of a rank in a release, named
+  if (rels === 1 && species === 0 && taxa === 0 && !change && f.which && !f.howMany && !f.ranking && p.rankWord && p.rankWord !== 'species'
+    && /\b(?:in|exist\w*|did|have|had|has|were there|listed|recogni[sz]ed)\b/.test(r) && !/\b(?:largest|biggest|smallest|most|top|fastest)\b/.test(r)) return set('taxa_of_release', p.rankWord);
   // "which genera were added to Flaviviridae in 2022": one release's changes under one taxon
   // (not "what did 2022 rename the genus Ebolavirus to": the taxon is what changed, its history)
   if (rels === 1 && species === 0 && taxa === 1 && change && f.which && !/\b(?:renam|abolish|mov|merg|split|promot|demot)\w*\s+(?:the\s+)?(?:[a-z]+\s+)?§tx\b|§tx\s+(?:was\s+|get\s+|got\s+)?(?:renam|abolish|mov|merg|split|promot|demot)/.test(r)) {
@@ -198,6 +202,8 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     // "when was the rank class first used": a rank word with an introduction verb and no release
     const whichRelease = /\b(?:which|what) (?:release|version|msl|year)\b/.test(r);
     if (p.targetRank && p.targetRank !== 'species' && has(KW.rankIntro, r) && (has(KW.when, r) || whichRelease) && p.releases.length === 0) return 'milestones';
+    // "how many orders did the first release with orders have": the release that introduced the rank, not the latest
+    if (p.targetRank && p.targetRank !== 'species' && p.releases.length === 0 && /\b(?:first|earliest|oldest)\s+(?:release|version|msl|list)\s+(?:to|that|which|with|where)\b/.test(r)) return 'milestones';
     // "which was the first order recognised": the first taxa of a rank, named
     if (p.targetRank && p.targetRank !== 'species' && /\b(?:first|earliest|oldest)\b/.test(r) && /\b(?:which|what|name)\b/.test(r) && p.releases.length === 0 && !has(KW.count, r)) return 'milestones';
     // "which release had 1906 species?"
@@ -239,6 +245,8 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     if (has(KW.evolution, r)) return t.rank === 'family' ? 'family_evolution' : 'taxon_history';
     return 'classification';
   }
+  // "which family gained the most species": growth, not size
+  if (has(KW.growth, r) && /\b(?:gain\w*|gr[eo]w\w*|increas\w*)\b/.test(r) && /\b(?:most|fastest)\b/.test(r)) return 'fastest_growing';
   if (has(KW.largest, r) && !has(/\b(?:releases?|versions?|msls?|years?|editions?)\b/, r)) return 'largest_taxa';
   if (has(KW.growth, r) && (p.targetRank !== null && p.targetRank !== 'species' || has(/\b(?:fastest|most)\b/, r))) return 'fastest_growing';
   if (has(KW.stability, r)) return 'family_stability';

@@ -18,7 +18,7 @@ import { GROUP_WORDS_MAX, groupNamed, startsGroup, type GroupEntry } from './gro
 import { chooseIntent } from './intent.js';
 import { matches } from './matches.js';
 import { findReleases } from './release-words.js';
-import { changeIn, countedRank, findGenomeTypes, findHosts, firstRank, QUALIFIERS, rankOf, type ChangeKind } from './vocabulary.js';
+import { americanSpelling, changeIn, countedRank, findGenomeTypes, findHosts, firstRank, QUALIFIERS, rankOf, type ChangeKind } from './vocabulary.js';
 
 export { rankOf, type ChangeKind };
 
@@ -40,7 +40,7 @@ export type Intent = (typeof INTENTS)[number];
 export type Reading =
   | Exclude<Intent, 'help' | 'unknown'>
   | 'year_counts' | 'releases_of_year' | 'releases_in_years' | 'years_between' | 'release_is_year' | 'rank_is'
-  | 'taxon_threshold' | 'member_of' | 'taxon_in_taxon' | 'taxon_became' | 'species_moved' | 'taxon_genome_type' | 'has_host' | 'taxon_former_names' | 'name_in_release' | 'still_named' | 'listed_in'
+  | 'taxon_threshold' | 'member_of' | 'taxon_in_taxon' | 'taxa_of_release' | 'taxon_became' | 'species_moved' | 'taxon_genome_type' | 'has_host' | 'taxon_former_names' | 'name_in_release' | 'still_named' | 'listed_in'
   | 'two_taxa' | 'two_taxa_between' | 'between_releases' | 'taxa_changed_between' | 'every_rank_changed'
   | 'which_changed_within' | 'span_unread' | 'compare_rank_unread' | 'changes_or_unread' | 'change_unread'
   | 'within_rank_unread' | 'help' | 'unknown';
@@ -449,7 +449,8 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
   };
   for (let i = 0; i < tokens.length; i++) {
     if (tokens[i]!.used) continue;
-    const group = startsGroup(lowers[i]!) ? groupAt(tokens, lowers, i, lex) : null;
+    // a group word starting a virus's short name is the name's ("parvovirus B19" is no parvovirus asked of B19)
+    const group = startsGroup(lowers[i]!) && !aliasStarts(tokens, i, lex, normOf) ? groupAt(tokens, lowers, i, lex) : null;
     if (group) {
       take(i, i + group.n, group.match);
       i += group.n - 1;
@@ -494,6 +495,9 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
       const previous = i > 0 ? rankOf(tokens[i - 1]!.text) : null;
       const next = end < tokens.length ? rankOf(tokens[end]!.text) : null;
       let match = lookupSpan(text, norm, lex, previous ?? next);
+      // "haemorrhagic fever virus": the lists spell their names the American way
+      const american = match ? null : americanSpelling(norm);
+      if (american) match = lookupSpan(text, american, lex, previous ?? next);
       // "family of zika", "measles genome": the virus name without its last word "virus"
       // (not when the next word is name-shaped itself: "Zika viruss" is a misspelt name, not "Zika")
       const following = tokens[end]?.text ?? '';
@@ -517,6 +521,15 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
     }
   }
   return out;
+}
+
+/** Whether a short name of a virus of two or three words starts at token i. */
+function aliasStarts(tokens: Token[], i: number, lex: Lexicon, normOf: (from: number, to: number) => string): boolean {
+  for (let n = 2; n <= 3 && i + n <= tokens.length; n++) {
+    if (tokens[i + n - 1]!.used) return false;
+    if (lex.aliases?.has(normOf(i, i + n))) return true;
+  }
+  return false;
 }
 
 // "T4", "MS2", "P22": a phage's code as written; "HHV-6", "HTLV-1", "VSV": an abbreviation as written

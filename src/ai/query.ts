@@ -8,7 +8,7 @@
 import type { Store } from '../store/store.js';
 import { lookupIdentifiers } from '../read/identifiers.js';
 import { releases as releaseRows } from '../read/releases.js';
-import { abbreviationAside } from '../read/resolve.js';
+import { abbreviationAside, stemLineages } from '../read/resolve.js';
 import { lineageCurrentName } from '../read/species-walks.js';
 import { suggest } from '../read/suggest.js';
 import { normaliseName } from '../read/names.js';
@@ -138,7 +138,15 @@ function severalSpecies(store: Store, p: Parsed): { ref: SpeciesRef; now: string
   return null;
 }
 
-/** One membership answer for a name of a few species when each species' answer opens with Yes; else null. */
+/** At most this many species are asked one by one for a name that stands for several, and this many named. */
+const MAX_EACH = 80;
+const SHOWN = 6;
+
+/**
+ * One membership answer for a name of several species when each species' answer opens with Yes; else null. A few
+ * are told one by one; more ("HDV": hepatitis D viruses 1-8, eight species of the genus Deltavirus) in one sentence
+ * naming the taxon each is in, when each is plainly in it (not in a wider sense, nor by a former name).
+ */
 async function eachSpecies(store: Store, p: Parsed, ref: SpeciesRef): Promise<Answer | null> {
   const answers: Answer[] = [];
   // one answer per species of the latest release the name stands for (several lineages may lead to one)
@@ -146,19 +154,58 @@ async function eachSpecies(store: Store, p: Parsed, ref: SpeciesRef): Promise<An
   for (const id of ref.lineage_ids) {
     const now = lineageCurrentName(store, id);
     if (now === null || seen.has(now)) continue;
+    if (seen.size >= MAX_EACH) return null;
     seen.add(now);
     const a = await answer(store, { ...p, species: [{ ...ref, lineage_ids: [id] }] } as Parsed);
     if (a.unanswered) return null;
     answers.push(a);
   }
+  if (answers.length === 0) return null;
   // only a Yes for each: a No for each may be about viruses the reader did not mean ("RSV" is also rice stripe virus)
   const word = (a: Answer) => /^(Yes)\b/.exec(a.response)?.[1] ?? null;
   const first = word(answers[0]!);
   if (!first || answers.some((a) => word(a) !== first)) return null;
+  const data = { name: ref.text, answers: answers.map((a) => a.data) };
+  if (answers.length <= 3) {
+    return {
+      response: `${first}, for each of the ${answers.length} species ${ref.text} stands for: ${answers.map((a) => a.response.replace(/^(?:Yes|No)[^:]*:\s*(.)/, (_m, c: string) => c.toUpperCase())).join(' ')}`,
+      data, sources: answers[0]!.sources,
+    };
+  }
+  // the taxon each plain Yes places its species in: one for all, or no one sentence says it
+  const placed = answers.map((a) => {
+    const d = a.data as { species?: string; version?: string; rank?: string; actual?: string; taxon?: { rank: string; name: string } };
+    const taxon = d.taxon ?? (d.rank && d.actual ? { rank: d.rank, name: d.actual } : null);
+    return /^Yes:/.test(a.response) && taxon && d.species && d.version ? { species: d.species, version: d.version, taxon: `the ${taxon.rank} ${taxon.name}` } : null;
+  });
+  if (placed.some((x) => x === null) || new Set(placed.map((x) => `${x!.taxon}|${x!.version}`)).size !== 1) return null;
+  const one = placed[0]!;
+  const names = placed.map((x) => x!.species);
+  const shown = names.length > SHOWN ? `${names.slice(0, SHOWN).join(', ')} and ${names.length - SHOWN} more` : and(names);
   return {
-    response: `${first}, for each of the ${answers.length} species ${ref.text} stands for: ${answers.map((a) => a.response.replace(/^(?:Yes|No)[^:]*:\s*(.)/, (_m, c: string) => c.toUpperCase())).join(' ')}`,
-    data: { name: ref.text, answers: answers.map((a) => a.data) },
-    sources: answers[0]!.sources,
+    response: `Yes, for each of the ${answers.length} species ${ref.text} stands for: in ${one.version}, ${shown} are each in ${one.taxon}.`,
+    data, sources: answers[0]!.sources,
+  };
+}
+
+/**
+ * "Is HPV a papillomavirus?": HPV as written is the VMR's abbreviation of Hart Park virus, which is not one, and
+ * the beginning of HPV1, HPV16, ..., which are; the membership answer declined to say No for the one reading the
+ * reader rarely means. Where every species of the typed abbreviations gives the same Yes, that is the answer,
+ * saying the other reading; otherwise the decline stands (the question is asked back).
+ */
+async function asStem(store: Store, p: Parsed, declined: Answer): Promise<Answer | null> {
+  const s = p.species[0];
+  if (p.species.length !== 1 || s?.kind !== 'abbreviation' || (declined.data as { missing?: string }).missing !== 'species') return null;
+  const stem = stemLineages(store, s.text);
+  if (!stem) return null;
+  const each = await eachSpecies(store, p, { ...s, lineage_ids: stem.lineage_ids });
+  if (!each) return null;
+  const own = [...new Set(s.lineage_ids.map((id) => lineageCurrentName(store, id)).filter((n): n is string => n !== null))];
+  return {
+    ...each,
+    response: `${each.response.replace(/^Yes, for each of the (\d+) species \S+ stands for/, `Yes, for each of the $1 species of the VMR's abbreviations ${s.text} begins (${stem.abbreviations})`)} (${s.text} as written is also the VMR's abbreviation of ${and(own)}, which is not: ask about it by name if you mean it${stem.shared.length ? `; ${and(stem.shared)} ${stem.shared.length === 1 ? 'is' : 'are'} also the abbreviation of another virus, and ${stem.shared.length === 1 ? 'was' : 'were'} left aside` : ''}.)`,
+    data: { ...each.data, also: own },
   };
 }
 
@@ -167,9 +214,9 @@ async function eachSpecies(store: Store, p: Parsed, ref: SpeciesRef): Promise<An
  * of other taxa ("HPV" is Hart Park virus; HPV1, HPV16, ... are papillomaviruses): it stands, and says what
  * else the reader may have meant, as the resolver's note does.
  */
-function withAsides(store: Store, p: Parsed, response: string): string {
+function withAsides(store: Store, p: Parsed, a: Answer, response: string): string {
   const asides = p.species.flatMap((s) => (s.kind === 'abbreviation' ? [abbreviationAside(store, s.text)] : [])).filter((a): a is string => a !== null);
-  return asides.length > 0 ? `${response} (Note: ${asides.join('; ')}.)` : response;
+  return asides.length > 0 && !('also' in a.data) ? `${response} (Note: ${asides.join('; ')}.)` : response;
 }
 
 /** The answer to one question, as POST /ai/query returns it (without the echoed query and cache flag). */
@@ -209,14 +256,15 @@ export async function askQuestion(store: Store, query: string): Promise<QueryRes
   if (several) {
     const { ref, now } = several;
     // "Is PRRSV an arterivirus?": a membership asked of a name of a few species, answered when it holds for each
-    const each = parsed.relation === 'member_of' && parsed.species.length === 1 && now.length <= 3 ? await eachSpecies(store, parsed, ref) : null;
+    const each = parsed.relation === 'member_of' && parsed.species.length === 1 ? await eachSpecies(store, parsed, ref) : null;
     if (each) return answered(store, parsed, each);
     return refuse('not_understood', parsed, parsed.intent, `${ref.text} stands for ${now.length} species in the latest release: ${and(now)}. I answer about one species at a time: ask again naming the one you mean. ${offered()}`, { name: ref.text, species: now });
   }
   // a year of several releases, read as one of them, would answer for a release the question did not name
   const year = parsed.relation === 'year_counts' || parsed.relation === 'releases_of_year' ? undefined : parsed.releases.find((r) => r.ambiguous);
   if (year) return askBack(store, parsed, year.year);
-  const a = await answer(store, parsed);
+  let a = await answer(store, parsed);
+  if (a.unanswered && parsed.relation === 'member_of') a = (await asStem(store, parsed, a)) ?? a;
   if (parsed.intent === 'unknown' || parsed.intent === 'help' || a.unanswered) {
     return { ...refuse('not_understood', parsed, parsed.relation, a.response, a.data), data: a.data };
   }
@@ -235,7 +283,7 @@ const ONE_THING = new Set<Reading>([
 
 function answered(store: Store, p: Parsed, a: Answer): QueryResult {
   const understood = understoodOf(p, p.relation);
-  return { status: 'answered', response: withAsides(store, p, withYears(store, a.response)), intent: p.intent, understood, confidence: confidenceOf(understood), entities: entitiesOf(p), data: a.data, sources: a.sources };
+  return { status: 'answered', response: withAsides(store, p, a, withYears(store, a.response)), intent: p.intent, understood, confidence: confidenceOf(understood), entities: entitiesOf(p), data: a.data, sources: a.sources };
 }
 
 /** "2018 had two releases, MSL33 (2018a) and MSL34 (2018b): which do you mean?" */

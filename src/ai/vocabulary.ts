@@ -176,7 +176,8 @@ export const CHANGE_WORDS: ReadonlyArray<[ChangeKind, RegExp]> = [
   ['abolished', /\b(?:abolish\w*|remov\w*|delet\w*|dropp\w*|discontinu\w*|eliminat\w*|retir\w*|disappear\w*|lost|lose|withdrawn)\b/],
   // ("recognised" alone is not new: "how many species were recognised in MSL35" counts them all; "newly
   // recognised" is new by its first word)
-  ['added', /\b(?:add\w*|new(?:ly)?|creat\w*|introduc\w*|establish\w*|describ\w*|ratified|appear\w*|gain\w*)\b/],
+  // ("first listed in 1971": new there, as a taxon first listed in a release is)
+  ['added', /\b(?:add\w*|new(?:ly)?|creat\w*|introduc\w*|establish\w*|describ\w*|ratified|appear\w*|gain\w*|first (?:listed|recogni[sz]ed|included|named|classified|accepted))\b/],
 ];
 const ANY_CHANGE = anyOf(CHANGE_WORDS.map(([, re]) => re));
 
@@ -228,4 +229,23 @@ export function countedRank(text: string): Rank | null {
 export function genomeLabel(types: readonly string[]): string {
   if (types.length <= 3) return types.join(' or ');
   return `${types.every((t) => t.includes('RNA')) ? 'RNA' : types.every((t) => t.includes('DNA')) ? 'DNA' : types[0]!.replace(/\(.*$/, '')} (any kind)`;
+}
+
+/**
+ * British spellings of the words of virus names, and the American ones ICTV's lists use ("Crimean-Congo
+ * haemorrhagic fever virus" is listed as "... hemorrhagic ..."), on the normal form of a name (lower case, letters
+ * and digits only). Tried only for a run of words that matched no name as written.
+ */
+const BRITISH: ReadonlyArray<[RegExp, string]> = [
+  [/haem/g, 'hem'], [/tumour/g, 'tumor'], [/leukaem/g, 'leukem'], [/anaem/g, 'anem'], [/diarrhoe/g, 'diarrhe'],
+  [/oedem/g, 'edem'], [/oesophag/g, 'esophag'], [/faec/g, 'fec'], [/colour/g, 'color'],
+];
+const BRITISH_ANY = /haem|tumour|leukaem|anaem|diarrhoe|oedem|oesophag|faec|colour/;
+
+/** The American spelling of a name's normal form, or null when it has no British spelling. */
+export function americanSpelling(norm: string): string | null {
+  if (!BRITISH_ANY.test(norm)) return null;
+  let out = norm;
+  for (const [re, to] of BRITISH) out = out.replace(re, to);
+  return out;
 }

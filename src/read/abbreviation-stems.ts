@@ -57,6 +57,19 @@ export function stemGroup(store: Store, input: string): StemGroup | null {
   return group ?? null;
 }
 
+/**
+ * The group's abbreviations whose stem is written as the input is, case included, when the group spells its stem
+ * more than one way: "HDV" is HDV1 ... HDV8 (hepatitis D viruses), not HdV22 (Hubei diptera virus 22), as the VMR
+ * tells abbreviations apart by their case. All of them when the input is written in none of those ways, or the
+ * group in one.
+ */
+export function membersAsWritten(group: StemGroup, input: string): string[] {
+  if (group.stems.length < 2) return group.members;
+  const written = asWritten(input);
+  const own = group.members.filter((m) => stemOf(m) === written);
+  return own.length > 0 ? own : group.members;
+}
+
 /** Whether the input is written as the group's stem is (case included): "PRRSV" of PRRSV-1, not "prrsv". */
 export function writtenAsStem(group: StemGroup, input: string): boolean {
   return group.stems.includes(asWritten(input));

@@ -8,7 +8,7 @@ import { eachInSlices, mapInSlices } from './slices.js';
 import type { Store } from '../store/store.js';
 import { identifierKeys, lookupIdentifiers, type IdentifierHit, type IdentifierKind } from './identifiers.js';
 import { lineageDoc, mslOf, speciesDoc, taxonDoc, type LineageDoc, type SpeciesDoc } from './lineages.js';
-import { stemGroup, writtenAsStem, type StemGroup } from './abbreviation-stems.js';
+import { membersAsWritten, stemGroup, writtenAsStem, type StemGroup } from './abbreviation-stems.js';
 import { asWritten, findName, lookupName, normaliseName, type NameHit, type Spelling } from './names.js';
 import { latest, type ResolvedVersion } from './releases.js';
 import { lineagePlace, speciesWalks, type WalkEntry } from './species-walks.js';
@@ -311,10 +311,11 @@ const lastUse = (c: Candidate) => c.official?.[1] ?? c.last_msl;
  */
 function stemMatch(store: Store, input: string, found: ReturnType<typeof findName>, group: StemGroup): { hits: NameHit[]; note: string } | null {
   if (found && found.hits.some((h) => h.kind !== 'abbreviation')) return null;
-  const typed = typedHits(store, group);
+  const members = found ? group.members : membersAsWritten(group, input);
+  const typed = typedHits(store, members);
   if (typed.length === 0) return null;
   const name = `'${asWritten(input)}'`;
-  const shown = listed(group.members);
+  const shown = listed(members);
   const other = found ? [...new Set(found.hits.map((h) => h.name))].join(', ') : '';
   if (!found) return { hits: typed, note: `${name} is no abbreviation in ICTV's lists; read as the beginning of the VMR's abbreviations ${shown}` };
   if (writtenAsStem(group, input)) return { hits: typed, note: `${name} is read as the beginning of the VMR's abbreviations ${shown}, not as ${other}, which differs in case` };
@@ -330,14 +331,14 @@ function stemMatch(store: Store, input: string, found: ReturnType<typeof findNam
 function stemAside(store: Store, input: string, found: NonNullable<ReturnType<typeof findName>>, group: StemGroup): string | null {
   if (found.hits.some((h) => h.kind !== 'abbreviation')) return null;
   const own = new Set(found.hits.map((h) => h.lineage_id));
-  const others = [...new Set(typedHits(store, group).filter((h) => !own.has(h.lineage_id)).map((h) => h.name))];
+  const others = [...new Set(typedHits(store, group.members).filter((h) => !own.has(h.lineage_id)).map((h) => h.name))];
   return others.length === 0 ? null
     : `'${asWritten(input)}' also begins the VMR's abbreviations ${listed(others)} of other taxa; the whole abbreviation names one of those`;
 }
 
-/** The typed abbreviations a stem begins, as name_lookup has them, in the group's order. */
-function typedHits(store: Store, group: StemGroup): NameHit[] {
-  return group.members.flatMap((m) => lookupName(store, m).filter((h) => h.kind === 'abbreviation' && h.name === m));
+/** The typed abbreviations given (of one stem), as name_lookup has them, in their order. */
+function typedHits(store: Store, members: string[]): NameHit[] {
+  return members.flatMap((m) => lookupName(store, m).filter((h) => h.kind === 'abbreviation' && h.name === m));
 }
 
 /** stemAside's note for an input matched as written, else null: what /ai adds to an answer about it. */
@@ -346,6 +347,30 @@ export function abbreviationAside(store: Store, input: string): string | null {
   if (!group) return null;
   const found = findName(store, input);
   return found?.spelling === 'exact' ? stemAside(store, input, found, group) : null;
+}
+
+/**
+ * For an abbreviation matched as written that also begins typed ones of other taxa ("HPV": Hart Park virus, and
+ * HPV1, HPV16, ...), the lineages of those typed abbreviations and how many there are, else null: what /ai asks a
+ * yes-or-no question of when the whole abbreviation's own answer may not be the one meant.
+ */
+export function stemLineages(store: Store, input: string): { lineage_ids: number[]; abbreviations: string; shared: string[] } | null {
+  const group = stemGroup(store, input);
+  if (!group) return null;
+  const found = findName(store, input);
+  if (found?.spelling !== 'exact' || found.hits.some((h) => h.kind !== 'abbreviation')) return null;
+  const own = new Set(found.hits.map((h) => h.lineage_id));
+  const members = membersAsWritten(group, input);
+  // a typed abbreviation that is itself two viruses' ("HPV2": human papillomavirus 2 and herpesvirus papio 2) says
+  // nothing of which the stem means: it is set aside, and named
+  const shared: string[] = [];
+  const ids = new Set<number>();
+  for (const m of members) {
+    const hits = typedHits(store, [m]);
+    if (new Set(hits.map((h) => h.lineage_id)).size > 1) shared.push(m);
+    else for (const h of hits) if (!own.has(h.lineage_id)) ids.add(h.lineage_id);
+  }
+  return ids.size > 0 ? { lineage_ids: [...ids], abbreviations: listed(members), shared } : null;
 }
 
 /** A few abbreviations and how many there are in all: "HPV1, HPV10, HPV100, HPV101, ... (183)". */

@@ -1,9 +1,11 @@
 // Facts the documents do not hold, for /ai/query's answers (src/ai/answers/): the type species and the
 // merges and splits the lists mark (species_marks), the names of the taxa of one rank in one release
-// (taxon_counts), the higher-taxon renames and abolitions of the change lists (taxon_change_list), and the
-// species changes of one release (release_diff_detail), and the timeline's events. Each is one small query of a
+// (taxon_counts), the higher-taxon renames and abolitions of the change lists (taxon_change_list) and the renames
+// ICTV's stable ids trace before them (taxon_rename), the species changes of one release (release_diff_detail),
+// and the timeline's events. Each is one small query of a
 // read model, kept per opened build once asked.
 import type { Store } from '../store/store.js';
+import { RANKS, type Rank } from '../shared/ranks.js';
 
 const cache = new WeakMap<Store, Map<string, Promise<unknown>>>();
 
@@ -52,6 +54,25 @@ export function taxaNames(store: Store, msl: number, rank: string): Promise<Arra
     'SELECT name, list_transform(parents, p -> p.name) AS above FROM taxon_counts WHERE msl = $1 AND rank = $2 ORDER BY 1', [msl, rank]));
 }
 
+/**
+ * ICTV's own tallies of the changes of taxa above species in a release (its Taxon Counts sheets, MSL38 on), by
+ * release, rank and ICTV's word for the change ("New", "New Splits", "Renamed", "Abolished"): counts as the sheet
+ * gives them (an abolition negative). A few hundred rows, read once per opened build.
+ */
+export function officialRankChanges(store: Store): Promise<Map<string, number>> {
+  return once(store, 'official-ranks', async () => {
+    const rows = await store.query<{ msl: number; rank: string; change: string; count: number }>(
+      "SELECT msl::INTEGER AS msl, rank, change, count::INTEGER AS count FROM src.official_changes WHERE rank <> 'species'");
+    return new Map(rows.map((r) => [`${r.msl}|${r.rank}|${r.change}`, r.count]));
+  });
+}
+
+/** The names of the species of one release, in order. */
+export function speciesNames(store: Store, msl: number): Promise<string[]> {
+  return once(store, `species|${msl}`, async () => (await store.query<{ name: string }>(
+    'SELECT species AS name FROM src.species WHERE msl = $1 ORDER BY 1', [msl])).map((r) => r.name));
+}
+
 /** The species a release's list marks with a change of this kind ('Merged', 'Split'), as that list names them. */
 export function speciesMarked(store: Store, msl: number, change: string): Promise<string[]> {
   return once(store, `marked|${msl}|${change}`, async () => {
@@ -68,16 +89,48 @@ export interface RenameRow {
   new_name: string | null;
 }
 
-/** The higher-taxon renames, moves and abolitions the release's change list records (last name of each path). */
-export function renamesIn(store: Store, msl: number): Promise<RenameRow[]> {
-  return once(store, `renames|${msl}`, () => store.query<RenameRow>(
-    'SELECT rank, change, old_name, new_name FROM taxon_change_list WHERE msl = $1 ORDER BY rank, old_name', [msl]));
+/**
+ * Every rename of a taxon above species, from ICTV's stable ids as well as the change lists (taxon_rename): the
+ * change lists begin in MSL38, and without the renames the ids trace before it, the genus Dependovirus (renamed
+ * Dependoparvovirus in MSL28) would read as abolished and its successor as new. The rank of each side is its
+ * rank in its own release ("family>order" where they differ, as the change lists write it). A few hundred rows,
+ * read once per opened build.
+ */
+function idRenames(store: Store): Promise<Array<RenameRow & { msl: number }>> {
+  return once(store, 'id-renames', async () => {
+    const rows = await store.query<{ msl: number; old_name: string; new_name: string; old_rank: string | null; new_rank: string | null }>(`
+      SELECT r.msl::INTEGER AS msl, r.old_name, r.new_name,
+             (SELECT min(a.rank) FROM taxon_counts a WHERE a.msl = (SELECT max(p.msl) FROM releases p WHERE p.msl < r.msl) AND a.name = r.old_name) AS old_rank,
+             (SELECT min(b.rank) FROM taxon_counts b WHERE b.msl = r.msl AND b.name = r.new_name) AS new_rank
+      FROM taxon_rename r ORDER BY r.msl, r.old_name`);
+    return rows.map((r) => {
+      const from = r.old_rank ?? r.new_rank ?? '', to = r.new_rank ?? from;
+      const shift = from === to ? '' : RANKS.indexOf(to as Rank) < RANKS.indexOf(from as Rank) ? ',Promoted' : ',Demoted';
+      return { msl: r.msl, rank: from === to ? from : `${from}>${to}`, change: `Renamed${shift}`, old_name: r.old_name, new_name: r.new_name };
+    });
+  });
 }
 
-/** Where a higher taxon's name went by the change lists of every release: its renames and its abolition. */
+/** Change-list rows, and the renames the ids trace that the change lists do not record (all of them before MSL38). */
+async function withIdRenames<T extends RenameRow>(store: Store, listed: T[], traced: (r: RenameRow & { msl: number }) => boolean, extend: (r: RenameRow & { msl: number }) => T): Promise<T[]> {
+  const pair = (x: RenameRow) => `${x.old_name}|${x.new_name ?? ''}`;
+  const known = new Set(listed.map(pair));
+  const more = (await idRenames(store)).filter((r) => traced(r) && !known.has(pair(r))).map(extend);
+  return more.length === 0 ? listed : [...listed, ...more];
+}
+
+/** The higher-taxon renames, moves and abolitions of a release: its change list's records, and the renames the ids trace. */
+export function renamesIn(store: Store, msl: number): Promise<RenameRow[]> {
+  return once(store, `renames|${msl}`, async () => withIdRenames(store, await store.query<RenameRow>(
+    'SELECT rank, change, old_name, new_name FROM taxon_change_list WHERE msl = $1 ORDER BY rank, old_name', [msl]),
+  (r) => r.msl === msl, ({ msl: _m, ...r }) => r));
+}
+
+/** Where a higher taxon's name went, release by release: its renames and its abolition. */
 export function fateOf(store: Store, name: string): Promise<Array<RenameRow & { msl: number }>> {
-  return once(store, `fate|${name.toLowerCase()}`, () => store.query<RenameRow & { msl: number }>(
-    'SELECT msl, rank, change, old_name, new_name FROM taxon_change_list WHERE lower(old_name) = lower($1) ORDER BY msl', [name]));
+  return once(store, `fate|${name.toLowerCase()}`, async () => (await withIdRenames(store, await store.query<RenameRow & { msl: number }>(
+    'SELECT msl, rank, change, old_name, new_name FROM taxon_change_list WHERE lower(old_name) = lower($1) ORDER BY msl', [name]),
+  (r) => r.old_name.toLowerCase() === name.toLowerCase(), (r) => r)).sort((a, b) => a.msl - b.msl));
 }
 
 export interface SpeciesChange {
@@ -98,10 +151,11 @@ export function speciesChanges(store: Store, from: number, to: number, kind: str
     [from, to, kind]));
 }
 
-/** The renames whose new name is this one (the names a higher taxon had before), by the change lists. */
+/** The renames whose new name is this one (the names a higher taxon had before). */
 export function renamesTo(store: Store, name: string): Promise<Array<RenameRow & { msl: number }>> {
-  return once(store, `from|${name.toLowerCase()}`, () => store.query<RenameRow & { msl: number }>(
-    "SELECT msl, rank, change, old_name, new_name FROM taxon_change_list WHERE lower(new_name) = lower($1) AND (change = 'Renamed' OR change LIKE 'Renamed,%') ORDER BY msl", [name]));
+  return once(store, `from|${name.toLowerCase()}`, async () => (await withIdRenames(store, await store.query<RenameRow & { msl: number }>(
+    "SELECT msl, rank, change, old_name, new_name FROM taxon_change_list WHERE lower(new_name) = lower($1) AND (change = 'Renamed' OR change LIKE 'Renamed,%') ORDER BY msl", [name]),
+  (r) => r.new_name?.toLowerCase() === name.toLowerCase(), (r) => r)).sort((a, b) => a.msl - b.msl));
 }
 
 export interface TimelineEvent {

@@ -19,6 +19,16 @@ const COMMON_WORDS: Record<string, string> = {
   hcv: 'hepatitis C virus',
   hbv: 'hepatitis B virus',
   hiv: 'human immunodeficiency virus 1',
+  // the names papers give viruses whose lists say them otherwise: the VMR has "human parvovirus B19" and
+  // "hepatitis D virus 1" ... "8", the species lists had "Hepatitis delta virus" (to MSL35) and "Adeno-associated
+  // dependoparvovirus A" (the species of adeno-associated viruses 1-4 and 6, the primate ones papers mean)
+  'parvovirus B19': 'human parvovirus B19',
+  'hepatitis D virus': 'Hepatitis delta virus',
+  'hepatitis delta': 'Hepatitis delta virus',
+  'adeno-associated virus': 'Adeno-associated dependoparvovirus A',
+  // WHO's name of the disease (2022), which papers now give the virus; the VMR keeps "monkeypox virus"
+  mpox: 'monkeypox virus',
+  'mpox virus': 'monkeypox virus',
 };
 
 export interface Alias {
@@ -96,7 +106,7 @@ async function build(store: Store): Promise<Map<string, Alias>> {
     if (all.length === 1) out.set(k, all[0]!.alias);
     else if (current.length === 1) out.set(k, current[0]!.alias);
   }
-  for (const [word, name] of Object.entries(COMMON_WORDS)) out.set(word, { name, lineage_id: 0 });
+  for (const [word, name] of Object.entries(COMMON_WORDS)) out.set(normaliseName(word), { name, lineage_id: 0 });
   return out;
 }
 

@@ -6,7 +6,7 @@ import { releaseTotal } from '../../read/diversity.js';
 import { RANKS, type Rank } from '../../read/lineages.js';
 import { officialTally, type OfficialTally } from '../../read/official-tallies.js';
 import { asResolved, type ReleaseRow } from '../../read/releases.js';
-import { renamesIn, speciesChanges, speciesMarked, taxaNames, type RenameRow, type SpeciesChange } from '../../read/taxonomy-facts.js';
+import { officialRankChanges, renamesIn, speciesChanges, speciesMarked, speciesNames, taxaNames, type RenameRow, type SpeciesChange } from '../../read/taxonomy-facts.js';
 import { and, num, RANK_PLURAL, release, signed } from '../format.js';
 import type { ChangeKind, Parsed, TaxonRef } from '../parse.js';
 import { fallback, notUnderstood, previousOf, rowOf, sources, targetRelease, withNote, type Answer, type Ctx } from './common.js';
@@ -91,9 +91,10 @@ const placeOf = (lineage: string | null) => (lineage ?? '').split(';').slice(0, 
 async function changedIn(ctx: Ctx, p: Parsed, rank: Rank, change: ChangeKind, within?: TaxonRef): Promise<Answer> {
   const r = rowOf(ctx, p.releases[0]!.msl)!;
   const prev = ctx.all.filter((x) => x.msl < r.msl).pop();
+  if (!prev && change === 'added' && !within) return firstListed(ctx, p, r, rank);
   if (!prev) return notUnderstood('release', `${release(r)} is the first release; nothing changed in it relative to an earlier one.`);
   let named: string[];
-  let note = '', aside = '';
+  let note = '', aside = '', officialRank = '';
   if (rank === 'species') {
     if (change === 'promoted' || change === 'demoted') return notUnderstood('change', `Species are not promoted or demoted; ask which species were added, abolished, renamed, moved, merged or split in ${r.version}.`);
     const all = await speciesChanges(ctx.store, prev.msl, r.msl, change === 'abolished' ? 'removed' : change);
@@ -124,6 +125,17 @@ async function changedIn(ctx: Ctx, p: Parsed, rank: Rank, change: ChangeKind, wi
     if (!found) return notUnderstood('change', `The change lists record merges, splits and moves of species only; ask which ${RANK_PLURAL[rank]} were added, abolished, renamed, promoted or demoted in ${r.version}.`);
     named = found.names;
     aside = renamedAside(found.renamed);
+    // ICTV's own figure for the rank, where its sheet counts the release and the question asks how many (or the
+    // names differ from it): "380 genera new (and 2 new by splits)"
+    const words = RANK_OFFICIAL[change];
+    if (!within && words) {
+      const tallies = await officialRankChanges(ctx.store);
+      const [main, ...more] = words.map((w) => tallies.get(`${r.msl}|${rank}|${w}`));
+      if (main !== undefined && (p.form.howMany || Math.abs(main) + more.reduce((a: number, b) => a + Math.abs(b ?? 0), 0) !== named.length)) {
+        const extra = more.map((n, k) => (n ? ` (and ${num(Math.abs(n))} ${ICTV_SAYS[words[k + 1]!]})` : '')).join('');
+        officialRank = `ICTV's Taxon Counts sheet counts ${num(Math.abs(main))} ${plural(rank, Math.abs(main))} ${ICTV_SAYS[words[0]!]}${extra} in ${release(r)}. By their names, in`;
+      }
+    }
   }
   const verb = VERB[change];
   const where = within ? ` in the ${within.rank} ${within.name}` : '';
@@ -146,11 +158,25 @@ async function changedIn(ctx: Ctx, p: Parsed, rank: Rank, change: ChangeKind, wi
   const word = OFFICIAL_WORD[change];
   const tally = rank === 'species' && !within && word ? officialTally(ctx.store, prev.msl, r.msl, word) : null;
   const counted = tally && ((p.form.howMany && (change === 'merged' || change === 'split')) || tally.ictv !== named.length) ? tally : null;
-  const official = counted ? `ICTV's Taxon Counts sheet counts ${num(counted.ictv)} species ${ICTV_SAYS[counted.change]} in ${release(r)}. Traced along their lineages, in` : 'In';
+  const official = counted ? `ICTV's Taxon Counts sheet counts ${num(counted.ictv)} species ${ICTV_SAYS[counted.change]} in ${release(r)}. Traced along their lineages, in` : officialRank || 'In';
   return {
     response: `${lead}${official} ${release(r)}, compared with ${release(prev)}, ${list}.`,
     data: { version: r.version, previous: prev.version, rank, change, ...(within ? { within: within.name } : {}), count: named.length, names: named },
     sources: sources(ctx, rank === 'species' ? 'release_diff_detail' : 'taxon_counts', r.version),
+  };
+}
+
+/**
+ * "Which genera were first listed in 1971?": the first release has no release before it, so every taxon of the rank
+ * it holds was first listed there; they are named, with their count.
+ */
+async function firstListed(ctx: Ctx, p: Parsed, r: ReleaseRow, rank: Rank): Promise<Answer> {
+  const names = rank === 'species' ? await speciesNames(ctx.store, r.msl) : (await taxaNames(ctx.store, r.msl, rank)).map((x) => x.name);
+  const shown = names.slice(0, shownOf(p));
+  return {
+    response: `${release(r)} is the first release in the data set, so each of its ${num(names.length)} ${plural(rank, names.length)} was first listed there${names.length ? `: ${shown.join(', ')}${names.length > shown.length ? ` and ${num(names.length - shown.length)} more` : ''}` : ''}.`,
+    data: { version: r.version, rank, change: 'added', count: names.length, names },
+    sources: sources(ctx, 'taxon_counts', r.version),
   };
 }
 
@@ -163,9 +189,14 @@ export async function everyRankChanged(ctx: Ctx, p: Parsed): Promise<Answer> {
   const renames = await renamesIn(ctx.store, r.msl);
   const parts: string[] = [];
   const byRank: Record<string, string[]> = {};
+  // the names gone or come as renames are said apart ("Polydnaviridae -> Polydnaviriformidae"): the question may
+  // count them as abolished or new, and the record says they were renamed
+  const renamed: string[] = [];
   for (const rank of RANKS.filter((x) => x !== 'species')) {
     const [now, before] = await Promise.all([taxaNames(ctx.store, r.msl, rank), taxaNames(ctx.store, prev.msl, rank)]);
-    const names = higherTaxaChanged(now, before, renames, rank, change)?.names ?? [];
+    const found = higherTaxaChanged(now, before, renames, rank, change);
+    const names = found?.names ?? [];
+    for (const x of found?.renamed ?? []) if (!renamed.includes(x)) renamed.push(x);
     if (names.length === 0) continue;
     byRank[rank] = names;
     parts.push(`${num(names.length)} ${plural(rank, names.length)} (${names.slice(0, ASIDE).join(', ')}${names.length > ASIDE ? ` and ${num(names.length - ASIDE)} more` : ''})`);
@@ -174,7 +205,7 @@ export async function everyRankChanged(ctx: Ctx, p: Parsed): Promise<Answer> {
   byRank.species = species.map((x) => (change === 'abolished' ? x.old_name! : change === 'added' ? x.new_name! : `${x.old_name} -> ${x.new_name}`));
   parts.push(`${num(species.length)} species`);
   return {
-    response: `In ${release(r)}, compared with ${release(prev)}, these taxa were ${VERB[change]}: ${parts.join('; ')}.`,
+    response: `In ${release(r)}, compared with ${release(prev)}, these taxa were ${VERB[change]}: ${parts.join('; ')}${renamedAside(renamed)}.`,
     data: { version: r.version, previous: prev.version, change, names: byRank },
     sources: sources(ctx, 'taxon_counts', r.version),
   };
@@ -240,6 +271,9 @@ const ICTV_WORDS: Record<SpeciesChangeKind, string[]> = {
 const OFFICIAL_WORD: Partial<Record<ChangeKind, string>> = {
   added: 'New', abolished: 'Abolished', renamed: 'Renamed', merged: 'Merged', split: 'New Splits',
 };
+
+/** ICTV's words for the changes of higher taxa its sheets count, the main one first. */
+const RANK_OFFICIAL: Partial<Record<ChangeKind, string[]>> = { added: ['New', 'New Splits'], abolished: ['Abolished'], renamed: ['Renamed'] };
 
 const ICTV_SAYS: Record<string, string> = {
   New: 'new', 'New Splits': 'new by splits', Abolished: 'abolished', Renamed: 'renamed', Moved: 'moved', Merged: 'merged',

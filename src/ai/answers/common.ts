@@ -94,7 +94,8 @@ export interface TaxonFate {
 }
 
 /**
- * What the release after a taxon's last did to it, as the change lists record it (MSL38 on): renamed, moved,
+ * What the release after a taxon's last did to it, as the rename history records it (the change lists from MSL38,
+ * the renames ICTV's ids trace before): renamed, moved,
  * abolished; where it was renamed, the taxa above it before and after, so a move into a new family is said too
  * ("the genus Hepacivirus was renamed Orthohepacivirus and moved into the new family Hepaciviridae").
  */
@@ -117,4 +118,27 @@ export async function taxonFate(ctx: Ctx, t: { rank: string; name: string; entry
   if (moved && !verbs.includes('moved')) verbs.push('moved');
   const said = verbs.map((v) => (v === 'renamed' && renamed ? `renamed ${renamed}` : v === 'moved' && moved ? `moved ${moved}` : v));
   return { at, change: f.change, new_name: f.new_name, moved, text: and(said) };
+}
+
+/**
+ * The name a taxon no longer listed carries in a release, where it lives on under another name: its renames
+ * followed one after another (the genus "Adeno-associated virus group" became Dependovirus in MSL7, Dependovirus
+ * became Dependoparvovirus in MSL28), each in the release after the last that listed the name before. A species in
+ * the taxon under its later name is in the same taxon, renamed: "Is AAV2 a dependovirus?" is a Yes. Null when the
+ * taxon was abolished, merged or split rather than renamed, or is still listed.
+ */
+export async function renamedAs(ctx: Ctx, t: { rank: string; name: string; entry: TaxonEntry }, msl: number): Promise<{ name: string; steps: Array<{ from: string; to: string; at: ReleaseRow }> } | null> {
+  const steps: Array<{ from: string; to: string; at: ReleaseRow }> = [];
+  let name = t.name, last = t.entry.last_msl;
+  while (last < msl && steps.length < 8) {
+    const at = ctx.all.find((r) => r.msl > last);
+    const f = at ? (await fateOf(ctx.store, name)).find((x) => x.msl === at.msl && x.new_name && /renam/i.test(x.change)) : undefined;
+    if (!at || !f) return null;
+    steps.push({ from: name, to: f.new_name!, at });
+    name = f.new_name!;
+    const next = profileEntries(ctx, name).find((e) => e.first_msl <= at.msl && e.last_msl >= at.msl);
+    if (!next) return null;
+    last = next.last_msl;
+  }
+  return steps.length > 0 && last >= msl ? { name, steps } : null;
 }

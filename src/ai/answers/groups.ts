@@ -41,6 +41,7 @@ export function groupMembership(ctx: Ctx, p: Parsed): Answer {
     lastNote = `, the last release that lists it (it was ${endingText(placed.lineage)})`;
   }
   if (!doc) return notUnderstood('species', `${s.text} is not a species in ${release(r)}.`);
+  if (g.ended && t.entry.last_msl < r.msl) return endedGroup(ctx, p, r, doc.scientific_name, doc.classification);
   const c = doc.classification;
   const strict = g.taxon!, wider = g.wider;
   const strictName = nameAt(g, strict, r);
@@ -86,7 +87,9 @@ export function notATaxon(ctx: Ctx, p: Parsed): Answer {
   const r = targetRelease(ctx, p);
   const doc = s ? speciesIn(ctx, s, r).species : null;
   // the ranks people place a virus by, not the whole lineage
-  const placed = (c: Record<string, string | null>) => and((['genus', 'family', 'order'] as const).filter((k) => c[k]).map((k) => `the ${k} ${c[k]}`));
+  // (a taxon above all three, "the class Bunyaviricetes", by the ranks it has)
+  const placed = (c: Record<string, string | null>) => and((['genus', 'family', 'order'] as const).filter((k) => c[k]).map((k) => `the ${k} ${c[k]}`))
+    || and(Object.entries(c).filter(([, v]) => v).map(([k, v]) => `the ${k} ${v}`));
   const instead = doc ? ` What the taxonomy says: in ${release(r)}, ${who(s!, doc.scientific_name)} is in ${placed(doc.classification)}.`
     : p.taxa[0] ? ` What the taxonomy says: the ${p.taxa[0].rank} ${p.taxa[0].name} is a taxon${p.taxa[0].entry.parents.length ? `, in ${placed(Object.fromEntries(p.taxa[0].entry.parents.map((x) => [x.rank, x.name])))}` : ''}.` : '';
   // a grouping of viruses (not a word for something that is no virus) is no relationship the taxonomy records
@@ -95,5 +98,55 @@ export function notATaxon(ctx: Ctx, p: Parsed): Answer {
     response: `"${word}" is not a taxon of the ICTV taxonomy: ${g.entry.not_a_taxon}${why}.${instead}`,
     data: { word, not_a_taxon: g.entry.not_a_taxon, source: g.entry.source, ...(doc ? { species: doc.scientific_name, version: r.version, classification: doc.classification } : {}) },
     sources: doc ? sources(ctx, 'species_doc', r.version) : [],
+  };
+}
+
+/** The ranks people place a virus by, not the whole lineage: "the family Straboviridae and the class Caudoviricetes". */
+const placedBy = (c: Record<string, string | null>, ranks: readonly string[] = ['genus', 'family', 'order', 'class']) => and(ranks.filter((k) => c[k]).map((k) => `the ${k} ${c[k]}`)) || 'no rank above species';
+
+/**
+ * "Is T4 a myovirus?", "Was SV40 a papovavirus?", asked of a release after the word's taxon ended (the family
+ * Myoviridae, abolished in MSL37): the taxonomy of that release has no such taxon, so the answer is the record's.
+ * A species that was in it is a member by that former taxon, said with until when and where it is now; one never
+ * in it is not; one first listed after the taxon ended cannot be told, and is not answered with a guess.
+ */
+function endedGroup(ctx: Ctx, p: Parsed, r: ReleaseRow, name: string, c: Record<string, string | null>): Answer {
+  const s = p.species[0]!, t = p.taxa[0]!;
+  const g = t.group!;
+  const word = t.text.toLowerCase();
+  const it = who(s, name);
+  const last = rowOf(ctx, t.entry.last_msl)!;
+  const ended = rowOf(ctx, mslOf(g.ended!.in)) ?? ctx.all.find((x) => x.msl > t.entry.last_msl)!;
+  const taxon = `the ${t.rank} ${t.name}, which "${word}" names`;
+  const end = `${g.ended!.how} in ${release(ended)}`;
+  const now = `in ${release(r)} it is in ${placedBy(c)}`;
+  const l = lineageOutline(ctx.store, s.lineage_ids[0]!);
+  const inIt = l.timeline.filter((e) => mslOf(e.version) <= t.entry.last_msl && e.lineage.split(';').includes(t.name));
+  const data = { species: name, version: r.version, group: word, taxon: { rank: t.rank, name: t.name, last_version: last.version, ended: { version: ended.version, how: g.ended!.how } }, classification: c, source: g.source };
+  const src = sources(ctx, 'species_doc', r.version);
+  // in it to its last release, or for a time before (T7 was a podovirus until the family Autographiviridae took it
+  // out of Podoviridae in MSL35): either way the word named it once, which is what a word for a group asks
+  const lastIn = inIt[inIt.length - 1];
+  const yes = lastIn !== undefined;
+  // an abbreviation that also begins those of other taxa ("HPV") is no ground for anything but a Yes
+  const doubt = yes ? null : ambiguousAbbreviation(ctx, s, name);
+  if (doubt) return doubt;
+  if (mslOf(l.first_appearance) > t.entry.last_msl) {
+    return notUnderstood('group', `${it} was first listed in ${release(rowOf(ctx, mslOf(l.first_appearance))!)}, after ${taxon}, was ${end}, so the taxonomy never said whether it was one; ${now}.`);
+  }
+  if (yes) {
+    const leftAt = mslOf(lastIn.version) < t.entry.last_msl ? l.timeline.find((e) => mslOf(e.version) > mslOf(lastIn.version)) : undefined;
+    const into = leftAt?.lineage.split(';').find((x) => x.endsWith(t.rank === 'family' ? 'viridae' : ''));
+    const until = leftAt
+      ? `until ${release(rowOf(ctx, mslOf(lastIn.version))!)}; ${release(rowOf(ctx, mslOf(leftAt.version))!)} moved it${into ? ` to the ${t.rank} ${into}` : ' out of it'}`
+      : `until ${release(last)}, the last release that lists it`;
+    return {
+      response: `Yes, by a former ${t.rank}: ${it} was in ${taxon}, ${until}; the ${t.rank} ${t.name} was ${end}, and ${now}.`,
+      data: { ...data, answer: 'yes', by: 'former taxon' }, sources: src,
+    };
+  }
+  return {
+    response: `No: ${it} was never in ${taxon} (listed ${t.entry.first_msl === last.msl ? `in ${last.version}` : `MSL${t.entry.first_msl}-${last.version}`}); the ${t.rank} ${t.name} was ${end}, and ${now}.`,
+    data: { ...data, answer: 'no' }, sources: src,
   };
 }

@@ -5,7 +5,7 @@ import type { Store } from '../../store/store.js';
 import { suggestNames } from '../../read/suggest.js';
 import { and, or, release } from '../format.js';
 import type { Parsed, Reading, SpeciesRef } from '../parse.js';
-import { betweenReleases, countRelease, milestones, releaseInfo, releaseIsYear, releasesInYears, releasesOfYear, yearCounts, yearsBetween } from './releases.js';
+import { betweenReleases, countRelease, milestones, releaseInfo, releaseIsYear, releasesInYears, releasesOfYear, taxaOfRelease, yearCounts, yearsBetween } from './releases.js';
 import { changeUnread, changesOrUnread, compareReleases, everyRankChanged, releaseChanges, spanUnread, taxaChangedBetween, whichChanged, whichChangedWithin, withinRankUnread } from './changes.js';
 import { contextOf, fallback, type Answer, type Ctx, type Handler } from './common.js';
 import { familiesBy } from './families.js';
@@ -56,6 +56,7 @@ const HANDLERS: Record<Exclude<Reading, 'help' | 'unknown'>, Handler> = {
   years_between: yearsBetween,
   release_is_year: releaseIsYear,
   rank_is: rankIs,
+  taxa_of_release: taxaOfRelease,
   taxon_threshold: taxonThreshold,
   member_of: (ctx, p) => (p.taxa[0]?.group ? groupMembership(ctx, p) : memberOf(ctx, p)),
   taxon_in_taxon: taxonIn,

@@ -63,6 +63,9 @@ export function releaseInfo(ctx: Ctx, p: Parsed): Answer {
 }
 
 
+/** The taxa of a rank the first release holds are named up to this many. */
+const FIRST_NAMED = 80;
+
 export async function milestones(ctx: Ctx, p: Parsed): Promise<Answer> {
   const rows = await timeline(ctx.store);
   const sources = [{ model: 'timeline', version: span(ctx) }];
@@ -104,8 +107,8 @@ export async function milestones(ctx: Ctx, p: Parsed): Promise<Answer> {
     const firstRelease = ctx.all[0]!;
     const used = releaseTotal(ctx.store, firstRelease, p.targetRank);
     if (used) {
-      // named when there are few ("the first families": the 2 of 1971)
-      const names = used <= 10 ? (await taxaNames(ctx.store, firstRelease.msl, p.targetRank)).map((x) => x.name) : [];
+      // named ("the first families": the 2 of 1971; "the first genera listed": the 43 of 1971), unless too many to read
+      const names = used <= FIRST_NAMED ? (await taxaNames(ctx.store, firstRelease.msl, p.targetRank)).map((x) => x.name) : [];
       return { response: `The rank ${p.targetRank} is already used in ${release(firstRelease)}, the first release in the data set (${count(used, p.targetRank, RANK_PLURAL[p.targetRank]!)}${names.length ? `: ${and(names)}` : ''}).`, data: { rank: p.targetRank, taxa: names }, sources };
     }
   }
@@ -236,5 +239,23 @@ export function releaseIsYear(ctx: Ctx, p: Parsed): Answer {
     // ("Is MSL41 the latest release?": the second name said back when it is no year or label)
     response: x.msl === y.msl ? `Yes: ${x.version} is the ${x.label} release${/^(?:msl\s*)?\d/i.test(p.releases[1]!.text) ? '' : `, ${p.releases[1]!.text}`}.` : `No: ${x.version} is the ${x.label} release; ${p.releases[1]!.text} is ${y.version} (${y.label}).`,
     data: { version: x.version, label: x.label, year: x.year, answer: x.msl === y.msl ? 'yes' : 'no' }, sources: sources(ctx, 'releases'),
+  };
+}
+
+/** The taxa of a rank a release names in full up to this many; more are counted, with the first of them. */
+const LISTED = 120;
+
+/** "Which families existed in 1971?", "What genera did the 1971 list have?": the taxa of a rank in one release, named. */
+export async function taxaOfRelease(ctx: Ctx, p: Parsed): Promise<Answer> {
+  const rank = p.relationRank!;
+  const r = rowOf(ctx, p.releases[0]!.msl)!;
+  const names = (await taxaNames(ctx.store, r.msl, rank)).map((x) => x.name);
+  const shown = names.slice(0, LISTED);
+  const plural = names.length === 1 ? rank : RANK_PLURAL[rank]!;
+  return {
+    response: names.length === 0 ? `${release(r)} has no ${RANK_PLURAL[rank]}.`
+      : `${release(r)} has ${num(names.length)} ${plural}: ${shown.join(', ')}${names.length > shown.length ? ` and ${num(names.length - shown.length)} more` : ''}.`,
+    data: { version: r.version, rank, count: names.length, names },
+    sources: sources(ctx, 'taxon_counts', r.version),
   };
 }

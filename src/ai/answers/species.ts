@@ -12,7 +12,7 @@ import { lineageCurrentName, lineageOutline, lineagePlace, lineageRenames, renam
 import { and, release } from '../format.js';
 import type { Parsed, SpeciesRef } from '../parse.js';
 import { COMPOSITION_NAMES } from '../vocabulary.js';
-import { fallback, labelled, notUnderstood, rowOf, sources, span, targetRelease, taxonFate, type Answer, type Ctx, type Source } from './common.js';
+import { fallback, labelled, notUnderstood, renamedAs, rowOf, sources, span, targetRelease, taxonFate, type Answer, type Ctx, type Source } from './common.js';
 
 /**
  * The lineage a name means in a release: of the lineages it was used for, the one listed there under it (a name
@@ -121,7 +121,9 @@ export function currentName(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
     if (same(now, s.text)) {
       return { response: `${now} is still the species' name in the latest release, ${release(ctx.latest)}${used ? `, as it was in ${release(used)}` : ''}.`, data, sources };
     }
-    const steps = renames.filter((r) => !used || mslOf(r.version) > used.msl).map((r) => `${r.to} in ${labelled(ctx, r.version)}`);
+    // the renames after the name asked was given up ("Hog cholera virus" is no rename of itself to tell)
+    const given = renames.map((r) => same(r.to, s.matched_name)).lastIndexOf(true);
+    const steps = renames.filter((r, k) => k > given && (!used || mslOf(r.version) > used.msl)).map((r) => `${r.to} in ${labelled(ctx, r.version)}`);
     const merge = res.chain.find((c) => c.change === 'merged');
     const how = merge ? `; its species was merged into ${merge.to_name} in ${merge.version}${merge.to_name === now ? '' : `, now ${now}`}`
       : steps.length ? `; the species was renamed ${and(steps)}` : '';
@@ -346,14 +348,28 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
     if (doubt) return doubt;
     const l = lineageOutline(ctx.store, lineageIn(ctx, s, r));
     const was = l.timeline.filter((e) => mslOf(e.version) <= r.msl && e.lineage.split(';').includes(t.name)).pop();
+    const everyday = t.text === t.text.toLowerCase() && p.rankWord === null;
+    // a taxon renamed since, written as an everyday word ("Is AAV2 a dependovirus?"), is the same group under its
+    // later name, also for a species that came into it after the rename; named as a taxon ("in the genus
+    // Dependovirus") or asked "still", it is the name, which is gone: a No that says the rename
+    const renamed = t.entry.last_msl < r.msl && everyday && !p.form.still ? await renamedAs(ctx, t, r.msl) : null;
+    const wasToEnd = was !== undefined && mslOf(was.version) === t.entry.last_msl;
+    if (renamed && !wasToEnd && at !== null && at.toLowerCase() === renamed.name.toLowerCase()) {
+      const steps = renamed.steps.map((x) => `${x.from} was renamed ${x.to} in ${release(x.at)}`);
+      return {
+        response: `Yes, by the ${t.rank}'s former name: in ${release(r)}, ${who(s, doc.scientific_name)} is in the ${t.rank} ${at}, and the ${t.rank} ${and(steps)}.`,
+        data: { species: doc.scientific_name, rank: t.rank, asked: t.name, actual: at, version: r.version, answer: 'yes', by: 'former name', renames: renamed.steps.map((x) => ({ from: x.from, to: x.to, version: x.at.version })) },
+        sources: sources(ctx, 'species_doc', r.version),
+      };
+    }
     const fate = t.entry.last_msl < r.msl ? await taxonFate(ctx, t) : null;
     const became = fate ? `; the ${t.rank} ${t.name} was ${fate.text} in ${release(fate.at)}` : '';
     since = `${was ? `; it was in the ${t.rank} ${t.name} until ${labelled(ctx, was.version)}` : ''}${became}`;
     // "Is mumps virus a rubulavirus?": a taxon's name written as an everyday word (lower case, no rank word) for a
     // taxon no longer listed, which the species was in to its last release: a member by that name as people use it
-    if (was && mslOf(was.version) === t.entry.last_msl && t.entry.last_msl < r.msl && t.text === t.text.toLowerCase() && p.rankWord === null) {
+    if (wasToEnd && t.entry.last_msl < r.msl && everyday) {
       return {
-        response: `Yes, by a former ${t.rank}: ${who(s, doc.scientific_name)} was in the ${t.rank} ${t.name} until ${labelled(ctx, was.version)}, the last release that lists it${became}; in ${release(r)} it is in ${at ? `the ${t.rank} ${at}` : `no ${t.rank}`}.`,
+        response: `Yes, by a former ${t.rank}: ${who(s, doc.scientific_name)} was in the ${t.rank} ${t.name} until ${labelled(ctx, was!.version)}, the last release that lists it${became}; in ${release(r)} it is in ${at ? `the ${t.rank} ${at}` : `no ${t.rank}`}.`,
         data: { species: doc.scientific_name, rank: t.rank, asked: t.name, actual: at, version: r.version, answer: 'yes', by: 'former taxon' }, sources: sources(ctx, 'species_doc', r.version),
       };
     }
@@ -401,6 +417,19 @@ export function nameIn(ctx: Ctx, p: Parsed): Answer {
 /** "Is Zika virus still called Zika virus?": its species' name in the latest release. */
 export function stillNamed(ctx: Ctx, p: Parsed): Answer {
   const s = p.species[0]!;
+  // "Is Hepatitis B virus still a species?" asks whether its species is still listed, whatever it is called now
+  if (!/\b(?:names?|called)\b/.test(p.residue)) {
+    const l = lineageOutline(ctx.store, s.lineage_ids[0]!);
+    const yes = l.ended === 'current';
+    const own = l.timeline.filter((t) => same(t.name, s.text));
+    const used = own.length > 0 && own[own.length - 1]!.version !== l.last_appearance ? `; the name ${own[0]!.name} itself was used from ${own[0]!.version} to ${own[own.length - 1]!.version}` : '';
+    return {
+      response: yes
+        ? `Yes: the species of ${s.text} has been listed since ${labelled(ctx, l.first_appearance)} and is still listed in the latest release, ${release(ctx.latest)}${l.current_name && !same(l.current_name, s.text) ? `, as ${l.current_name}` : ''}${used}.`
+        : `No: the species of ${s.text} was listed ${l.first_appearance}-${l.last_appearance} and was then ${endingText(l)}.`,
+      data: { query_name: s.text, lineage: summaryOf(l), answer: yes ? 'yes' : 'no' }, sources: lineageSources(ctx),
+    };
+  }
   const now = speciesIn(ctx, s, ctx.latest).species?.scientific_name ?? null;
   const yes = now !== null && now.toLowerCase() === s.matched_name.toLowerCase();
   return {

@@ -4,14 +4,15 @@
 // largest and fastest-growing taxa of a rank.
 import { releaseTotal } from '../../read/diversity.js';
 import { familyProfiles, type FamilyProfile } from '../../read/family-profiles.js';
-import { mslOf, type Rank } from '../../read/lineages.js';
+import { mslOf, taxonDoc, type Rank } from '../../read/lineages.js';
+import { lookupName } from '../../read/names.js';
 import type { ReleaseRow } from '../../read/releases.js';
 import { fateOf, renamesTo, timeline, typeSpecies, typeSpeciesReleases } from '../../read/taxonomy-facts.js';
 import { and, count, dec, num, RANK_PLURAL, release, signed } from '../format.js';
 import type { Parsed, TaxonEntry, TaxonRef } from '../parse.js';
 import { stabilityExtremes, stabilityRow, stabilitySentence, STABILITY_FORMULA, statusOf } from '../stability.js';
 import { formatGenomeSize, genomeLabel } from '../vocabulary.js';
-import { fallback, notUnderstood, rowOf, sources, span, targetRelease, taxonFate, withNote, type Answer, type Ctx, type Source } from './common.js';
+import { fallback, notUnderstood, profileEntries, rowOf, sources, span, targetRelease, taxonFate, withNote, type Answer, type Ctx, type Source } from './common.js';
 import { speciesIn, who } from './species.js';
 
 export function countsIn(e: TaxonEntry, msl: number) {
@@ -22,12 +23,12 @@ function taxonSources(ctx: Ctx, extra: Source[] = []): Source[] {
   return [{ model: 'taxon_profile', version: span(ctx) }, ...extra];
 }
 
-/** "what was Orthoherpesviridae called before": the names the change lists record it was renamed from. */
+/** "what was Orthoherpesviridae called before": the names the rename history records it was renamed from. */
 export async function taxonFormerNames(ctx: Ctx, p: Parsed): Promise<Answer> {
   const t = p.taxa[0]!;
   const all = ctx.all;
   const from = await renamesTo(ctx.store, t.name);
-  if (from.length === 0) return notUnderstood('former name', `The change lists (which record renames of higher taxa from ${release(rowOf(ctx, 38) ?? ctx.latest)} on) record no earlier name of the ${t.rank} ${t.name}, and I do not guess one.`);
+  if (from.length === 0) return notUnderstood('former name', `The rename history (the change lists, and ICTV's stable ids of taxa before them) records no earlier name of the ${t.rank} ${t.name}, and I do not guess one.`);
   const steps = from.map((f) => `${f.old_name} (renamed ${t.name} in ${release(all.find((r) => r.msl === f.msl)!)})`);
   // asked in a release before the rename: the name it had there, the one the first rename after that release replaced
   const asked = p.releases.length === 1 ? p.releases[0]! : null;
@@ -36,7 +37,7 @@ export async function taxonFormerNames(ctx: Ctx, p: Parsed): Promise<Answer> {
   return {
     response: `${lead}The ${t.rank} ${t.name} was formerly called ${and(steps)}.`,
     data: { taxon: t.name, rank: t.rank, former_names: from.map((f) => ({ name: f.old_name, renamed_in: `MSL${f.msl}` })) },
-    sources: [{ model: 'src.renames', version: `MSL${from[0]!.msl}` }],
+    sources: [{ model: 'taxon_rename', version: `MSL${from[0]!.msl}` }],
   };
 }
 
@@ -127,7 +128,7 @@ async function taxonLife(ctx: Ctx, t: TaxonRef): Promise<Answer> {
   sources.push({ model: 'timeline', version: span(ctx) });
   let status = event ? 'abolished' : 'ended';
   let fate = event?.description ?? `no release from ${release(next)} on lists it`;
-  // the change lists (MSL38 on) name what a taxon became when it was renamed, and where it was moved
+  // the rename history names what a taxon became when it was renamed, and where it was moved
   const changed = await taxonFate(ctx, t);
   const renamed = changed?.new_name && /renam/i.test(changed.change) ? changed : null;
   if (renamed && !event) {
@@ -318,6 +319,13 @@ export function rankIs(ctx: Ctx, p: Parsed): Answer {
  */
 export function taxonIn(ctx: Ctx, p: Parsed): Answer {
   const [a, b] = p.taxa as [TaxonRef, TaxonRef];
+  // "Are coronaviruses and arteriviruses related?" asks what they share, not whether one holds the other
+  if (/\brelated\b/.test(p.residue)) return related(ctx, a, b);
+  // a taxon no longer listed, asked of today ("Is human rhinovirus an enterovirus?"): where its species went
+  if (p.releases.length === 0 && a.entry.last_msl < ctx.latest.msl) {
+    const went = endedInto(ctx, a, b);
+    if (went) return went;
+  }
   const at = rowOf(ctx, a.entry.last_msl)!;
   const yes = a.entry.parents.some((x) => x.rank === b.rank && x.name === b.name);
   const path = a.entry.parents.map((x) => `${x.rank} ${x.name}`).join(' > ');
@@ -326,6 +334,50 @@ export function taxonIn(ctx: Ctx, p: Parsed): Answer {
     response: `${yes ? 'Yes' : 'No'}: in ${release(at)}, the ${a.rank} ${a.name} ${yes ? 'is in' : 'is not in'} the ${b.rank} ${b.name}${word}; it sits in ${path || 'no higher taxon'}.`,
     data: { taxon: a.name, rank: a.rank, asked: { rank: b.rank, name: b.name }, parents: a.entry.parents, version: at.version, answer: yes ? 'yes' : 'no' },
     sources: sources(ctx, 'taxon_profile', at.version),
+  };
+}
+
+/** The lowest taxon two taxa share in the last release that lists both, by their places there. */
+function related(ctx: Ctx, a: TaxonRef, b: TaxonRef): Answer {
+  const at = rowOf(ctx, Math.min(a.entry.last_msl, b.entry.last_msl))!;
+  const chain = (t: TaxonRef) => [...(profileEntries(ctx, t.name).find((e) => e.rank === t.rank && e.first_msl <= at.msl && e.last_msl >= at.msl)?.parents ?? t.entry.parents), { rank: t.rank, name: t.name }];
+  const [ca, cb] = [chain(a), chain(b)];
+  const shared = ca.filter((x) => cb.some((y) => y.rank === x.rank && y.name === x.name)).pop();
+  const place = (t: TaxonRef, c: Array<{ rank: string; name: string }>) => `the ${t.rank} ${t.name} (${c.slice(0, -1).map((x) => `${x.rank} ${x.name}`).join(' > ') || 'no higher taxon'})`;
+  return {
+    response: shared
+      ? `Yes: in ${release(at)}, the ${a.rank} ${a.name} and the ${b.rank} ${b.name} are both in the ${shared.rank} ${shared.name}, the lowest taxon they share.`
+      : `No taxon holds both in ${release(at)}: ${place(a, ca)} and ${place(b, cb)}.`,
+    data: { taxa: [a.name, b.name], version: at.version, shared: shared ?? null },
+    sources: sources(ctx, 'taxon_profile', at.version),
+  };
+}
+
+/**
+ * The record of a taxon that ended (merged, split, abolished, renamed) against a taxon of the latest release: Yes
+ * when every taxon its species went to is in that taxon now (the genus Rhinovirus, merged into Enterovirus in
+ * MSL24, is within the genus Enterovirus), No when none is; null when some are and some are not, or the record
+ * names none, which no one word answers.
+ */
+function endedInto(ctx: Ctx, a: TaxonRef, b: TaxonRef): Answer | null {
+  const hit = lookupName(ctx.store, a.name).find((h) => h.kind === 'taxon' && h.last_msl === a.entry.last_msl);
+  const doc = hit ? taxonDoc(ctx.store, hit.lineage_id) : null;
+  if (!doc || doc.rank !== a.rank || doc.destinations.length === 0) return null;
+  const within = (d: { rank: string; name: string }) => profileEntries(ctx, d.name).some((e) => e.rank === d.rank && e.last_msl === ctx.latest.msl
+    && ((e.rank === b.rank && e.name === b.name) || e.parents.some((x) => x.rank === b.rank && x.name === b.name)));
+  const inB = doc.destinations.filter(within);
+  if (inB.length !== 0 && inB.length !== doc.destinations.length) return null;
+  const yes = inB.length > 0;
+  const end = rowOf(ctx, mslOf(doc.ended_in ?? `MSL${a.entry.last_msl + 1}`))!;
+  const shown = doc.destinations.slice(0, 3).map((d) => `the ${d.rank} ${d.name} (${num(d.species)} species)`);
+  const into = doc.destinations.length > shown.length ? `${shown.join(', ')} and ${num(doc.destinations.length - shown.length)} more taxa` : and(shown);
+  const word = b.group ? ` ("${b.text.toLowerCase()}")` : '';
+  const itself = doc.destinations.every((d) => d.rank === b.rank && d.name === b.name);
+  const where = itself ? '' : `, ${doc.destinations.length === 1 ? 'which is' : yes ? 'each of them' : 'none of them'} in the ${b.rank} ${b.name}${word} in ${release(ctx.latest)}`;
+  return {
+    response: `${yes ? 'Yes' : 'No'}, by where its species went: the ${a.rank} ${a.name} was listed ${doc.first_appearance}-${doc.last_appearance} and ${doc.ended} in ${release(end)}, its species going to ${into}${where}.`,
+    data: { taxon: a.name, rank: a.rank, ended: doc.ended, ended_in: doc.ended_in, destinations: doc.destinations, asked: { rank: b.rank, name: b.name }, version: ctx.latest.version, answer: yes ? 'yes' : 'no' },
+    sources: [...sources(ctx, 'taxon_history_doc'), ...sources(ctx, 'taxon_profile', ctx.latest.version)],
   };
 }
 
