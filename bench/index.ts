@@ -12,6 +12,7 @@ import { projectRoot } from '../src/shared/project-root.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { writeMeasurement } from './measurement.js';
 import { NAMES_SQL, searchQueries } from '../test/support/search-queries.js';
+import { residentMemory } from '../test/support/measure.js';
 import { aiQuestions, MIX_SQL, type MixSource } from './ai-questions.js';
 import { startCommand } from './soak/server.js';
 
@@ -73,9 +74,8 @@ async function load(pid: number, port: number, paths: () => string, method = 'GE
 
 /** Resident memory now and its high-water mark (start-up included), in MB. */
 function memory(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)![1]);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  const { rss, peak } = residentMemory(pid);
+  return { rss: rss / 2 ** 20, peak: peak / 2 ** 20 };
 }
 
 interface Keys {

@@ -6,7 +6,6 @@
 // Writes docs/measurements/memory.md. Settings: MEMORY_SECONDS (20) per scenario, MEMORY_ONLY (a regular
 // expression: only the scenarios it matches, printed, not written).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
@@ -14,6 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { projectRoot } from '../src/shared/project-root.js';
 import { freePort } from '../test/support/server-process.js';
+import { residentMemory } from '../test/support/measure.js';
 import { writeMeasurement } from './measurement.js';
 import { closeClient, send, type Req } from './soak/client.js';
 import { readKeys, type Keys } from './soak/keys.js';
@@ -54,13 +54,6 @@ async function startServer(keys: Keys): Promise<Server> {
     pid: child.pid!, base, samples,
     stop: () => new Promise((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); }),
   };
-}
-
-/** The kernel's resident-memory figures of a process, in bytes. */
-function status(pid: number): { rss: number; peak: number } {
-  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(text)![1]) * 1024;
-  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
 
 /** autocannon against the server for SECONDS, 50 connections. */
@@ -136,11 +129,11 @@ async function main(): Promise<void> {
   ];
   for (const sc of scenarios(keys).filter((s) => !ONLY || ONLY.test(s.name))) {
     const server = await startServer(keys);
-    const started = status(server.pid).rss;
+    const started = residentMemory(server.pid).rss;
     const done = await sc.run(server.base);
     // the last samples, and the peak as the kernel kept it
     await sleep(200);
-    const { peak } = status(server.pid);
+    const { peak } = residentMemory(server.pid);
     await server.stop();
     const at = server.samples.reduce((a, b) => (b.rss > a.rss ? b : a));
     const highest = (f: (s: Sample) => number) => Math.max(...server.samples.map(f));

@@ -6,6 +6,7 @@ import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { freePort } from '../../test/support/server-process.js';
+import { residentMemory } from '../../test/support/measure.js';
 
 export interface Loaded { t: number; reason: string; documents: string; takenOverMb: number; documentsMb: number }
 
@@ -60,9 +61,8 @@ export async function startServer(root: string, dataDir: string, logFile: string
   const server: SoakServer = {
     child, base, loaded, errors,
     memory: () => {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
-      return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+      const { rss, peak } = residentMemory(child.pid!);
+      return { rss: rss / 2 ** 20, peak: peak / 2 ** 20 };
     },
     stop: () => new Promise((resolve) => {
       if (child.exitCode !== null) return resolve(child.exitCode);

@@ -1,5 +1,6 @@
 // Figures of measured times the tests and the benchmarks share (bench/ imports test/support/, never the
 // other way). A wait is node:timers/promises' setTimeout.
+import { readFileSync } from 'node:fs';
 
 /** Nearest-rank percentile of unsorted values (NaN for none). */
 export function percentile(values: readonly number[], p: number): number {
@@ -10,3 +11,10 @@ export function percentile(values: readonly number[], p: number): number {
 
 /** The middle value (the upper of the two middle ones for an even count). */
 export const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** A process's resident memory now and its high-water mark, in bytes, as the kernel keeps them (NaN if it has none: a zombie). */
+export function residentMemory(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const bytes = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN) * 1024;
+  return { rss: bytes('VmRSS'), peak: bytes('VmHWM') };
+}
