@@ -59,9 +59,10 @@ const lines = [
 const serving = join(MEASUREMENTS_DIR, 'serving.md');
 if (existsSync(serving)) {
   // The CPU per request of each family, as the service answered it in the last npm run bench
-  const header = readFileSync(serving, 'utf8').split('\n').find((l) => l.startsWith('| scenario |'));
+  const table = readFileSync(serving, 'utf8').split('\n');
+  const header = table.find((l) => l.startsWith('| scenario |'));
   const cpuColumn = header?.split('|').map((c) => c.trim()).indexOf('CPU µs/req service') ?? -1;
-  const rows = readFileSync(serving, 'utf8').split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| scenario') && !l.startsWith('|---'));
+  const rows = table.filter((l) => l.startsWith('| ') && !l.startsWith('| scenario') && !l.startsWith('|---'));
   if (cpuColumn > 0 && rows.length > 0) {
     lines.push('', `Against each family's CPU per request in [serving.md](serving.md) (the larger of the two costs above, ${worst.toFixed(2)} µs):`, '',
       '| scenario | CPU µs/req | metrics cost |', '|---|---|---|');
