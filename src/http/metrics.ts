@@ -11,7 +11,7 @@ import { Counter, Gauge, Registry } from 'prom-client';
 import { openApiDocument } from '../contract/openapi.js';
 import { HttpError } from '../read/errors.js';
 import { UPDATE_OUTCOMES, type UpdateStatus } from '../store/update-status.js';
-import { firstMatch, templatePattern } from './operation-gate.js';
+import { templatePattern } from './operation-gate.js';
 
 export const registry = new Registry();
 
@@ -240,10 +240,15 @@ const OUTSIDE_CONTRACT: Record<string, string> = { docs: 'docs', assets: 'assets
 /** The operation a request is for: the contract's operationId of its path and method (HEAD as GET). */
 export function operationNamer(spec: Record<string, unknown>): (method: string, url: string) => string {
   const paths = spec.paths as Record<string, Record<string, { operationId?: string }>>;
-  const entries = Object.entries(paths).map(([template, item]) => ({
-    ...templatePattern(template, true),
-    ids: new Map(Object.entries(item).filter(([, op]) => typeof op?.operationId === 'string').map(([m, op]) => [m.toUpperCase(), op.operationId!])),
-  }));
+  const entries = Object.entries(paths).map(([template, item]) => {
+    const { prefix, pattern } = templatePattern(template, true);
+    return {
+      prefix,
+      // tested, not matched: without its named groups a pattern builds no match object
+      pattern: new RegExp(pattern.source.replace(/\(\?<[^>]+>(\[\^\/\]\+)\)/g, '$1')),
+      ids: new Map(Object.entries(item).filter(([, op]) => typeof op?.operationId === 'string').map(([m, op]) => [m.toUpperCase(), op.operationId!])),
+    };
+  });
   const name = (method: string, path: string): string => {
     // absolute form (a proxy's request line)
     if (path.charCodeAt(0) !== 47) {
@@ -253,15 +258,17 @@ export function operationNamer(spec: Record<string, unknown>): (method: string, 
         return 'unmatched';
       }
     }
-    const found = firstMatch(entries, path);
-    if (!found) return OUTSIDE_CONTRACT[path.split('/', 2)[1] ?? ''] ?? 'unmatched';
-    return found.entry.ids.get(method === 'HEAD' ? 'GET' : method) ?? 'unmatched';
+    for (const entry of entries) {
+      if (path.startsWith(entry.prefix) && entry.pattern.test(path)) return entry.ids.get(method === 'HEAD' ? 'GET' : method) ?? 'unmatched';
+    }
+    return OUTSIDE_CONTRACT[path.split('/', 2)[1] ?? ''] ?? 'unmatched';
   };
-  // Matching a path against the templates costs about half a microsecond; the paths asked again (the
+  // Matching a path against the templates costs several lookups; the paths asked again (the
   // popular names) are looked up instead. Bounded: emptied when it holds MEMO_SIZE paths.
   const memo = new Map<string, string>();
   return (method, url) => {
-    const path = url.split('?', 1)[0]!;
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
     const key = method === 'GET' ? path : `${method} ${path}`;
     let op = memo.get(key);
     if (op === undefined) {
