@@ -1,11 +1,12 @@
 // npm run bench: throughput of the service against a ceiling, in one run, on this machine.
 // The ceiling is plain Express 5 answering a fixed ~300-byte res.json; the service runs as shipped
-// (server.js, default middleware and logging, logs to /dev/null), and again with METRICS=off for what the
-// metrics cost. Rounds alternate the three so all see the same machine state; each figure is autocannon with
-// 50 connections over loopback.
+// (server.js, default middleware and logging, logs to /dev/null), and in a second process whose metering is
+// switched off and on between runs (metrics-toggle.ts), for what the metrics cost. Rounds alternate the runs
+// so all see the same machine state; each figure is autocannon with 50 connections over loopback.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { projectRoot } from '../src/shared/project-root.js';
@@ -15,12 +16,15 @@ import { NAMES_SQL, searchQueries } from '../test/support/search-queries.js';
 import { residentMemory } from '../test/support/measure.js';
 import { aiQuestions, MIX_SQL, type MixSource } from './ai-questions.js';
 import { startCommand } from './soak/server.js';
+import { SWITCH_PATH } from './metrics-toggle.js';
 
 const ROOT = projectRoot();
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Only the scenarios whose name matches (a regular expression), to measure one change quickly. */
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+/** The ceiling's port; the service listens on the next and the second process on the one after. */
+const PORT = Number(process.env.BENCH_PORT ?? 18_701);
 
 interface Run { rps: number; p50: number; p99: number; errors: number; non2xx: number; cpuPerRequest: number; rss: number; peak: number }
 
@@ -183,51 +187,59 @@ async function main(): Promise<void> {
   ];
 
   // One after the other, so the service's start-up is timed on an otherwise idle machine.
-  const ceiling = start(join(ROOT, 'dist', 'bench', 'ceiling.js'), 18_701, '/');
+  const ceiling = start(join(ROOT, 'dist', 'bench', 'ceiling.js'), PORT, '/');
   process.once('exit', () => ceiling.child.kill('SIGKILL'));
   await ceiling.ready;
   // The probe is a species lookup, so "first answer" means the documents are loaded, not just the port open.
   // as `npm start` runs it: its Node options and its environment (MALLOC_ARENA_MAX bounds malloc's arenas)
   const shipped = startCommand(ROOT);
   const serviceEnv = { ...shipped.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' };
-  const service = start(join(ROOT, 'dist', 'src', 'server.js'), 18_702, pick(keys)(), serviceEnv, shipped.args);
+  const service = start(join(ROOT, 'dist', 'src', 'server.js'), PORT + 1, pick(keys)(), serviceEnv, shipped.args);
   process.once('exit', () => service.child.kill('SIGKILL'));
   const startup = await service.ready;
-  // The same service with METRICS=off, measured beside it: what counting and timing every request costs.
-  const unmetered = start(join(ROOT, 'dist', 'src', 'server.js'), 18_703, pick(keys)(), { ...serviceEnv, METRICS: 'off' }, shipped.args);
-  process.once('exit', () => unmetered.child.kill('SIGKILL'));
-  await unmetered.ready;
+  // The same service in a second process, its metering switched on and off between runs: what counting and
+  // timing every request costs, free of the difference between two processes.
+  const toggle = pathToFileURL(join(ROOT, 'dist', 'bench', 'metrics-toggle.js')).href;
+  const switched = start(join(ROOT, 'dist', 'src', 'server.js'), PORT + 2, pick(keys)(), { ...serviceEnv, METRICS: 'off' }, [...shipped.args, '--import', toggle]);
+  process.once('exit', () => switched.child.kill('SIGKILL'));
+  await switched.ready;
+  const metering = async (state: 'on' | 'off') => {
+    const res = await fetch(`http://127.0.0.1:${PORT + 2}${SWITCH_PATH}${state}`);
+    if (res.status !== 204) throw new Error(`metering ${state}: ${res.status}`);
+  };
 
-  const results = new Map<string, { ceiling: Run[]; service: Run[]; unmetered: Run[] }>();
+  const results = new Map<string, { ceiling: Run[]; service: Run[]; off: Run[]; on: Run[] }>();
   for (let round = 0; round < ROUNDS; round++) {
     for (const sc of scenarios.filter((x) => !ONLY || ONLY.test(x.name))) {
-      const entry = results.get(sc.name) ?? { ceiling: [], service: [], unmetered: [] };
-      entry.ceiling.push(await load(ceiling.child.pid!, 18_701, () => '/'));
-      // in turn first, so that neither always follows the ceiling's run
-      const both = [
-        async () => entry.service.push(await load(service.child.pid!, 18_702, sc.paths, sc.method, sc.body)),
-        async () => entry.unmetered.push(await load(unmetered.child.pid!, 18_703, sc.paths, sc.method, sc.body)),
+      const entry = results.get(sc.name) ?? { ceiling: [], service: [], off: [], on: [] };
+      entry.ceiling.push(await load(ceiling.child.pid!, PORT, () => '/'));
+      const runs = [
+        async () => entry.service.push(await load(service.child.pid!, PORT + 1, sc.paths, sc.method, sc.body)),
+        async () => { await metering('off'); entry.off.push(await load(switched.child.pid!, PORT + 2, sc.paths, sc.method, sc.body)); },
+        async () => { await metering('on'); entry.on.push(await load(switched.child.pid!, PORT + 2, sc.paths, sc.method, sc.body)); },
       ];
-      for (const run of round % 2 === 0 ? both : both.reverse()) await run();
+      // in turn first, so that none always follows the ceiling's run, and metering on and off swap places
+      for (let i = 0; i < runs.length; i++) await runs[(round + i) % runs.length]!();
       results.set(sc.name, entry);
     }
   }
   const mem = memory(service.child.pid!);
-  for (const s of [ceiling, service, unmetered]) s.child.kill('SIGTERM');
+  for (const s of [ceiling, service, switched]) s.child.kill('SIGTERM');
 
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const lines = [
     `autocannon, 50 connections, ${DURATION} s per run, ${ROUNDS} interleaved rounds; the ceiling is plain Express 5 answering a fixed ~300-byte \`res.json\``,
     '',
-    '| scenario | ceiling req/s | service req/s | ratio | service p50 ms | service p99 ms | non-2xx | CPU µs/req ceiling | CPU µs/req service | service RSS MB (max) | service peak RSS MB (so far) | ratio, metrics off | CPU µs/req, metrics off | metrics cost (ratio) |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| scenario | ceiling req/s | service req/s | ratio | service p50 ms | service p99 ms | non-2xx | CPU µs/req ceiling | CPU µs/req service | service RSS MB (max) | service peak RSS MB (so far) | 2nd process: ratio, metrics off | 2nd process: ratio, metrics on | CPU µs/req, metrics off | CPU µs/req, metrics on | metrics cost (throughput) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const [name, r] of results) {
     const c = mean(r.ceiling.map((x) => x.rps));
     const s = mean(r.service.map((x) => x.rps));
-    const off = mean(r.unmetered.map((x) => x.rps));
-    const cost = `${((1 - s / off) * 100).toFixed(1)}%`;
-    lines.push(`| ${name} | ${c.toFixed(0)} | ${s.toFixed(0)} | ${(s / c).toFixed(2)}x | ${mean(r.service.map((x) => x.p50)).toFixed(1)} | ${Math.max(...r.service.map((x) => x.p99)).toFixed(1)} | ${r.service.reduce((a, x) => a + x.errors + x.non2xx, 0)} | ${mean(r.ceiling.map((x) => x.cpuPerRequest)).toFixed(0)} | ${mean(r.service.map((x) => x.cpuPerRequest)).toFixed(0)} | ${Math.max(...r.service.map((x) => x.rss)).toFixed(0)} | ${Math.max(...r.service.map((x) => x.peak)).toFixed(0)} | ${(off / c).toFixed(2)}x | ${mean(r.unmetered.map((x) => x.cpuPerRequest)).toFixed(0)} | ${cost} |`);
+    const off = mean(r.off.map((x) => x.rps));
+    const on = mean(r.on.map((x) => x.rps));
+    const cost = `${((1 - on / off) * 100).toFixed(1)}%`;
+    lines.push(`| ${name} | ${c.toFixed(0)} | ${s.toFixed(0)} | ${(s / c).toFixed(2)}x | ${mean(r.service.map((x) => x.p50)).toFixed(1)} | ${Math.max(...r.service.map((x) => x.p99)).toFixed(1)} | ${r.service.reduce((a, x) => a + x.errors + x.non2xx, 0)} | ${mean(r.ceiling.map((x) => x.cpuPerRequest)).toFixed(0)} | ${mean(r.service.map((x) => x.cpuPerRequest)).toFixed(0)} | ${Math.max(...r.service.map((x) => x.rss)).toFixed(0)} | ${Math.max(...r.service.map((x) => x.peak)).toFixed(0)} | ${(off / c).toFixed(2)}x | ${(on / c).toFixed(2)}x | ${mean(r.off.map((x) => x.cpuPerRequest)).toFixed(0)} | ${mean(r.on.map((x) => x.cpuPerRequest)).toFixed(0)} | ${cost} |`);
   }
   const data = join(ROOT, 'data');
   const report = JSON.parse(readFileSync(join(data, 'build-report.json'), 'utf8')) as { duration_ms: number; stages: Record<string, { ms: number; skipped: boolean }> };
@@ -238,7 +250,7 @@ async function main(): Promise<void> {
     `- data set: database ${mb(db)} MB + documents ${mb(docs)} MB + Parquet ${mb(parquet)} MB = ${mb(db + docs + parquet)} MB`,
     `- last build (build-report.json): ${(report.duration_ms / 1000).toFixed(1)} s (${Object.entries(report.stages).map(([k, v]) => `${k} ${(v.ms / 1000).toFixed(1)} s${v.skipped ? ' skipped' : ''}`).join(', ')}); \`npm run build -- --force\` rebuilds every stage`,
     '- non-2xx answers of /taxonomy/species are 404s: it takes names from every release, and abolished ones are not found.',
-    '- metrics off: the same service started with `METRICS=off`, run in the same rounds (alternately before and after the service); metrics cost is the share of throughput it loses with metrics on (negative: within noise, the metered one was faster).');
+    '- 2nd process: the same service started a second time, its metering switched off and on between runs (bench/metrics-toggle.ts), in the same rounds and in turn with the service; metrics cost is the share of throughput that process loses with metering on (negative: within noise, it was faster metered). The service and the 2nd process with metering on run the same code: the difference between their ratios is how much two processes differ.');
   console.log(lines.join('\n'));
   // A full run is the record (docs/measurements/serving.md); a run of some scenarios only prints.
   if (!ONLY) {

@@ -1,7 +1,7 @@
 // npm run bench:metrics: what counting and timing a request costs (http/metrics.ts's `metered`), measured in
 // isolation, against what each endpoint family costs per request in the last `npm run bench`
-// (docs/measurements/serving.md). The bench's own METRICS=off columns compare two servers whose throughput
-// varies more from run to run than the metrics cost; this measures the wrapper alone, to a tenth of a µs.
+// (docs/measurements/serving.md). The bench measures the cost as throughput lost, which is as precise as
+// its runs are steady; this measures the wrapper alone, to a tenth of a µs.
 import { EventEmitter } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
