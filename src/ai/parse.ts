@@ -306,7 +306,9 @@ function clean(q: string): string {
   // printable ASCII but the backtick, as most questions are, has nothing for NFKC or the quotes and dashes to change
   const text = /^[\x20-\x5f\x61-\x7e]*$/.test(q) ? q : q.normalize('NFKC').replace(/[‘’`´]/g, "'").replace(/[“”]/g, '"').replace(/[‐‑‒–—]/g, '-');
   // most questions are written with single spaces: then there is nothing to replace
-  return (/\s\s|[^\S ]/.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
+  const spaced = (/\s\s|[^\S ]/.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
+  // "the (ICTV) Master Species List" spelt out is the word for a release list: MSL
+  return /master species/i.test(spaced) ? spaced.replace(/\b(?:ictv'?s? )?master species lists?\b/gi, 'MSL') : spaced;
 }
 
 // Words of questions, never names on their own: a one-word match must not be one of these ("have" is the
@@ -825,9 +827,9 @@ const FORM_READERS: { [K in keyof Form]: (lower: string, residue: string) => For
   member: (lower) => /\b(?:in|part of|belong\w*|members?|an?|one of|among|classified as|counted as|considered|kind of|type of|sort of)\b/.test(lower),
   formerName: (lower) => /\b(?:called before|formerly|previous(?:ly)? (?:called|named)|(?:old|older|former|previous|earlier|earliest|first|original|other) names?|used to be (?:called|named)|(?:was|were) .* (?:called|named)\b.*\bbefore|renamed from)\b/.test(lower),
   // ("what did the 1982 list call X", "X was listed in 1991: what is it now?")
-  naming: (lower) => /\b(?:names?|call|called|named|known as)\b|\bwhat (?:is|are) (?:it|they) (?:now|today|nowadays|these days|currently)\b/.test(lower),
+  naming: (lower) => /\b(?:names?|call|called|named|known as)\b|\bwhat (?:is|are) (?:it|they) (?:now|today|nowadays|these days|currently)\b|\b(?:became|become) of\b|\b(?:is|are) (?:which|what) species\b/.test(lower),
   higherRankWord: (lower) => /\b(?:famil\w*|genus|genera|order|realm|class|phylum|kingdom)\b/.test(lower),
-  now: (lower) => /\b(?:current(?:ly)?|now|today|nowadays|present|these days|valid|accepted)\b/.test(lower),
+  now: (lower) => /\b(?:current(?:ly)?|now|today|nowadays|present|present-day|modern|up-to-date|contemporary|these days|valid|accepted|(?:became|become) of)\b/.test(lower),
   comparing: (lower) => /\b(?:more|fewer|less|bigger|larger|smaller|biggest|largest|greater|which|or|vs\.?|versus|compar\w*|than|differen\w*)\b/.test(lower),
   counting: (lower) => /\b(?:how many|number of|count|more|fewer|less|bigger|larger|smaller|grew|grow|increase\w*|decrease\w*|go up|went up|drop\w*|change|differen\w*|vs\.?|versus|minus|subtract\w*|gap|delta|net|growth|gain\w*|expan\w*|shr[iu]nk\w*)\b/.test(lower),
   gainOrLoss: (lower) => /\b(?:gain\w*|lost|los[et]|add\w*)\b/.test(lower),

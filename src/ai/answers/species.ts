@@ -105,6 +105,12 @@ export function currentName(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
     if (!there.species || there.status === 'not_yet' || there.status === 'gap') {
       return notUnderstood('release', `${s.text} is not a species listed in ${release(used)}: its species is listed ${there.lineage.first_appearance}-${there.lineage.last_appearance}, so I cannot say which species the question means.`);
     }
+    // today's name, set against a release that called the species otherwise ("what did the 1984 list call the
+    // species now named Simplexvirus humanalpha1?"): the name asked is that release's, not today's
+    const here = lineagePlace(ctx.store, lineageIn(ctx, s, used), used.msl).name;
+    if (here !== null && !same(here, s.matched_name) && s.current_name !== null && same(s.current_name, s.matched_name)) {
+      return nameIn(ctx, { ...p, releases: [{ ...p.nameRelease! }] });
+    }
   }
   // the lineage the name meant in the release it was used in (a name may have served two species in turn)
   const id = used ? lineageIn(ctx, s, used) : s.lineage_ids[0]!;
@@ -346,8 +352,22 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
   if (!yes) {
     const doubt = ambiguousAbbreviation(ctx, s, doc.scientific_name);
     if (doubt) return doubt;
-    const l = lineageOutline(ctx.store, lineageIn(ctx, s, r));
-    const was = l.timeline.filter((e) => mslOf(e.version) <= r.msl && e.lineage.split(';').includes(t.name)).pop();
+    // the lineage the name meant and the one the species is listed by now (a name's lineage may have ended in a
+    // merge or split its species carried on from: "Coliphage T4" to MSL17, Enterobacteria phage T4 after)
+    const ids = [...new Set([lineageIn(ctx, s, r), doc.lineage_id])];
+    const inIt = ids.flatMap((id) => lineageOutline(ctx.store, id).timeline)
+      .filter((e) => mslOf(e.version) <= r.msl && e.lineage.split(';').includes(t.name))
+      .sort((a, b) => mslOf(a.version) - mslOf(b.version));
+    const was = inIt[inIt.length - 1];
+    // "Was coliphage T4 in the family Myoviridae?", of no release: whether it ever was, and when
+    if (was && p.releases.length === 0 && /^(?:was|were|has|had)\b/.test(p.normalised.trim())) {
+      const first = inIt[0]!;
+      return {
+        response: `Yes: ${who(s, doc.scientific_name)} was in the ${t.rank} ${t.name} from ${labelled(ctx, first.version)} to ${labelled(ctx, was.version)}; in ${release(r)} it is in ${at ? `the ${t.rank} ${at}` : `no ${t.rank}`}.`,
+        data: { species: doc.scientific_name, rank: t.rank, asked: t.name, actual: at, version: r.version, answer: 'yes', by: 'former taxon', from: first.version, to: was.version },
+        sources: sources(ctx, 'species_doc', r.version),
+      };
+    }
     const everyday = t.text === t.text.toLowerCase() && p.rankWord === null;
     // a taxon renamed since, written as an everyday word ("Is AAV2 a dependovirus?"), is the same group under its
     // later name, also for a species that came into it after the rename; named as a taxon ("in the genus
