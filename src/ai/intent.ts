@@ -109,7 +109,8 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   // "what was the genus Orthoflavivirus called in 2015?": a taxon asked its name in a release before it was listed by it
   if (taxa === 1 && species === 0 && rels === 1 && f.naming && p.releases[0]!.msl < p.taxa[0]!.entry.first_msl) return 'taxon_former_names';
   // "the species listed in 1995 as X, called today": the release the name was used in, and today's name
-  const today = rels === 2 ? p.releases.findIndex((x) => /^(?:right now|now|today|currently|nowadays)$/.test(x.text)) : -1;
+  // (or the latest release named as such, "MSL41", "the latest release", beside an earlier one)
+  const today = rels === 2 ? p.releases.findIndex((x, k) => /^(?:right now|now|today|currently|nowadays)$/.test(x.text) || (x.msl === latestMsl && p.releases[1 - k]!.msl !== latestMsl)) : -1;
   if (species === 1 && taxa === 0 && today >= 0 && p.releases[1 - today]!.msl !== latestMsl && f.naming && !f.higherRankWord) {
     // "what was the name in 2005 of the species now called X": "now" says who X is; the name asked is 2005's
     if (/\bwhat (?:was|were)\b/.test(p.normalised) && /\b(?:now|currently|today) (?:called|named|known)\b/.test(p.normalised)) {

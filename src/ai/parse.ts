@@ -793,7 +793,7 @@ const YES_NO = /^\s*(?:is|are|was|were|does|do|did|has|have|had|can)\b/;
 // no?"), a lead-in ("true or false: ..."), or a bare claim with a question mark ("Lassa virus belongs to the
 // arenaviruses?", "Dengue virus - a flavivirus?"). The claim is read in the residue, the names taken out.
 const TAG = /(?:^|[\s,;:(-])(?:right|correct|true|yes|no|isn'?t (?:it|that|he|she|they|so)|is it not|aren'?t (?:they|these|those)|wasn'?t (?:it|that)|doesn'?t (?:it|that)|don'?t (?:they)|is (?:it|that|this)(?: (?:right|correct|true|so))?|am i right|or not|yes or no|true or false)\s*[?.!)]*\s*$/;
-const LEAD = /^\s*(?:(?:yes or no|true or false|quick (?:check|question)|check)\s*[:,-]+|(?:would you (?:say|agree)|is it (?:true|correct|right)(?: to say)?|(?:can|could) you (?:confirm|tell me)|please confirm|do you know|tell me|i (?:think|believe|heard|read|wonder)|am i right(?: in thinking)?)(?: that| if| whether)?\b)\s*/;
+const LEAD = /^\s*(?:(?:yes or no|true or false|quick (?:check|question)|check)\s*[:,-]+|(?:in|as of|back in) (?:msl\s*-?\d+|(?:19|20)\d\d[ab]?)\s*,|(?:would you (?:say|agree|call|class(?:ify)?|consider|count)|is it (?:true|correct|right)(?: to say)?|(?:can|could) you (?:confirm|tell me)|please confirm|do you know|tell me|i (?:think|believe|heard|read|wonder)|am i right(?: in thinking)?)(?: that| if| whether)?\b)\s*/;
 const CLAIM = /^(?:so |and |but )?(?:§sp|§tx) (?:(?:is|was|are|were|=) (?:still |really |actually |also )?)?(?:(?:in|among|one of|part of|a member of|members of|a kind of|a type of|a sort of|counted as|classed as|classified as|considered|belongs? to|counts? as|within|under)\s+)?(?:the |an? )?§(?:tx|grp)(?: (?:now|today|still|§rel))?$/;
 /** The words of a question with a question tag or lead-in taken off, its punctuation as spaces. */
 const untagged = (text: string) => text.replace(LEAD, '').replace(TAG, '').replace(/[?.!,;:=()-]+/g, ' ').replace(/\s+/g, ' ').trim();
@@ -824,10 +824,10 @@ const FORM_READERS: { [K in keyof Form]: (lower: string, residue: string) => For
   nucleic: (lower) => (/\b(dna|rna)\b/.exec(lower)?.[1] as 'dna' | 'rna' | undefined) ?? null,
   or: (lower) => /\bor\b/.test(lower),
   than: (lower) => /\bthan\b/.test(lower),
-  member: (lower) => /\b(?:in|part of|belong\w*|members?|an?|one of|among|classified as|counted as|considered|kind of|type of|sort of)\b/.test(lower),
+  member: (lower) => /\b(?:in|part of|belong\w*|members?|an?|one of|among|classified as|counted as|considered|kind of|type of|sort of|under|classed as|placed in|grouped (?:in|with|under))\b/.test(lower),
   formerName: (lower) => /\b(?:called before|formerly|previous(?:ly)? (?:called|named)|(?:old|older|former|previous|earlier|earliest|first|original|other) names?|used to be (?:called|named)|(?:was|were) .* (?:called|named)\b.*\bbefore|renamed from)\b/.test(lower),
   // ("what did the 1982 list call X", "X was listed in 1991: what is it now?")
-  naming: (lower) => /\b(?:names?|call|called|named|known as)\b|\bwhat (?:is|are) (?:it|they) (?:now|today|nowadays|these days|currently)\b|\b(?:became|become) of\b|\b(?:is|are) (?:which|what) species\b/.test(lower),
+  naming: (lower) => /\b(?:names?|call|called|named|known as)\b|\bwhat (?:is|are) (?:it|they) (?:now|today|nowadays|these days|currently)\b|\b(?:became|become) of\b|\b(?:is|are) (?:which|what) species\b|\bwhich species (?:is|are)\b/.test(lower),
   higherRankWord: (lower) => /\b(?:famil\w*|genus|genera|order|realm|class|phylum|kingdom)\b/.test(lower),
   now: (lower) => /\b(?:current(?:ly)?|now|today|nowadays|present|present-day|modern|up-to-date|contemporary|these days|valid|accepted|(?:became|become) of)\b/.test(lower),
   comparing: (lower) => /\b(?:more|fewer|less|bigger|larger|smaller|biggest|largest|greater|which|or|vs\.?|versus|compar\w*|than|differen\w*)\b/.test(lower),
