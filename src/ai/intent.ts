@@ -99,6 +99,16 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   // "Is a coronavirus a positive-strand RNA virus?": the genomes of the taxon's species
   if (f.yesNo && species === 0 && taxa === 1 && p.genomeTypes.length > 0 && !f.or) return 'taxon_genome_type';
   if (f.yesNo && species === 1 && taxa === 1 && rels <= 1 && (f.member || p.taxa[0]!.group)) return 'member_of';
+  // "Is the 1971 species Langat virus a flavivirus today?": the earlier release says where the name was used, the
+  // question is asked of today's
+  if (f.yesNo && species === 1 && taxa === 1 && rels === 2 && (f.member || p.taxa[0]!.group)) {
+    const now = p.releases.findIndex((x, k) => /^(?:right now|now|today|currently|nowadays)$/.test(x.text) || (x.msl === latestMsl && p.releases[1 - k]!.msl !== latestMsl));
+    if (now >= 0 && p.releases[1 - now]!.msl !== latestMsl) {
+      p.nameRelease = p.releases[1 - now]!;
+      p.releases = [p.releases[now]!];
+      return 'member_of';
+    }
+  }
   // "Which genus is West Nile virus in now, still Flavivirus?": the taxon now, and whether it is still the one named
   if (species === 1 && taxa === 1 && rels <= 1 && f.still && (p.askedRank !== null || f.which) && p.askedRank === (p.taxa[0]!.rank as Rank)) return 'member_of';
   if (f.yesNo && species === 1 && taxa === 0 && p.hosts.length > 0 && rels <= 1) return 'has_host';

@@ -711,7 +711,8 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
     taxa: names.flatMap((n) => (n.taxon ? [n.taxon] : [])),
     hosts,
     genomeTypes,
-    change: changeIn(residue),
+    // "when was MSL40 ratified?": a release ratified is a release's date, no change of taxa
+    change: /§rel (?:was |were |been |got )?(?:ratified|approved|adopted)\b/.test(residue) ? null : changeIn(residue),
     unknownNames: unknownNames(tokens, text),
     badReleases: mentions.flatMap((m) => (m.bad ? [m.bad] : [])),
     residue,
@@ -794,7 +795,7 @@ const YES_NO = /^\s*(?:is|are|was|were|does|do|did|has|have|had|can)\b/;
 // arenaviruses?", "Dengue virus - a flavivirus?"). The claim is read in the residue, the names taken out.
 const TAG = /(?:^|[\s,;:(-])(?:right|correct|true|yes|no|isn'?t (?:it|that|he|she|they|so)|is it not|aren'?t (?:they|these|those)|wasn'?t (?:it|that)|doesn'?t (?:it|that)|don'?t (?:they)|is (?:it|that|this)(?: (?:right|correct|true|so))?|am i right|or not|yes or no|true or false)\s*[?.!)]*\s*$/;
 const LEAD = /^\s*(?:(?:yes or no|true or false|quick (?:check|question)|check)\s*[:,-]+|(?:in|as of|back in) (?:msl\s*-?\d+|(?:19|20)\d\d[ab]?)\s*,|(?:would you (?:say|agree|call|class(?:ify)?|consider|count)|is it (?:true|correct|right)(?: to say)?|(?:can|could) you (?:confirm|tell me)|please confirm|do you know|tell me|i (?:think|believe|heard|read|wonder)|am i right(?: in thinking)?)(?: that| if| whether)?\b)\s*/;
-const CLAIM = /^(?:so |and |but )?(?:§sp|§tx) (?:(?:is|was|are|were|=) (?:still |really |actually |also )?)?(?:(?:in|among|one of|part of|a member of|members of|a kind of|a type of|a sort of|counted as|classed as|classified as|considered|belongs? to|counts? as|within|under)\s+)?(?:the |an? )?§(?:tx|grp)(?: (?:now|today|still|§rel))?$/;
+const CLAIM = /^(?:so |and |but )?(?:§sp|§tx) (?:(?:is|was|are|were|=) (?:it |this |that |they )?(?:still |really |actually |also )?)?(?:(?:in|among|one of|part of|a member of|members of|a kind of|a type of|a sort of|counted as|classed as|classified as|considered|belongs? to|counts? as|within|under)\s+)?(?:the |an? )?§(?:tx|grp)(?: (?:now|today|still|§rel))?$/;
 /** The words of a question with a question tag or lead-in taken off, its punctuation as spaces. */
 const untagged = (text: string) => text.replace(LEAD, '').replace(TAG, '').replace(/[?.!,;:=()-]+/g, ' ').replace(/\s+/g, ' ').trim();
 const AGAINST = /\b(?:differen\w*|change|gap|growth|increase|decrease)\b.*\b(more|bigger|larger|greater|over|above|less|smaller|fewer|under|below)(?: than)?\s+(\d[\d,]*)\b/;

@@ -416,12 +416,17 @@ export function hasHost(ctx: Ctx, p: Parsed): Answer {
 /** "What was Zika virus called in 2010?": the species the name belonged to in that release. */
 export function nameIn(ctx: Ctx, p: Parsed): Answer {
   const s = p.species[0]!;
-  const r = rowOf(ctx, p.releases[0]!.msl)!;
+  const named = rowOf(ctx, p.releases[0]!.msl)!;
+  // "what was X called before 2023?": the name in the release before the one named
+  const before = p.form.span === 'before' || p.form.span === 'prior to' ? rowOf(ctx, named.msl - 1) ?? null : undefined;
+  if (before === null) return notUnderstood('release', `${release(named)} is the first release: nothing was listed before it.`);
+  const r = before ?? named;
+  const lead = before ? `Before ${release(named)}: in` : 'In';
   // the lineage listed in that release: its name there is in its walk, no species document needed
   const here = lineagePlace(ctx.store, lineageIn(ctx, s, r), r.msl).name;
   if (here !== null) {
     return {
-      response: `In ${release(r)}, ${s.via?.how === 'typo' ? s.via.name : s.text} was the species ${here}.`,
+      response: `${lead} ${release(r)}, ${s.via?.how === 'typo' ? s.via.name : s.text} was the species ${here}.`,
       data: { query_name: s.text, version: r.version, species: here, placement: 'present' }, sources: sources(ctx, 'species_timeline', r.version),
     };
   }
@@ -429,7 +434,7 @@ export function nameIn(ctx: Ctx, p: Parsed): Answer {
   if (pl.status === 'not_yet' || pl.status === 'gap') return notUnderstood('release', `${s.text} is not listed in ${release(r)}: its species is listed from ${pl.lineage.first_appearance}.`);
   if (!pl.species) return notUnderstood('release', `${s.text} is not a species in ${release(r)}.`);
   return {
-    response: `In ${release(r)}, ${s.via?.how === 'typo' ? s.via.name : s.text} was ${pl.status === 'ended' ? 'part of ' : ''}the species ${pl.species.scientific_name}.`,
+    response: `${lead} ${release(r)}, ${s.via?.how === 'typo' ? s.via.name : s.text} was ${pl.status === 'ended' ? 'part of ' : ''}the species ${pl.species.scientific_name}.`,
     data: { query_name: s.text, version: r.version, species: pl.species.scientific_name, placement: pl.status }, sources: sources(ctx, 'species_doc', r.version),
   };
 }
