@@ -593,6 +593,15 @@ function lookupSpan(text: string, norm: string, lex: Lexicon, rankHint: Rank | n
     if (entries.length === 0) entries = lex.taxa(norm.replace(/viruses$/, 'virus')).filter((e) => e.rank === 'genus' || e.rank === 'subgenus');
     common = entries.length > 0;
   }
+  // an everyday word for a family no genus of that name was ever listed for: "dicistrovirus" is the Dicistroviridae
+  if (entries.length === 0 && /^[a-z]+virus$/.test(text)) {
+    const latest = lex.releases[lex.releases.length - 1]?.msl ?? 0;
+    const family = lex.taxa(norm.replace(/virus$/, 'viridae')).filter((e) => e.rank === 'family' && e.last_msl === latest);
+    if (family.length > 0) {
+      entries = family;
+      common = true;
+    }
+  }
   const stemmed = lex.stems?.(text) ?? null;
   let hits = stemmed ?? lex.names(norm);
   // the VMR spells an abbreviation in its own letter case: "HEV" (hepatitis E virus) is not "HeV" (Hendra virus)

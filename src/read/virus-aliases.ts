@@ -29,6 +29,18 @@ const COMMON_WORDS: Record<string, string> = {
   // WHO's name of the disease (2022), which papers now give the virus; the VMR keeps "monkeypox virus"
   mpox: 'monkeypox virus',
   'mpox virus': 'monkeypox virus',
+  // the diseases people name a virus by, where one virus causes the disease ("smallpox": variola virus)
+  smallpox: 'variola virus',
+  'smallpox virus': 'variola virus',
+  chickenpox: 'varicella-zoster virus',
+  'chickenpox virus': 'varicella-zoster virus',
+  shingles: 'varicella-zoster virus',
+  'herpes zoster': 'varicella-zoster virus',
+  'herpes zoster virus': 'varicella-zoster virus',
+  sars: 'severe acute respiratory syndrome coronavirus',
+  'sars virus': 'severe acute respiratory syndrome coronavirus',
+  mers: 'Middle East respiratory syndrome-related coronavirus',
+  'mers virus': 'Middle East respiratory syndrome-related coronavirus',
 };
 
 export interface Alias {

@@ -382,6 +382,16 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
         sources: sources(ctx, 'species_doc', r.version),
       };
     }
+    // "Is AFV1 a lipothrixvirus?": a genus no longer listed, written as an everyday word, whose family of the same
+    // stem is listed and holds the species: the family is what the word names today (the genus Lipothrixvirus was
+    // renamed in MSL22, AFV1 was never in it, but is a lipothrixvirus while in the Lipothrixviridae)
+    const stemFamily = t.rank === 'genus' && everyday && !wasToEnd && t.entry.last_msl < r.msl ? t.name.replace(/virus$/, 'viridae') : null;
+    if (stemFamily && doc.classification.family === stemFamily) {
+      return {
+        response: `Yes: in ${release(r)}, ${who(s, doc.scientific_name)} is in the family ${stemFamily}, which "${t.text}" names today (the genus ${t.name} is no longer listed).`,
+        data: { species: doc.scientific_name, rank: 'family', asked: t.name, actual: stemFamily, version: r.version, answer: 'yes', by: 'family of the word' }, sources: sources(ctx, 'species_doc', r.version),
+      };
+    }
     const fate = t.entry.last_msl < r.msl ? await taxonFate(ctx, t) : null;
     const became = fate ? `; the ${t.rank} ${t.name} was ${fate.text} in ${release(fate.at)}` : '';
     since = `${was ? `; it was in the ${t.rank} ${t.name} until ${labelled(ctx, was.version)}` : ''}${became}`;
