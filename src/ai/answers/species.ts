@@ -368,7 +368,9 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
         sources: sources(ctx, 'species_doc', r.version),
       };
     }
-    const everyday = t.text === t.text.toLowerCase() && p.rankWord === null;
+    // (a taxon no longer listed, written with its capital but with no rank word, "Is mumps virus a Rubulavirus?", is
+    // asked as people use the word too: only "in the genus Rubulavirus" asks the genus itself)
+    const everyday = p.rankWord === null && (t.text === t.text.toLowerCase() || t.entry.last_msl < r.msl);
     // a taxon renamed since, written as an everyday word ("Is AAV2 a dependovirus?"), is the same group under its
     // later name, also for a species that came into it after the rename; named as a taxon ("in the genus
     // Dependovirus") or asked "still", it is the name, which is gone: a No that says the rename
