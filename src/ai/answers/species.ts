@@ -64,6 +64,8 @@ export function summaryOf(l: LineageOutline) {
 }
 
 export function speciesClassification(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
+  const first = p.releases.length === 0 ? firstOfRank(ctx, p, s) : null;
+  if (first) return first;
   const target = targetRelease(ctx, p);
   const pl = placement(ctx, s, target);
   if (pl.status === 'not_yet' || pl.status === 'gap') return notInRelease(ctx, s, pl.lineage, target, pl.status);
@@ -94,6 +96,31 @@ export function speciesClassification(ctx: Ctx, p: Parsed, s: SpeciesRef): Answe
     response,
     data: { query_name: s.text, matched_name: s.matched_name, matched_kind: s.kind, species: doc.scientific_name, version: target.version, classification: c, placement: pl.status },
     sources: speciesSources(ctx, target.version),
+  };
+}
+
+/**
+ * "What was the first family of measles virus?", "original genus of RSV": the family or genus of the species in the
+ * first release that gave it one, by its lineage (and the name it had there), beside today's. Null unless asked so.
+ */
+function firstOfRank(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer | null {
+  const m = /\b(?:first|original|earliest|initial|oldest)(?: ever)? (family|genus)\b/.exec(p.residue);
+  if (!m) return null;
+  const rank = m[1] as 'family' | 'genus';
+  const l = lineageOutline(ctx.store, lineageIn(ctx, s, ctx.latest));
+  // each release's record of the species, oldest first, until one gives it the rank
+  const taxonAt = (e: { version: string; name: string }) => speciesDoc(ctx.store, mslOf(e.version), e.name)?.classification[rank] ?? null;
+  const first = l.timeline.find((e) => taxonAt(e) !== null);
+  if (!first) return null;
+  const was = taxonAt(first)!;
+  const last = l.timeline[l.timeline.length - 1]!;
+  const now = taxonAt(last);
+  const row = rowOf(ctx, mslOf(first.version))!;
+  const later = now && now !== was ? `; in ${release(rowOf(ctx, mslOf(last.version))!)} it is in the ${rank} ${now}` : now ? `, the ${rank} it is still in (${last.version})` : '';
+  return {
+    response: `The first ${rank} of ${s.text} was ${was}: in ${release(row)}, the first release that gives its species a ${rank}, as the species ${first.name}${later}.`,
+    data: { query_name: s.text, rank, first: { version: first.version, [rank]: was, species: first.name }, last: { version: last.version, [rank]: now, species: last.name } },
+    sources: speciesSources(ctx, first.version),
   };
 }
 
@@ -204,8 +231,17 @@ export function speciesHistory(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
     : `${who} was listed from ${release(first)}${began} to ${release(last)} and was then ${endingText(l)}`;
   const nameUse = own.length > 0 && (own[0]!.version !== l.first_appearance || own[own.length - 1]!.version !== l.last_appearance)
     ? `; the name ${own[0]!.name} itself was used from ${own[0]!.version} to ${own[own.length - 1]!.version}` : '';
+  // the same name listed earlier for a species of another lineage ("Zika virus", MSL1-13, abolished, listed again
+  // from MSL18 under a new ICTV id): "first listed" is then the earlier, said beside the lineage's own
+  const earlier = s.kind === 'species' ? s.lineage_ids.slice(1).map((id) => lineageOutline(ctx.store, id))
+    .map((o) => ({ o, used: o.timeline.filter((t) => same(t.name, s.text)) }))
+    .filter(({ used }) => used.length > 0 && mslOf(used[0]!.version) < mslOf(l.first_appearance))
+    .sort((a, b) => mslOf(a.used[0]!.version) - mslOf(b.used[0]!.version))[0] : undefined;
+  const before = earlier
+    ? `; the name ${earlier.used[0]!.name} was listed earlier, from ${release(rowOf(ctx, mslOf(earlier.used[0]!.version))!)} to ${release(rowOf(ctx, mslOf(earlier.used[earlier.used.length - 1]!.version))!)}, for a species of another ICTV id that was then ${endingText(earlier.o)}`
+    : '';
   return {
-    response: `${life}${nameUse}.`,
+    response: `${life}${nameUse}${before}.`,
     data: { query_name: s.text, matched_name: s.matched_name, lineage: summaryOf(l), name_used: own.length ? { first: own[0]!.version, last: own[own.length - 1]!.version } : null },
     sources: lineageSources(ctx),
   };
