@@ -332,7 +332,8 @@ async function sameForEvery(store: Store, p: Parsed, year: ReleaseRef): Promise<
   const latest = all[all.length - 1]!.msl;
   let first: { parsed: Parsed; a: Answer } | null = null;
   let names: string | null = null;
-  for (const r of all.filter((x) => x.year === year.year)) {
+  const inYear = all.filter((x) => x.year === year.year);
+  for (const r of inYear) {
     const one: ReleaseRef = { text: year.text, version: r.version, msl: r.msl, year: r.year, label: r.label };
     const q: Parsed = { ...p, releases: p.releases.map((x) => (x === year ? one : x)), nameRelease: null, relationRank: null };
     chooseIntent(q, latest);
@@ -345,7 +346,9 @@ async function sameForEvery(store: Store, p: Parsed, year: ReleaseRef): Promise<
     names = key;
     first ??= { parsed: q, a };
   }
-  return first ? answered(store, first.parsed, first.a) : null;
+  if (!first) return null;
+  const note = ` (${year.year} had ${inYear.length} releases, ${and(inYear.map((r) => `${r.version} (${r.label})`))}; the current name is the same whichever is meant.)`;
+  return answered(store, first.parsed, { ...first.a, response: `${first.a.response}${note}` });
 }
 
 /** "2018 had two releases, MSL33 (2018a) and MSL34 (2018b): which do you mean?" */
