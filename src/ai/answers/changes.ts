@@ -138,6 +138,8 @@ async function changedIn(ctx: Ctx, p: Parsed, rank: Rank, change: ChangeKind, wi
       if (main !== undefined && (p.form.howMany || Math.abs(main) + more.reduce((a: number, b) => a + Math.abs(b ?? 0), 0) !== named.length)) {
         const extra = more.map((n, k) => (n ? ` (and ${num(Math.abs(n))} ${ICTV_SAYS[words[k + 1]!]})` : '')).join('');
         officialRank = `ICTV's Taxon Counts sheet counts ${num(Math.abs(main))} ${plural(rank, Math.abs(main))} ${ICTV_SAYS[words[0]!]}${extra} in ${release(r)}. By their names, in`;
+        // asked how many, the count is the answer: the renames beside it are counted, not each named
+        if (p.form.howMany && found.renamed.length > 0) aside = ` (besides, ${num(found.renamed.length)} renamed)`;
       }
     }
   }
