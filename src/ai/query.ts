@@ -76,6 +76,9 @@ async function corrected(store: Store, query: string, p: Parsed, lex: Lexicon): 
     const s = found.get(normaliseName(u)) ?? [];
     const best = s[0];
     if (!best || best.rank !== 'species' && (best.kind !== 'taxon' || virusRuns.includes(u))) continue;
+    // a word in lower case spelt like an everyday group word ("mycovirus") is no misspelt taxon ("Mydovirus"): a
+    // group the table does not know is left not understood, never read as a taxon of another name
+    if (best.kind === 'taxon' && /^[a-z]+virus(?:es)?$/.test(u)) continue;
     if (s.some((o) => o.lineage_id !== best.lineage_id && o.score > best.score - TYPO_MARGIN)) continue;
     if (!text.includes(u) || fixes.some(([f]) => f.includes(u) || u.includes(f))) continue;
     text = text.replace(u, best.name);

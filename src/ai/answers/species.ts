@@ -423,8 +423,11 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
     // "Is AFV1 a lipothrixvirus?": a genus no longer listed, written as an everyday word, whose family of the same
     // stem is listed and holds the species: the family is what the word names today (the genus Lipothrixvirus was
     // renamed in MSL22, AFV1 was never in it, but is a lipothrixvirus while in the Lipothrixviridae)
-    const stemFamily = t.rank === 'genus' && everyday && !wasToEnd && t.entry.last_msl < r.msl ? t.name.replace(/virus$/, 'viridae') : null;
-    if (stemFamily && doc.classification.family === stemFamily) {
+    // (or a family of that stem since renamed: "polydnavirus", the genus Polydnavirus of MSL9-10, and the family
+    // Polydnaviridae, now Polydnaviriformidae)
+    const stem = t.name.replace(/virus$/, 'vir');
+    const stemFamily = t.rank === 'genus' && everyday && !wasToEnd && t.entry.last_msl < r.msl && stem !== t.name && doc.classification.family?.startsWith(stem) ? doc.classification.family : null;
+    if (stemFamily) {
       return {
         response: `Yes: in ${release(r)}, ${who(s, doc.scientific_name)} is in the family ${stemFamily}, which "${t.text}" names today (the genus ${t.name} is no longer listed).`,
         data: { species: doc.scientific_name, rank: 'family', asked: t.name, actual: stemFamily, version: r.version, answer: 'yes', by: 'family of the word' }, sources: sources(ctx, 'species_doc', r.version),
