@@ -82,6 +82,8 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   if (twoInYear && species === 0 && taxa === 0 && f.aboutReleases) return 'releases_of_year';
   if (p.releases.some((x) => x.ambiguous)) return null;
   // "since 2019", "after MSL30": a span of releases, which none of these relations reads as its one release
+  // "Has the order Caudovirales been abolished since 2019?": the taxon's history, yes or no, the span read there
+  if (f.span && f.yesNo && rels === 1 && species === 0 && taxa === 1 && (p.change === 'abolished' || p.change === 'renamed') && !p.taxa[0]!.group) return 'taxon_history';
   if (f.span && rels === 1 && species === 0 && (p.change !== null || taxa === 2)) return 'span_unread';
   if (rels === 2 && species === 0 && taxa === 0 && f.years) return 'years_between';
   if (f.yesNo && rels === 2 && species === 0 && taxa === 0 && f.releasedIn) return 'release_is_year';

@@ -204,7 +204,11 @@ export function formerNames(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
   const last = spans[spans.length - 1]!;
   // "Was X ever renamed?", "Did ICTV rename X in MSL38?": a yes or a no first, by its renames (in the release named)
   const asked = p.form.yesNo && p.change === 'renamed' && p.releases.length <= 1 ? p.releases[0] : undefined;
-  const yes = asked ? renames.some((r) => mslOf(r.version) === asked.msl) : renames.length > 0;
+  // "since 2015", "after MSL30": any rename after it; "before 2015": any before it; else one in that release
+  const span = p.form.span;
+  const inAsked = (msl: number) => (!asked ? true : span === 'since' || span === 'after' ? msl > asked.msl || (span === 'since' && msl === asked.msl)
+    : span === 'before' || span === 'prior to' ? msl < asked.msl : span === 'until' || span === 'till' || span === 'up to' ? msl <= asked.msl : msl === asked.msl);
+  const yes = renames.some((r) => inAsked(mslOf(r.version)));
   const lead = p.form.yesNo && p.change === 'renamed' && p.releases.length <= 1 ? `${yes ? 'Yes' : 'No'}: ` : '';
   if (spans.length === 1) {
     return { response: `${lead}${called(s, last.name)} has had one name, ${last.name}, in every release it is listed in (${last.first}-${last.last}); it was never renamed.`, data, sources };
