@@ -142,7 +142,7 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   }
   if (f.yesNo && species === 1 && taxa === 0 && rels === 0 && f.still && /\b(?:names?|called|species|valid|used)\b/.test(r)) return 'still_named';
   // "Was Zika virus listed in 1990?", "Did the species X exist in MSL10?": whether the name denotes a species in that release
-  if (f.yesNo && species === 1 && taxa === 0 && rels === 1 && !f.still && /\b(?:exist\w*|listed|included|present|recogni[sz]ed|in the list)\b|\bin (?:the )?§rel(?!\w)/.test(r) && /^(?:was|were|did|is|does)\b/.test(r)
+  if (f.yesNo && species === 1 && taxa === 0 && rels === 1 && !f.still && /\b(?:exist\w*|listed|includ\w*|contain\w*|present|recogni[sz]ed|in the list)\b|\bin (?:the )?§rel(?!\w)|§rel (?:list|have|has)\b/.test(r) && /^(?:was|were|did|is|does)\b/.test(r)
     && p.hosts.length === 0 && p.genomeTypes.length === 0 && p.change === null) return 'listed_in';
   // "when was the genus Flavivirus renamed Orthoflavivirus?": the history of the first, what it became
   if (taxa === 2 && species === 0 && /\b(?:bec[oa]me|turn(?:ed|s)? into|renamed (?:to|into|as)|replaced by)\b/.test(r)) return 'taxon_became';
