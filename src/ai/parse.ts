@@ -663,7 +663,9 @@ function unknownNames(tokens: Token[], text: string): string[] {
   };
   const flush = () => {
     if (run.length === 0) return;
-    const shaped = run.some((t, k) => NAME_SHAPED.test(t.text) && !QUESTION_WORDS.has(t.text.toLowerCase())
+    // (a word of no known kind before "virus" is a name's: "tobacco necrosis virus" read without its host word)
+    const shaped = (run.length > 1 && /^(?:virus|viruses|phage)$/i.test(run[run.length - 1]!.text))
+      || run.some((t, k) => NAME_SHAPED.test(t.text) && !QUESTION_WORDS.has(t.text.toLowerCase())
       || (/^[A-Z]/.test(t.text) && (k > 0 || t.start > 0) && !afterSentence(t.start))
       || /^[A-Z0-9-]{2,}$/.test(t.text) && /[A-Z]/.test(t.text));
     if (shaped) out.push(run.map((t) => t.text).join(' '));
