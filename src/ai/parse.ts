@@ -408,8 +408,19 @@ function groupAt(tokens: Token[], lowers: string[], i: number, lex: Lexicon): { 
     if (entry.not_a_taxon) return { n, match: { text, group: { text, entry } } };
     // a taxon's own name, written as one ("Flavivirus", the genus of MSL2-37) or of the latest release, is that taxon
     const spelt = lex.taxa(normaliseName(phrase));
-    if (!entry.taxon || spelt.some((e) => e.last_msl === latest) || (spelt.length > 0 && /^[A-Z]/.test(text))) return null;
-    if (i + n < tokens.length && rankOf(lowers[i + n]!)) return null;
+    if (!entry.taxon || spelt.some((e) => e.last_msl === latest)) return null;
+    // "the coronavirus family", "the flavivirus family", "the Flavivirus genus": a rank word after the group word
+    // says which of its senses is meant, the family Coronaviridae (its taxon), the family Flaviviridae (its wider
+    // sense), the genus Orthoflavivirus (formerly Flavivirus); a rank it has no sense at is left to the names
+    const after = i + n < tokens.length ? rankOf(lowers[i + n]!) : null;
+    if (after) {
+      const sense = entry.taxon.rank === after ? entry.taxon : entry.wider?.rank === after ? entry.wider : null;
+      if (!sense) return null;
+      const found = lex.taxa(normaliseName(sense.name)).find((e) => e.rank === sense.rank);
+      if (!found) return null;
+      return { n, match: { text, taxon: { text, rank: found.rank, name: found.name, entry: found, common: true, ...(sense === entry.taxon ? { group: entry } : {}) } } };
+    }
+    if (spelt.length > 0 && /^[A-Z]/.test(text)) return null;
     const found = lex.taxa(normaliseName(entry.taxon.name)).find((e) => e.rank === entry.taxon!.rank);
     if (!found) return null;
     return { n, match: { text, taxon: { text, rank: found.rank, name: found.name, entry: found, common: true, group: entry } } };
