@@ -811,7 +811,7 @@ function yearSpanOf(lower: string): { from: number; to: number } | null {
   return d ? { from: Number(`${d[1]}0`), to: Number(`${d[1]}9`) } : null;
 }
 
-const YES_NO = /^\s*(?:is|are|was|were|does|do|did|has|have|had|can)(?:n'?t)?\b/;
+const YES_NO = /^\s*(?:(?:is|are|was|were|does|do|did|has|have|had|can)(?:n'?t)?|(?:would|could|should|might|may)(?! (?:you|i|we|it be possible)\b))\b/;
 // A yes or no asked without opening with its verb: a tag at the end ("..., right?", "..., isn't it?", "yes or
 // no?"), a lead-in ("true or false: ..."), or a bare claim with a question mark ("Lassa virus belongs to the
 // arenaviruses?", "Dengue virus - a flavivirus?"). The claim is read in the residue, the names taken out.
