@@ -82,6 +82,8 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   if (twoInYear && species === 0 && taxa === 0 && f.aboutReleases) return 'releases_of_year';
   if (p.releases.some((x) => x.ambiguous)) return null;
   // "since 2019", "after MSL30": a span of releases, which none of these relations reads as its one release
+  // "Has the order Caudovirales been abolished since 2019?": the taxon's history, yes or no, the span read there
+  if (f.span && f.yesNo && rels === 1 && species === 0 && taxa === 1 && (p.change === 'abolished' || p.change === 'renamed') && !p.taxa[0]!.group) return 'taxon_history';
   if (f.span && rels === 1 && species === 0 && (p.change !== null || taxa === 2)) return 'span_unread';
   if (rels === 2 && species === 0 && taxa === 0 && f.years) return 'years_between';
   if (f.yesNo && rels === 2 && species === 0 && taxa === 0 && f.releasedIn) return 'release_is_year';
@@ -99,6 +101,16 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   // "Is a coronavirus a positive-strand RNA virus?": the genomes of the taxon's species
   if (f.yesNo && species === 0 && taxa === 1 && p.genomeTypes.length > 0 && !f.or) return 'taxon_genome_type';
   if (f.yesNo && species === 1 && taxa === 1 && rels <= 1 && (f.member || p.taxa[0]!.group)) return 'member_of';
+  // "Is the 1971 species Langat virus a flavivirus today?": the earlier release says where the name was used, the
+  // question is asked of today's
+  if (f.yesNo && species === 1 && taxa === 1 && rels === 2 && (f.member || p.taxa[0]!.group)) {
+    const now = p.releases.findIndex((x, k) => /^(?:right now|now|today|currently|nowadays)$/.test(x.text) || (x.msl === latestMsl && p.releases[1 - k]!.msl !== latestMsl));
+    if (now >= 0 && p.releases[1 - now]!.msl !== latestMsl) {
+      p.nameRelease = p.releases[1 - now]!;
+      p.releases = [p.releases[now]!];
+      return 'member_of';
+    }
+  }
   // "Which genus is West Nile virus in now, still Flavivirus?": the taxon now, and whether it is still the one named
   if (species === 1 && taxa === 1 && rels <= 1 && f.still && (p.askedRank !== null || f.which) && p.askedRank === (p.taxa[0]!.rank as Rank)) return 'member_of';
   if (f.yesNo && species === 1 && taxa === 0 && p.hosts.length > 0 && rels <= 1) return 'has_host';
@@ -109,7 +121,8 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   // "what was the genus Orthoflavivirus called in 2015?": a taxon asked its name in a release before it was listed by it
   if (taxa === 1 && species === 0 && rels === 1 && f.naming && p.releases[0]!.msl < p.taxa[0]!.entry.first_msl) return 'taxon_former_names';
   // "the species listed in 1995 as X, called today": the release the name was used in, and today's name
-  const today = rels === 2 ? p.releases.findIndex((x) => /^(?:right now|now|today|currently|nowadays)$/.test(x.text)) : -1;
+  // (or the latest release named as such, "MSL41", "the latest release", beside an earlier one)
+  const today = rels === 2 ? p.releases.findIndex((x, k) => /^(?:right now|now|today|currently|nowadays)$/.test(x.text) || (x.msl === latestMsl && p.releases[1 - k]!.msl !== latestMsl)) : -1;
   if (species === 1 && taxa === 0 && today >= 0 && p.releases[1 - today]!.msl !== latestMsl && f.naming && !f.higherRankWord) {
     // "what was the name in 2005 of the species now called X": "now" says who X is; the name asked is 2005's
     if (/\bwhat (?:was|were)\b/.test(p.normalised) && /\b(?:now|currently|today) (?:called|named|known)\b/.test(p.normalised)) {
@@ -129,7 +142,7 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   }
   if (f.yesNo && species === 1 && taxa === 0 && rels === 0 && f.still && /\b(?:names?|called|species|valid|used)\b/.test(r)) return 'still_named';
   // "Was Zika virus listed in 1990?", "Did the species X exist in MSL10?": whether the name denotes a species in that release
-  if (f.yesNo && species === 1 && taxa === 0 && rels === 1 && !f.still && /\b(?:exist\w*|listed|included|present|recogni[sz]ed|in the list)\b|\bin (?:the )?§rel(?!\w)/.test(r) && /^(?:was|were|did|is|does)\b/.test(r)
+  if (f.yesNo && species === 1 && taxa === 0 && rels === 1 && !f.still && /\b(?:exist\w*|listed|includ\w*|contain\w*|present|recogni[sz]ed|in the list)\b|\bin (?:the )?§rel(?!\w)|§rel (?:list|have|has)\b/.test(r) && /^(?:was|were|did|is|does)\b/.test(r)
     && p.hosts.length === 0 && p.genomeTypes.length === 0 && p.change === null) return 'listed_in';
   // "when was the genus Flavivirus renamed Orthoflavivirus?": the history of the first, what it became
   if (taxa === 2 && species === 0 && /\b(?:bec[oa]me|turn(?:ed|s)? into|renamed (?:to|into|as)|replaced by)\b/.test(r)) return 'taxon_became';
@@ -218,7 +231,7 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     if (/\bwhen\b/.test(r) && (has(KW.formerNames, r) || /\bbec[oa]me\b/.test(r))) return 'former_names';
     // "what was the first name of the species now called X": its names before, the first of them
     if (p.form.formerName && !pastRelease) return 'former_names';
-    if (!pastRelease && has(KW.currentName, r) && !/\b(?:former|previous|old|earlier|other|before|originally)\b/.test(r)) return 'current_name';
+    if (!pastRelease && has(KW.currentName, r) && !/\b(?:former|previous|old|earlier|other|before|originally|first)\b/.test(r)) return 'current_name';
     if (has(KW.formerNames, r) && !(pastRelease && /\bcalled\b/.test(r) && !/\b(?:former|previous|old|other)\b/.test(r))) return 'former_names';
     if (has(KW.history, r) && !(pastRelease && has(/\b(?:famil\w*|genus|genera|order|realm|classif\w*|belong\w*)\b/, r))) return 'species_history';
     return 'classification';

@@ -306,7 +306,9 @@ function clean(q: string): string {
   // printable ASCII but the backtick, as most questions are, has nothing for NFKC or the quotes and dashes to change
   const text = /^[\x20-\x5f\x61-\x7e]*$/.test(q) ? q : q.normalize('NFKC').replace(/[‘’`´]/g, "'").replace(/[“”]/g, '"').replace(/[‐‑‒–—]/g, '-');
   // most questions are written with single spaces: then there is nothing to replace
-  return (/\s\s|[^\S ]/.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
+  const spaced = (/\s\s|[^\S ]/.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
+  // "the (ICTV) Master Species List" spelt out is the word for a release list: MSL
+  return /master species/i.test(spaced) ? spaced.replace(/\b(?:ictv'?s? )?master species lists?\b/gi, 'MSL') : spaced;
 }
 
 // Words of questions, never names on their own: a one-word match must not be one of these ("have" is the
@@ -406,8 +408,19 @@ function groupAt(tokens: Token[], lowers: string[], i: number, lex: Lexicon): { 
     if (entry.not_a_taxon) return { n, match: { text, group: { text, entry } } };
     // a taxon's own name, written as one ("Flavivirus", the genus of MSL2-37) or of the latest release, is that taxon
     const spelt = lex.taxa(normaliseName(phrase));
-    if (!entry.taxon || spelt.some((e) => e.last_msl === latest) || (spelt.length > 0 && /^[A-Z]/.test(text))) return null;
-    if (i + n < tokens.length && rankOf(lowers[i + n]!)) return null;
+    if (!entry.taxon || spelt.some((e) => e.last_msl === latest)) return null;
+    // "the coronavirus family", "the flavivirus family", "the Flavivirus genus": a rank word after the group word
+    // says which of its senses is meant, the family Coronaviridae (its taxon), the family Flaviviridae (its wider
+    // sense), the genus Orthoflavivirus (formerly Flavivirus); a rank it has no sense at is left to the names
+    const after = i + n < tokens.length ? rankOf(lowers[i + n]!) : null;
+    if (after) {
+      const sense = entry.taxon.rank === after ? entry.taxon : entry.wider?.rank === after ? entry.wider : null;
+      if (!sense) return null;
+      const found = lex.taxa(normaliseName(sense.name)).find((e) => e.rank === sense.rank);
+      if (!found) return null;
+      return { n, match: { text, taxon: { text, rank: found.rank, name: found.name, entry: found, common: true, ...(sense === entry.taxon ? { group: entry } : {}) } } };
+    }
+    if (spelt.length > 0 && /^[A-Z]/.test(text)) return null;
     const found = lex.taxa(normaliseName(entry.taxon.name)).find((e) => e.rank === entry.taxon!.rank);
     if (!found) return null;
     return { n, match: { text, taxon: { text, rank: found.rank, name: found.name, entry: found, common: true, group: entry } } };
@@ -591,6 +604,15 @@ function lookupSpan(text: string, norm: string, lex: Lexicon, rankHint: Rank | n
     if (entries.length === 0) entries = lex.taxa(norm.replace(/viruses$/, 'virus')).filter((e) => e.rank === 'genus' || e.rank === 'subgenus');
     common = entries.length > 0;
   }
+  // an everyday word for a family no genus of that name was ever listed for: "dicistrovirus" is the Dicistroviridae
+  if (entries.length === 0 && /^[a-z]+virus$/.test(text)) {
+    const latest = lex.releases[lex.releases.length - 1]?.msl ?? 0;
+    const family = lex.taxa(norm.replace(/virus$/, 'viridae')).filter((e) => e.rank === 'family' && e.last_msl === latest);
+    if (family.length > 0) {
+      entries = family;
+      common = true;
+    }
+  }
   const stemmed = lex.stems?.(text) ?? null;
   let hits = stemmed ?? lex.names(norm);
   // the VMR spells an abbreviation in its own letter case: "HEV" (hepatitis E virus) is not "HeV" (Hendra virus)
@@ -652,7 +674,9 @@ function unknownNames(tokens: Token[], text: string): string[] {
   };
   const flush = () => {
     if (run.length === 0) return;
-    const shaped = run.some((t, k) => NAME_SHAPED.test(t.text) && !QUESTION_WORDS.has(t.text.toLowerCase())
+    // (a word of no known kind before "virus" is a name's: "tobacco necrosis virus" read without its host word)
+    const shaped = (run.length > 1 && /^(?:virus|viruses|phage)$/i.test(run[run.length - 1]!.text))
+      || run.some((t, k) => NAME_SHAPED.test(t.text) && !QUESTION_WORDS.has(t.text.toLowerCase())
       || (/^[A-Z]/.test(t.text) && (k > 0 || t.start > 0) && !afterSentence(t.start))
       || /^[A-Z0-9-]{2,}$/.test(t.text) && /[A-Z]/.test(t.text));
     if (shaped) out.push(run.map((t) => t.text).join(' '));
@@ -709,7 +733,8 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
     taxa: names.flatMap((n) => (n.taxon ? [n.taxon] : [])),
     hosts,
     genomeTypes,
-    change: changeIn(residue),
+    // "when was MSL40 ratified?": a release ratified is a release's date, no change of taxa
+    change: /§rel (?:was |were |been |got )?(?:ratified|approved|adopted)\b/.test(residue) ? null : changeIn(residue),
     unknownNames: unknownNames(tokens, text),
     badReleases: mentions.flatMap((m) => (m.bad ? [m.bad] : [])),
     residue,
@@ -786,13 +811,13 @@ function yearSpanOf(lower: string): { from: number; to: number } | null {
   return d ? { from: Number(`${d[1]}0`), to: Number(`${d[1]}9`) } : null;
 }
 
-const YES_NO = /^\s*(?:is|are|was|were|does|do|did|has|have|had|can)\b/;
+const YES_NO = /^\s*(?:(?:is|are|was|were|does|do|did|has|have|had|can)(?:n'?t)?|(?:would|could|should|might|may)(?! (?:you|i|we|it be possible)\b))\b/;
 // A yes or no asked without opening with its verb: a tag at the end ("..., right?", "..., isn't it?", "yes or
 // no?"), a lead-in ("true or false: ..."), or a bare claim with a question mark ("Lassa virus belongs to the
 // arenaviruses?", "Dengue virus - a flavivirus?"). The claim is read in the residue, the names taken out.
 const TAG = /(?:^|[\s,;:(-])(?:right|correct|true|yes|no|isn'?t (?:it|that|he|she|they|so)|is it not|aren'?t (?:they|these|those)|wasn'?t (?:it|that)|doesn'?t (?:it|that)|don'?t (?:they)|is (?:it|that|this)(?: (?:right|correct|true|so))?|am i right|or not|yes or no|true or false)\s*[?.!)]*\s*$/;
-const LEAD = /^\s*(?:(?:yes or no|true or false|quick (?:check|question)|check)\s*[:,-]+|(?:would you (?:say|agree)|is it (?:true|correct|right)(?: to say)?|(?:can|could) you (?:confirm|tell me)|please confirm|do you know|tell me|i (?:think|believe|heard|read|wonder)|am i right(?: in thinking)?)(?: that| if| whether)?\b)\s*/;
-const CLAIM = /^(?:so |and |but )?(?:§sp|§tx) (?:(?:is|was|are|were|=) (?:still |really |actually |also )?)?(?:(?:in|among|one of|part of|a member of|members of|a kind of|a type of|a sort of|counted as|classed as|classified as|considered|belongs? to|counts? as|within|under)\s+)?(?:the |an? )?§(?:tx|grp)(?: (?:now|today|still|§rel))?$/;
+const LEAD = /^\s*(?:(?:yes or no|true or false|quick (?:check|question)|check)\s*[:,-]+|(?:in|as of|back in) (?:msl\s*-?\d+|(?:19|20)\d\d[ab]?)\s*,|(?:would you (?:say|agree|call|class(?:ify)?|consider|count)|is it (?:true|correct|right)(?: to say)?|(?:can|could) you (?:confirm|tell me)|please confirm|do you know|tell me|i (?:think|believe|heard|read|wonder)|am i right(?: in thinking)?)(?: that| if| whether)?\b)\s*/;
+const CLAIM = /^(?:so |and |but )?(?:§sp|§tx) (?:(?:is|was|are|were|=) (?:it |this |that |they )?(?:still |really |actually |also )?)?(?:(?:in|among|one of|part of|a member of|members of|a kind of|a type of|a sort of|counted as|classed as|classified as|considered|belongs? to|counts? as|within|under)\s+)?(?:the |an? )?§(?:tx|grp)(?: (?:now|today|still|§rel))?$/;
 /** The words of a question with a question tag or lead-in taken off, its punctuation as spaces. */
 const untagged = (text: string) => text.replace(LEAD, '').replace(TAG, '').replace(/[?.!,;:=()-]+/g, ' ').replace(/\s+/g, ' ').trim();
 const AGAINST = /\b(?:differen\w*|change|gap|growth|increase|decrease)\b.*\b(more|bigger|larger|greater|over|above|less|smaller|fewer|under|below)(?: than)?\s+(\d[\d,]*)\b/;
@@ -822,12 +847,12 @@ const FORM_READERS: { [K in keyof Form]: (lower: string, residue: string) => For
   nucleic: (lower) => (/\b(dna|rna)\b/.exec(lower)?.[1] as 'dna' | 'rna' | undefined) ?? null,
   or: (lower) => /\bor\b/.test(lower),
   than: (lower) => /\bthan\b/.test(lower),
-  member: (lower) => /\b(?:in|part of|belong\w*|members?|an?|one of|among|classified as|counted as|considered|kind of|type of|sort of)\b/.test(lower),
+  member: (lower) => /\b(?:in|part of|belong\w*|members?|an?|one of|among|classified as|counted as|considered|kind of|type of|sort of|under|classed as|placed in|grouped (?:in|with|under))\b/.test(lower),
   formerName: (lower) => /\b(?:called before|formerly|previous(?:ly)? (?:called|named)|(?:old|older|former|previous|earlier|earliest|first|original|other) names?|used to be (?:called|named)|(?:was|were) .* (?:called|named)\b.*\bbefore|renamed from)\b/.test(lower),
   // ("what did the 1982 list call X", "X was listed in 1991: what is it now?")
-  naming: (lower) => /\b(?:names?|call|called|named|known as)\b|\bwhat (?:is|are) (?:it|they) (?:now|today|nowadays|these days|currently)\b/.test(lower),
+  naming: (lower) => /\b(?:names?|call|called|named|known as)\b|\bwhat (?:is|are) (?:it|they) (?:now|today|nowadays|these days|currently)\b|\b(?:became|become) of\b|\b(?:is|are) (?:which|what) species\b|\bwhich species (?:is|are)\b/.test(lower),
   higherRankWord: (lower) => /\b(?:famil\w*|genus|genera|order|realm|class|phylum|kingdom)\b/.test(lower),
-  now: (lower) => /\b(?:current(?:ly)?|now|today|nowadays|present|these days|valid|accepted)\b/.test(lower),
+  now: (lower) => /\b(?:current(?:ly)?|now|today|nowadays|present|present-day|modern|up-to-date|contemporary|these days|valid|accepted|(?:became|become) of)\b/.test(lower),
   comparing: (lower) => /\b(?:more|fewer|less|bigger|larger|smaller|biggest|largest|greater|which|or|vs\.?|versus|compar\w*|than|differen\w*)\b/.test(lower),
   counting: (lower) => /\b(?:how many|number of|count|more|fewer|less|bigger|larger|smaller|grew|grow|increase\w*|decrease\w*|go up|went up|drop\w*|change|differen\w*|vs\.?|versus|minus|subtract\w*|gap|delta|net|growth|gain\w*|expan\w*|shr[iu]nk\w*)\b/.test(lower),
   gainOrLoss: (lower) => /\b(?:gain\w*|lost|los[et]|add\w*)\b/.test(lower),

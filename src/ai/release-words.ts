@@ -146,6 +146,14 @@ export function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
   for (const m of matches(/\b(?:the\s+)?(?:latest|newest|current|present|most recent|last)\s+(?:(?:ictv|official|master species)\s+)?(?:release|version|msl|list|taxonomy)\b(?!\s+(?:to|that|which|in which|where|with)\b)|\b(?:currently|nowadays|today|now)\b|\bright now\b|(?<=\b(?:and|to|with|vs\.?|versus|than)\s+)(?:the\s+)?(?:latest|newest|current|most recent)(?:\s+one)?\b|^(?:the\s+)?(?:latest|newest|current|most recent)(?:\s+one)?(?=[\s?.!]*$)/g, lower)) {
     push(m, [ref(last, m[0])]);
   }
+  // "two releases ago": counted back from the latest
+  const WORD_NUMBERS: Record<string, number> = { a: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
+  for (const m of matches(/\b(a|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+(?:releases?|versions?|msls?|lists?|editions?)\s+ago\b/g, lower)) {
+    const n = WORD_NUMBERS[m[1]!] ?? Number(m[1]);
+    const r = byMsl(last.msl - n);
+    if (r) push(m, [ref(r, m[0])]);
+    else push(m, [], `there is no release ${m[0]} in this data set (${span})`);
+  }
   // (not "the first release to list X", "the last list that has X": a question about X's history, no release named)
   for (const m of matches(/\b(?:the\s+)?(?:very\s+)?(?:first|earliest|oldest)\s+(?:(?:ictv|species|master|official|taxonomy)\s+){0,3}(?:release|version|msl|list)\b(?!\s+(?:to|that|which|in which|where|with)\b)/g, lower)) {
     push(m, [ref(first, m[0])]);

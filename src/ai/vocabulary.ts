@@ -102,7 +102,7 @@ const HOST_PATTERNS: Array<[RegExp, string[]]> = [
   [/\barchae\w*/g, ['archaea']],
   [/\b(?:bacteri\w*|(?:bacterio)?phages?|prophages?|escherichia|e\.\s*coli|salmonella|streptococc\w*|staphylococc\w*|mycobacteri\w*|pseudomonas|bacillus|cyanobacteri\w*|vibrio|klebsiella|enterobacter\w*)\b/g, ['bacteria']],
   [/\b(?:oomycetes?|water moulds?|water molds?|phytophthora)\b/g, ['oomycetes']],
-  [/\b(?:fung(?:i|us|al)|yeasts?|mushrooms?|moulds?|molds?)\b/g, ['fungi']],
+  [/\b(?:fung(?:i|us|al)|yeasts?|mushrooms?|moulds?|molds?|mycovirus(?:es)?)\b/g, ['fungi']],
   [/\b(?:alga[el]?|seaweeds?|diatoms?)\b/g, ['algae']],
   [/\b(?:protists?|protozoa\w*|amoeba\w*|acanthamoeba|ciliates?|flagellates?|trypanosom\w*|plasmodium)\b/g, ['protists']],
   [/\b(?:plants?|crops?|trees?|vegetables?|fruits?|cereals?|grass(?:es)?|flowers?|angiosperms?|rice|wheat|maize|corn|tomato(?:es)?|potato(?:es)?|tobacco|cassava|citrus|grapevines?|beans?)\b/g, ['plants']],

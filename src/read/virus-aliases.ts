@@ -1,6 +1,6 @@
 // Short names people give a virus that no list holds as such: "phage T4", "phiX174", "lambda" for the VMR's
 // "Escherichia phage T4", "Escherichia phage phiX174", "Escherichia phage Lambda". Every VMR virus name and
-// species name of the form "<host> phage|virus <tail>" gives its tail, and "phage <tail>", as aliases; an alias
+// species name of the form "<host> phage|virus <tail>" gives its tail, "phage <tail>" and "<tail> phage" as aliases; an alias
 // is kept only when every name it comes from denotes one and the same species lineage (a tail shared by phages
 // of two species names neither). A short code of a phage ("T4", "MS2") is kept apart (SHORT_KEY), for the
 // parser to read only where it is written as a code. And the initials of every name a species ever had
@@ -29,6 +29,18 @@ const COMMON_WORDS: Record<string, string> = {
   // WHO's name of the disease (2022), which papers now give the virus; the VMR keeps "monkeypox virus"
   mpox: 'monkeypox virus',
   'mpox virus': 'monkeypox virus',
+  // the diseases people name a virus by, where one virus causes the disease ("smallpox": variola virus)
+  smallpox: 'variola virus',
+  'smallpox virus': 'variola virus',
+  chickenpox: 'varicella-zoster virus',
+  'chickenpox virus': 'varicella-zoster virus',
+  shingles: 'varicella-zoster virus',
+  'herpes zoster': 'varicella-zoster virus',
+  'herpes zoster virus': 'varicella-zoster virus',
+  sars: 'severe acute respiratory syndrome coronavirus',
+  'sars virus': 'severe acute respiratory syndrome coronavirus',
+  mers: 'Middle East respiratory syndrome-related coronavirus',
+  'mers virus': 'Middle East respiratory syndrome-related coronavirus',
 };
 
 export interface Alias {
@@ -87,6 +99,9 @@ async function build(store: Store): Promise<Map<string, Alias>> {
     const alias = { name: r.name, lineage_id: Number(r.lineage_id) };
     const tail = normaliseName(m[2]!);
     add(normaliseName(`${m[1]!} ${m[2]!}`), alias, r.current);
+    // "lambda phage", "P22 phage": the order people also write a phage's name in (no list does, but an old
+    // genus may: "Lambda phage", MSL1-3, which the short name is read before and so is no answer from alone)
+    if (/^phage$/i.test(m[1]!)) add(normaliseName(`${m[2]!} ${m[1]!}`), alias, r.current);
     // "T4", "MS2", "P22": a phage's code of letters and digits
     if (tail.length <= 4 && /\d/.test(tail) && /^[a-z]/.test(tail)) add(SHORT_KEY(tail), alias, r.current);
     // a bare tail stands for the phage only when it is not a plain word or a short code ("T4" alone is too short),

@@ -122,7 +122,11 @@ async function changedIn(ctx: Ctx, p: Parsed, rank: Rank, change: ChangeKind, wi
   } else {
     const [now, before, renames] = await Promise.all([taxaNames(ctx.store, r.msl, rank), taxaNames(ctx.store, prev.msl, rank), renamesIn(ctx.store, r.msl)]);
     const found = higherTaxaChanged(now, before, renames, rank, change, within);
-    if (!found) return notUnderstood('change', `The change lists record merges, splits and moves of species only; ask which ${RANK_PLURAL[rank]} were added, abolished, renamed, promoted or demoted in ${r.version}.`);
+    if (!found) {
+      // "How many genera were moved in MSL40?": not named by the lists here, but counted by ICTV's sheet
+      const counted = !within && p.form.howMany ? await officialOnly(ctx, r, rank, change) : null;
+      return counted ?? notUnderstood('change', `The change lists record merges, splits and moves of species only; ask which ${RANK_PLURAL[rank]} were added, abolished, renamed, promoted or demoted in ${r.version}.`);
+    }
     named = found.names;
     aside = renamedAside(found.renamed);
     // ICTV's own figure for the rank, where its sheet counts the release and the question asks how many (or the
@@ -134,6 +138,8 @@ async function changedIn(ctx: Ctx, p: Parsed, rank: Rank, change: ChangeKind, wi
       if (main !== undefined && (p.form.howMany || Math.abs(main) + more.reduce((a: number, b) => a + Math.abs(b ?? 0), 0) !== named.length)) {
         const extra = more.map((n, k) => (n ? ` (and ${num(Math.abs(n))} ${ICTV_SAYS[words[k + 1]!]})` : '')).join('');
         officialRank = `ICTV's Taxon Counts sheet counts ${num(Math.abs(main))} ${plural(rank, Math.abs(main))} ${ICTV_SAYS[words[0]!]}${extra} in ${release(r)}. By their names, in`;
+        // asked how many, the count is the answer: the renames beside it are counted, not each named
+        if (p.form.howMany && found.renamed.length > 0) aside = ` (besides, ${num(found.renamed.length)} renamed)`;
       }
     }
   }
@@ -271,6 +277,26 @@ const ICTV_WORDS: Record<SpeciesChangeKind, string[]> = {
 const OFFICIAL_WORD: Partial<Record<ChangeKind, string>> = {
   added: 'New', abolished: 'Abolished', renamed: 'Renamed', merged: 'Merged', split: 'New Splits',
 };
+
+/** ICTV's words for the changes of higher taxa its sheets count and the lists here do not name. */
+const RANK_OFFICIAL_ONLY: Partial<Record<ChangeKind, string[]>> = {
+  reclassified: ['Moved'], merged: ['Merged'], split: ['New Splits'], promoted: ['Promoted', 'Newly Promoted'], demoted: ['Demoted', 'Newly Demoted'],
+};
+
+/** "ICTV's Taxon Counts sheet counts 101 genera moved in MSL40 (2024)": its figure alone, where it has one. */
+async function officialOnly(ctx: Ctx, r: ReleaseRow, rank: Rank, change: ChangeKind): Promise<Answer | null> {
+  const words = RANK_OFFICIAL_ONLY[change];
+  if (!words) return null;
+  const tallies = await officialRankChanges(ctx.store);
+  const [main, ...more] = words.map((w) => tallies.get(`${r.msl}|${rank}|${w}`));
+  if (main === undefined) return null;
+  const extra = more.map((n, k) => (n ? ` (and ${num(Math.abs(n))} ${ICTV_SAYS[words[k + 1]!] ?? words[k + 1]!.toLowerCase()})` : '')).join('');
+  return {
+    response: `ICTV's Taxon Counts sheet counts ${num(Math.abs(main))} ${plural(rank, Math.abs(main))} ${ICTV_SAYS[words[0]!] ?? words[0]!.toLowerCase()}${extra} in ${release(r)}; the change lists here do not name them one by one.`,
+    data: { version: r.version, rank, change, official: Object.fromEntries(words.map((w, k) => [w, Math.abs([main, ...more][k] ?? 0)])) },
+    sources: [{ model: 'official_tally', version: r.version }],
+  };
+}
 
 /** ICTV's words for the changes of higher taxa its sheets count, the main one first. */
 const RANK_OFFICIAL: Partial<Record<ChangeKind, string[]>> = { added: ['New', 'New Splits'], abolished: ['Abolished'], renamed: ['Renamed'] };

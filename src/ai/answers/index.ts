@@ -7,7 +7,8 @@ import { and, or, release } from '../format.js';
 import type { Parsed, Reading, SpeciesRef } from '../parse.js';
 import { betweenReleases, countRelease, milestones, releaseInfo, releaseIsYear, releasesInYears, releasesOfYear, taxaOfRelease, yearCounts, yearsBetween } from './releases.js';
 import { changeUnread, changesOrUnread, compareReleases, everyRankChanged, releaseChanges, spanUnread, taxaChangedBetween, whichChanged, whichChangedWithin, withinRankUnread } from './changes.js';
-import { contextOf, fallback, type Answer, type Ctx, type Handler } from './common.js';
+import { contextOf, fallback, profileEntries, targetRelease, type Answer, type Ctx, type Handler } from './common.js';
+import { groupNamed } from '../groups.js';
 import { familiesBy } from './families.js';
 import { groupMembership, notATaxon } from './groups.js';
 import { currentName, formerNames, hasHost, isGenomeType, listedIn, memberOf, nameIn, sameTaxon, speciesClassification, speciesGenome, speciesHistory, speciesHosts, speciesMoves, stillNamed } from './species.js';
@@ -58,7 +59,7 @@ const HANDLERS: Record<Exclude<Reading, 'help' | 'unknown'>, Handler> = {
   rank_is: rankIs,
   taxa_of_release: taxaOfRelease,
   taxon_threshold: taxonThreshold,
-  member_of: (ctx, p) => (p.taxa[0]?.group ? groupMembership(ctx, p) : memberOf(ctx, p)),
+  member_of: (ctx, p) => (p.taxa[0]?.group ? groupMembership(ctx, p) : capitalisedGroup(ctx, p) ?? memberOf(ctx, p)),
   taxon_in_taxon: taxonIn,
   taxon_became: (ctx, p) => taxonHistory(ctx, p, p.taxa[0]!),
   species_moved: withSpecies(speciesMoves),
@@ -80,6 +81,23 @@ const HANDLERS: Record<Exclude<Reading, 'help' | 'unknown'>, Handler> = {
   change_unread: changeUnread,
   within_rank_unread: withinRankUnread,
 };
+
+/**
+ * "Is SARS-CoV-2 a Coronavirus?", "Is West Nile virus a Flavivirus?": an everyday group word written with a capital,
+ * which also spells a taxon no longer listed (the genus Coronavirus of MSL1-24, Flavivirus of MSL2-37). Asked as a
+ * yes or no without a rank word ("in the genus Flavivirus" is that genus), it means the group, as people write it:
+ * answered as the group word. Null otherwise.
+ */
+function capitalisedGroup(ctx: Ctx, p: Parsed): Promise<Answer> | Answer | null {
+  const t = p.taxa[0];
+  if (!t || p.rankWord !== null || t.text === t.text.toLowerCase() || t.entry.last_msl >= targetRelease(ctx, p).msl) return null;
+  const g = groupNamed(t.text.toLowerCase());
+  if (!g?.taxon) return null;
+  const entry = profileEntries(ctx, g.taxon.name).find((e) => e.rank === g.taxon!.rank);
+  if (!entry) return null;
+  const text = t.text.toLowerCase();
+  return groupMembership(ctx, { ...p, taxa: [{ text, rank: entry.rank, name: entry.name, entry, common: true, group: g }] });
+}
 
 /** The answer to a parsed question. */
 export async function answer(store: Store, p: Parsed): Promise<Answer> {

@@ -64,6 +64,8 @@ export function summaryOf(l: LineageOutline) {
 }
 
 export function speciesClassification(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
+  const first = p.releases.length === 0 ? firstOfRank(ctx, p, s) : null;
+  if (first) return first;
   const target = targetRelease(ctx, p);
   const pl = placement(ctx, s, target);
   if (pl.status === 'not_yet' || pl.status === 'gap') return notInRelease(ctx, s, pl.lineage, target, pl.status);
@@ -97,6 +99,31 @@ export function speciesClassification(ctx: Ctx, p: Parsed, s: SpeciesRef): Answe
   };
 }
 
+/**
+ * "What was the first family of measles virus?", "original genus of RSV": the family or genus of the species in the
+ * first release that gave it one, by its lineage (and the name it had there), beside today's. Null unless asked so.
+ */
+function firstOfRank(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer | null {
+  const m = /\b(?:first|original|earliest|initial|oldest)(?: ever)? (family|genus)\b/.exec(p.residue);
+  if (!m) return null;
+  const rank = m[1] as 'family' | 'genus';
+  const l = lineageOutline(ctx.store, lineageIn(ctx, s, ctx.latest));
+  // each release's record of the species, oldest first, until one gives it the rank
+  const taxonAt = (e: { version: string; name: string }) => speciesDoc(ctx.store, mslOf(e.version), e.name)?.classification[rank] ?? null;
+  const first = l.timeline.find((e) => taxonAt(e) !== null);
+  if (!first) return null;
+  const was = taxonAt(first)!;
+  const last = l.timeline[l.timeline.length - 1]!;
+  const now = taxonAt(last);
+  const row = rowOf(ctx, mslOf(first.version))!;
+  const later = now && now !== was ? `; in ${release(rowOf(ctx, mslOf(last.version))!)} it is in the ${rank} ${now}` : now ? `, the ${rank} it is still in (${last.version})` : '';
+  return {
+    response: `The first ${rank} of ${s.text} was ${was}: in ${release(row)}, the first release that gives its species a ${rank}, as the species ${first.name}${later}.`,
+    data: { query_name: s.text, rank, first: { version: first.version, [rank]: was, species: first.name }, last: { version: last.version, [rank]: now, species: last.name } },
+    sources: speciesSources(ctx, first.version),
+  };
+}
+
 export function currentName(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
   // "the species listed in 1971 as X": the name as that release used it, followed to today
   const used = p.nameRelease ? rowOf(ctx, p.nameRelease.msl) ?? null : null;
@@ -104,6 +131,12 @@ export function currentName(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
     const there = placement(ctx, s, used);
     if (!there.species || there.status === 'not_yet' || there.status === 'gap') {
       return notUnderstood('release', `${s.text} is not a species listed in ${release(used)}: its species is listed ${there.lineage.first_appearance}-${there.lineage.last_appearance}, so I cannot say which species the question means.`);
+    }
+    // today's name, set against a release that called the species otherwise ("what did the 1984 list call the
+    // species now named Simplexvirus humanalpha1?"): the name asked is that release's, not today's
+    const here = lineagePlace(ctx.store, lineageIn(ctx, s, used), used.msl).name;
+    if (here !== null && !same(here, s.matched_name) && s.current_name !== null && same(s.current_name, s.matched_name)) {
+      return nameIn(ctx, { ...p, releases: [{ ...p.nameRelease! }] });
     }
   }
   // the lineage the name meant in the release it was used in (a name may have served two species in turn)
@@ -171,7 +204,11 @@ export function formerNames(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
   const last = spans[spans.length - 1]!;
   // "Was X ever renamed?", "Did ICTV rename X in MSL38?": a yes or a no first, by its renames (in the release named)
   const asked = p.form.yesNo && p.change === 'renamed' && p.releases.length <= 1 ? p.releases[0] : undefined;
-  const yes = asked ? renames.some((r) => mslOf(r.version) === asked.msl) : renames.length > 0;
+  // "since 2015", "after MSL30": any rename after it; "before 2015": any before it; else one in that release
+  const span = p.form.span;
+  const inAsked = (msl: number) => (!asked ? true : span === 'since' || span === 'after' ? msl > asked.msl || (span === 'since' && msl === asked.msl)
+    : span === 'before' || span === 'prior to' ? msl < asked.msl : span === 'until' || span === 'till' || span === 'up to' ? msl <= asked.msl : msl === asked.msl);
+  const yes = renames.some((r) => inAsked(mslOf(r.version)));
   const lead = p.form.yesNo && p.change === 'renamed' && p.releases.length <= 1 ? `${yes ? 'Yes' : 'No'}: ` : '';
   if (spans.length === 1) {
     return { response: `${lead}${called(s, last.name)} has had one name, ${last.name}, in every release it is listed in (${last.first}-${last.last}); it was never renamed.`, data, sources };
@@ -198,8 +235,17 @@ export function speciesHistory(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
     : `${who} was listed from ${release(first)}${began} to ${release(last)} and was then ${endingText(l)}`;
   const nameUse = own.length > 0 && (own[0]!.version !== l.first_appearance || own[own.length - 1]!.version !== l.last_appearance)
     ? `; the name ${own[0]!.name} itself was used from ${own[0]!.version} to ${own[own.length - 1]!.version}` : '';
+  // the same name listed earlier for a species of another lineage ("Zika virus", MSL1-13, abolished, listed again
+  // from MSL18 under a new ICTV id): "first listed" is then the earlier, said beside the lineage's own
+  const earlier = s.kind === 'species' ? s.lineage_ids.slice(1).map((id) => lineageOutline(ctx.store, id))
+    .map((o) => ({ o, used: o.timeline.filter((t) => same(t.name, s.text)) }))
+    .filter(({ used }) => used.length > 0 && mslOf(used[0]!.version) < mslOf(l.first_appearance))
+    .sort((a, b) => mslOf(a.used[0]!.version) - mslOf(b.used[0]!.version))[0] : undefined;
+  const before = earlier
+    ? `; the name ${earlier.used[0]!.name} was listed earlier, from ${release(rowOf(ctx, mslOf(earlier.used[0]!.version))!)} to ${release(rowOf(ctx, mslOf(earlier.used[earlier.used.length - 1]!.version))!)}, for a species of another ICTV id that was then ${endingText(earlier.o)}`
+    : '';
   return {
-    response: `${life}${nameUse}.`,
+    response: `${life}${nameUse}${before}.`,
     data: { query_name: s.text, matched_name: s.matched_name, lineage: summaryOf(l), name_used: own.length ? { first: own[0]!.version, last: own[own.length - 1]!.version } : null },
     sources: lineageSources(ctx),
   };
@@ -346,9 +392,25 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
   if (!yes) {
     const doubt = ambiguousAbbreviation(ctx, s, doc.scientific_name);
     if (doubt) return doubt;
-    const l = lineageOutline(ctx.store, lineageIn(ctx, s, r));
-    const was = l.timeline.filter((e) => mslOf(e.version) <= r.msl && e.lineage.split(';').includes(t.name)).pop();
-    const everyday = t.text === t.text.toLowerCase() && p.rankWord === null;
+    // the lineage the name meant and the one the species is listed by now (a name's lineage may have ended in a
+    // merge or split its species carried on from: "Coliphage T4" to MSL17, Enterobacteria phage T4 after)
+    const ids = [...new Set([lineageIn(ctx, s, r), doc.lineage_id])];
+    const inIt = ids.flatMap((id) => lineageOutline(ctx.store, id).timeline)
+      .filter((e) => mslOf(e.version) <= r.msl && e.lineage.split(';').includes(t.name))
+      .sort((a, b) => mslOf(a.version) - mslOf(b.version));
+    const was = inIt[inIt.length - 1];
+    // "Was coliphage T4 in the family Myoviridae?", of no release: whether it ever was, and when
+    if (was && p.releases.length === 0 && /^(?:was|were|has|had)\b/.test(p.normalised.trim())) {
+      const first = inIt[0]!;
+      return {
+        response: `Yes: ${who(s, doc.scientific_name)} was in the ${t.rank} ${t.name} from ${labelled(ctx, first.version)} to ${labelled(ctx, was.version)}; in ${release(r)} it is in ${at ? `the ${t.rank} ${at}` : `no ${t.rank}`}.`,
+        data: { species: doc.scientific_name, rank: t.rank, asked: t.name, actual: at, version: r.version, answer: 'yes', by: 'former taxon', from: first.version, to: was.version },
+        sources: sources(ctx, 'species_doc', r.version),
+      };
+    }
+    // (a taxon no longer listed, written with its capital but with no rank word, "Is mumps virus a Rubulavirus?", is
+    // asked as people use the word too: only "in the genus Rubulavirus" asks the genus itself)
+    const everyday = p.rankWord === null && (t.text === t.text.toLowerCase() || t.entry.last_msl < r.msl);
     // a taxon renamed since, written as an everyday word ("Is AAV2 a dependovirus?"), is the same group under its
     // later name, also for a species that came into it after the rename; named as a taxon ("in the genus
     // Dependovirus") or asked "still", it is the name, which is gone: a No that says the rename
@@ -360,6 +422,19 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
         response: `Yes, by the ${t.rank}'s former name: in ${release(r)}, ${who(s, doc.scientific_name)} is in the ${t.rank} ${at}, and the ${t.rank} ${and(steps)}.`,
         data: { species: doc.scientific_name, rank: t.rank, asked: t.name, actual: at, version: r.version, answer: 'yes', by: 'former name', renames: renamed.steps.map((x) => ({ from: x.from, to: x.to, version: x.at.version })) },
         sources: sources(ctx, 'species_doc', r.version),
+      };
+    }
+    // "Is AFV1 a lipothrixvirus?": a genus no longer listed, written as an everyday word, whose family of the same
+    // stem is listed and holds the species: the family is what the word names today (the genus Lipothrixvirus was
+    // renamed in MSL22, AFV1 was never in it, but is a lipothrixvirus while in the Lipothrixviridae)
+    // (or a family of that stem since renamed: "polydnavirus", the genus Polydnavirus of MSL9-10, and the family
+    // Polydnaviridae, now Polydnaviriformidae)
+    const stem = t.name.replace(/virus$/, 'vir');
+    const stemFamily = t.rank === 'genus' && everyday && !wasToEnd && t.entry.last_msl < r.msl && stem !== t.name && doc.classification.family?.startsWith(stem) ? doc.classification.family : null;
+    if (stemFamily) {
+      return {
+        response: `Yes: in ${release(r)}, ${who(s, doc.scientific_name)} is in the family ${stemFamily}, which "${t.text}" names today (the genus ${t.name} is no longer listed).`,
+        data: { species: doc.scientific_name, rank: 'family', asked: t.name, actual: stemFamily, version: r.version, answer: 'yes', by: 'family of the word' }, sources: sources(ctx, 'species_doc', r.version),
       };
     }
     const fate = t.entry.last_msl < r.msl ? await taxonFate(ctx, t) : null;
@@ -396,12 +471,17 @@ export function hasHost(ctx: Ctx, p: Parsed): Answer {
 /** "What was Zika virus called in 2010?": the species the name belonged to in that release. */
 export function nameIn(ctx: Ctx, p: Parsed): Answer {
   const s = p.species[0]!;
-  const r = rowOf(ctx, p.releases[0]!.msl)!;
+  const named = rowOf(ctx, p.releases[0]!.msl)!;
+  // "what was X called before 2023?": the name in the release before the one named
+  const before = p.form.span === 'before' || p.form.span === 'prior to' ? rowOf(ctx, named.msl - 1) ?? null : undefined;
+  if (before === null) return notUnderstood('release', `${release(named)} is the first release: nothing was listed before it.`);
+  const r = before ?? named;
+  const lead = before ? `Before ${release(named)}: in` : 'In';
   // the lineage listed in that release: its name there is in its walk, no species document needed
   const here = lineagePlace(ctx.store, lineageIn(ctx, s, r), r.msl).name;
   if (here !== null) {
     return {
-      response: `In ${release(r)}, ${s.via?.how === 'typo' ? s.via.name : s.text} was the species ${here}.`,
+      response: `${lead} ${release(r)}, ${s.via?.how === 'typo' ? s.via.name : s.text} was the species ${here}.`,
       data: { query_name: s.text, version: r.version, species: here, placement: 'present' }, sources: sources(ctx, 'species_timeline', r.version),
     };
   }
@@ -409,7 +489,7 @@ export function nameIn(ctx: Ctx, p: Parsed): Answer {
   if (pl.status === 'not_yet' || pl.status === 'gap') return notUnderstood('release', `${s.text} is not listed in ${release(r)}: its species is listed from ${pl.lineage.first_appearance}.`);
   if (!pl.species) return notUnderstood('release', `${s.text} is not a species in ${release(r)}.`);
   return {
-    response: `In ${release(r)}, ${s.via?.how === 'typo' ? s.via.name : s.text} was ${pl.status === 'ended' ? 'part of ' : ''}the species ${pl.species.scientific_name}.`,
+    response: `${lead} ${release(r)}, ${s.via?.how === 'typo' ? s.via.name : s.text} was ${pl.status === 'ended' ? 'part of ' : ''}the species ${pl.species.scientific_name}.`,
     data: { query_name: s.text, version: r.version, species: pl.species.scientific_name, placement: pl.status }, sources: sources(ctx, 'species_doc', r.version),
   };
 }

@@ -101,9 +101,18 @@ export async function taxonHistory(ctx: Ctx, p: Parsed, t: TaxonRef): Promise<An
   // "Was the order Caudovirales abolished?", "Has the genus Flavivirus been renamed?": a yes or a no first, where the
   // record says which (a taxon no longer listed, with no abolition or rename recorded, gets none)
   const status = (a.data as { status: string }).status;
-  const asked = p.form.yesNo && p.releases.length === 0 ? p.change : null;
-  const yes = asked === 'abolished' ? (status === 'abolished' ? true : status === 'current' || status === 'renamed' ? false : null)
+  const asked = p.form.yesNo && p.releases.length <= 1 ? p.change : null;
+  let yes = asked === 'abolished' ? (status === 'abolished' ? true : status === 'current' || status === 'renamed' ? false : null)
     : asked === 'renamed' ? (status === 'renamed' ? true : status === 'current' ? (await renamesTo(ctx.store, t.name)).length > 0 ? null : false : null) : null;
+  // "Was Caudovirales abolished in 2019?", "... since 2019?": the change, and whether the release it came in is the
+  // one asked (or after it, before it, as the question spans)
+  const one = p.releases.length === 1 ? p.releases[0]! : null;
+  if (one && yes === true) {
+    const at = t.entry.last_msl + 1;
+    const span = p.form.span;
+    yes = span === 'since' ? at >= one.msl : span === 'after' ? at > one.msl : span === 'before' || span === 'prior to' ? at < one.msl
+      : span === 'until' || span === 'till' || span === 'up to' ? at <= one.msl : at === one.msl;
+  }
   return yes === null ? a : { ...a, response: `${yes ? 'Yes' : 'No'}: ${a.response.replace(/^The /, 'the ')}` };
 }
 
