@@ -408,9 +408,11 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
         sources: sources(ctx, 'species_doc', r.version),
       };
     }
-    // (a taxon no longer listed, written with its capital but with no rank word, "Is mumps virus a Rubulavirus?", is
-    // asked as people use the word too: only "in the genus Rubulavirus" asks the genus itself)
-    const everyday = p.rankWord === null && (t.text === t.text.toLowerCase() || t.entry.last_msl < r.msl);
+    // (a genus no longer listed, written with its capital but with no rank word, "Is mumps virus a Rubulavirus?", is
+    // asked as people use the word too: only "in the genus Rubulavirus" asks the genus itself. A name of a higher
+    // rank written with its capital, "Does bluetongue virus belong to Reoviridae?", is the taxon's formal name,
+    // which nobody uses as an everyday word: asked in the present, a No that says when it ended)
+    const everyday = p.rankWord === null && (t.text === t.text.toLowerCase() || (t.entry.last_msl < r.msl && /virus$/i.test(t.text)));
     // a taxon renamed since, written as an everyday word ("Is AAV2 a dependovirus?"), is the same group under its
     // later name, also for a species that came into it after the rename; named as a taxon ("in the genus
     // Dependovirus") or asked "still", it is the name, which is gone: a No that says the rename
