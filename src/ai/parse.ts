@@ -16,7 +16,6 @@ import { stemReading } from '../read/resolve.js';
 import { INITIALS_KEY, SHORT_KEY, type Alias } from '../read/virus-aliases.js';
 import { GROUP_WORDS_MAX, groupNamed, startsGroup, type GroupEntry } from './groups.js';
 import { chooseIntent } from './intent.js';
-import { matches } from './matches.js';
 import { findReleases } from './release-words.js';
 import { americanSpelling, changeIn, countedRank, findGenomeTypes, findHosts, firstRank, QUALIFIERS, rankOf, type ChangeKind } from './vocabulary.js';
 
@@ -237,32 +236,74 @@ export function identifierWords(query: string): string[] {
   // the words with a digit, their punctuation trimmed as tokenise trims it; a word followed by "virus" or "phage"
   // is part of a virus name ("CoAr57389 virus"), never an accession
   const out: string[] = [];
-  for (const m of matches(/\S*\d\S*/g, text)) {
-    const word = m[0].replace(/^[("'[{¿¡]+/, '').replace(/['’]s$/i, '').replace(/[.,;:!?"'\]}]+$/, '').replace(/^([^(]*)\)$/, '$1');
+  for (const [written, at] of words(text)) {
+    // a number, with the punctuation that may follow it ("2016?", "39,"), is no identifier
+    if (!/\d/.test(written) || /^\d+[.,;:!?"'\]}]*$/.test(written)) continue;
+    const word = written.replace(/^[("'[{¿¡]+/, '').replace(/['’]s$/i, '').replace(/[.,;:!?"'\]}]+$/, '').replace(/^([^(]*)\)$/, '$1');
     if (/^\d+$/.test(word) || identifierKeys(word) === null) continue;
-    if (/^\s+(?:virus|viruses|phage|phages)\b/i.test(text.slice(m.index + m[0].length, m.index + m[0].length + 9))) continue;
+    if (/^\s+(?:virus|viruses|phage|phages)\b/i.test(text.slice(at + written.length, at + written.length + 9))) continue;
     out.push(word);
   }
   return out;
 }
 
+/** JavaScript's \s, by code unit. */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || (c >= 0xa0 && (c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a)
+    || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff));
+}
+
+/**
+ * The runs of a text between its spaces (what /\S+/g matches) with where each starts: a scan of the characters,
+ * where the pattern run through matches() cost more than the rest of reading the words.
+ */
+function words(text: string): Array<[string, number]> {
+  const out: Array<[string, number]> = [];
+  let from = -1;
+  for (let k = 0; k <= text.length; k++) {
+    if (k < text.length && !isSpace(text.charCodeAt(k))) {
+      if (from < 0) from = k;
+    } else if (from >= 0) {
+      out.push([text.slice(from, k), from]);
+      from = -1;
+    }
+  }
+  return out;
+}
+
+/** A word of letters and digits alone, as most are: nothing to trim from it. */
+function plainWord(t: string): boolean {
+  for (let k = 0; k < t.length; k++) {
+    const c = t.charCodeAt(k);
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57))) return false;
+  }
+  return t.length > 0;
+}
+
 // Every run of a question's words is looked up, most of them missing: the same few thousand runs ("how many",
 // "species in") recur from question to question, so their lookups are kept per opened build, up to a bound.
+// One map per kind, keyed by the normal form itself: a run's normal form is looked up as an alias, a taxon and a
+// name in turn, and a string keeps its hash once computed, where a key made per lookup ("t" + norm) was a new
+// string to build and hash each time.
 const MEMO_SIZE = 20_000;
-const memos = new WeakMap<Store, Map<string, unknown>>();
+interface Memo { names: Map<string, NameHit[]>; taxa: Map<string, TaxonEntry[]> }
+const memos = new WeakMap<Store, Memo>();
 
-function memo<T>(store: Store, kind: string, norm: string, look: () => T): T {
+function memo<K extends keyof Memo>(store: Store, kind: K, norm: string, look: () => NonNullable<ReturnType<Memo[K]['get']>>): NonNullable<ReturnType<Memo[K]['get']>> {
   let m = memos.get(store);
   if (!m) {
-    m = new Map();
+    m = { names: new Map(), taxa: new Map() };
     memos.set(store, m);
   }
-  const key = `${kind}${norm}`;
-  let v = m.get(key) as T | undefined;
+  const map = m[kind] as Map<string, NonNullable<ReturnType<Memo[K]['get']>>>;
+  let v = map.get(norm);
   if (v === undefined) {
-    if (m.size >= MEMO_SIZE) m.clear();
+    if (m.names.size + m.taxa.size >= MEMO_SIZE) {
+      m.names.clear();
+      m.taxa.clear();
+    }
     v = look();
-    m.set(key, v);
+    map.set(norm, v);
   }
   return v;
 }
@@ -284,8 +325,8 @@ export function storeLexicon(store: Store, identifiers?: Map<string, IdentifierH
 function makeLexicon(store: Store, identifiers?: Map<string, IdentifierHit[]>, aliases?: Map<string, Alias>): Lexicon {
   const lex: Lexicon = {
     // species, virus names and abbreviations; higher taxa are the taxa lexicon's
-    names: (norm) => memo(store, 'n', norm, () => lookupName(store, norm).filter((h) => h.kind !== 'taxon')),
-    taxa: (norm) => memo(store, 't', norm, () => store.docJson<TaxonEntry[]>('taxon_profile', norm) ?? []),
+    names: (norm) => memo(store, 'names', norm, () => lookupName(store, norm).filter((h) => h.kind !== 'taxon')),
+    taxa: (norm) => memo(store, 'taxa', norm, () => store.docJson<TaxonEntry[]>('taxon_profile', norm) ?? []),
     stems: (text) => stemReading(store, text),
     releases: releaseRows(store),
   };
@@ -358,9 +399,13 @@ interface Token {
 
 function tokenise(text: string): Token[] {
   const tokens: Token[] = [];
-  for (const m of matches(/\S+/g, text)) {
-    let t = m[0];
-    let start = m.index;
+  for (const [word, at] of words(text)) {
+    if (plainWord(word)) {
+      tokens.push({ text: word, raw: word, start: at, end: at + word.length, used: false });
+      continue;
+    }
+    let t = word;
+    let start = at;
     // trim punctuation at the ends, keeping a closing parenthesis that closes one inside ("ssRNA(+)")
     const lead = /^[("'[{¿¡]+/.exec(t)?.[0].length ?? 0;
     t = t.slice(lead);
@@ -473,6 +518,9 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
       // a name never starts or ends with a question word ("is TMV" is not the abbreviation ISTMV), except a
       // capital letter ending one ("Rotavirus A", "Influenza B virus" is caught whole anyway)
       const endsWithLetter = n > 1 && /^[A-Z]$/.test(tokens[end - 1]!.text);
+      const questionWords = QUESTION_WORDS.has(first) || (n > 1 && QUESTION_WORDS.has(last) && last !== 'virus' && last !== 'phage' && !endsWithLetter);
+      // (a longer run is no short name either: most runs tried end on a question word, and are not spelt out)
+      if (questionWords && n > 3) continue;
       const norm = normOf(i, end);
       // "phage T4": a short name may start with the word phage, which no other name does
       // ("lambda phage a bacteriophage": "phage a" is no name, its "a" is the question's)
@@ -483,7 +531,7 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
         i += n - 1;
         break;
       }
-      if (QUESTION_WORDS.has(first) || (n > 1 && QUESTION_WORDS.has(last) && last !== 'virus' && last !== 'phage' && !endsWithLetter)) continue;
+      if (questionWords) continue;
       if (n === 1 && /^\d+$/.test(first)) continue;
       const text = textOf(i, end);
       const ids = n === 1 ? lex.identifiers?.get(text)?.filter((h) => h.rank === 'species') ?? [] : [];
@@ -678,7 +726,7 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
   const yearSpan = yearSpanOf(lower);
   const mentions = yearSpan ? [] : findReleases(lower, lex.releases);
   const tokens = tokenise(text);
-  for (const t of tokens) if (mentions.some((m) => t.start < m.end && t.end > m.start)) t.used = true;
+  if (mentions.length > 0) for (const t of tokens) if (mentions.some((m) => t.start < m.end && t.end > m.start)) t.used = true;
   const names = besideInBrackets(findNames(tokens, lex), text);
 
   // what is left once releases and names are taken out is what the intent rules read
@@ -688,15 +736,19 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
   let residue = lower;
   for (const s of spans) residue = residue.slice(0, s.start) + s.mark + residue.slice(s.end);
   // "the 1999b release", "the 2021 list": the word after a release is part of its name, not a question about releases
-  residue = residue.replace(/\s+/g, ' ').replace(/§rel (?:ictv )?(?:release|list|msl|version|edition)\b/g, '§rel').trim();
+  residue = residue.replace(/\s+/g, ' ');
+  if (residue.includes('§rel')) residue = residue.replace(/§rel (?:ictv )?(?:release|list|msl|version|edition)\b/g, '§rel');
+  residue = residue.trim();
 
   const genome = findGenomeTypes(residue);
   const hostMatches = findHosts(residue);
   const hosts = [...new Set(hostMatches.flatMap((m) => m.values))];
   const genomeTypes = [...new Set(genome.flatMap((m) => m.values))];
   // their words are understood: not candidates for unknown names
-  const vocabularyWords = new Set([...hostMatches, ...genome].flatMap((m) => m.text.split(/\s+/)));
-  for (const t of tokens) if (vocabularyWords.has(t.text.toLowerCase())) t.used = true;
+  if (hostMatches.length > 0 || genome.length > 0) {
+    const vocabularyWords = new Set([...hostMatches, ...genome].flatMap((m) => m.text.split(/\s+/)));
+    for (const t of tokens) if (vocabularyWords.has(t.text.toLowerCase())) t.used = true;
+  }
 
   // the parts few questions need (ranks asked, a limit, a threshold, leftover words) are read on first use
   // (LAZY_PARTS, through the reading's prototype); the rest now
