@@ -17,7 +17,7 @@ import { INITIALS_KEY, SHORT_KEY, type Alias } from '../read/virus-aliases.js';
 import { GROUP_WORDS_MAX, groupNamed, startsGroup, type GroupEntry } from './groups.js';
 import { chooseIntent } from './intent.js';
 import { findReleases } from './release-words.js';
-import { americanSpelling, changeIn, countedRank, findGenomeTypes, findHosts, firstRank, QUALIFIERS, rankOf, type ChangeKind } from './vocabulary.js';
+import { americanSpelling, changeIn, countedRank, findGenomeTypes, findHosts, firstRank, QUALIFIERS, rankOf, type ChangeKind, type VocabularyMatch } from './vocabulary.js';
 
 export { rankOf, type ChangeKind };
 
@@ -740,8 +740,7 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
   if (residue.includes('§rel')) residue = residue.replace(/§rel (?:ictv )?(?:release|list|msl|version|edition)\b/g, '§rel');
   residue = residue.trim();
 
-  const genome = findGenomeTypes(residue);
-  const hostMatches = findHosts(residue);
+  const { genome, hosts: hostMatches, change } = residueReading(residue);
   const hosts = [...new Set(hostMatches.flatMap((m) => m.values))];
   const genomeTypes = [...new Set(genome.flatMap((m) => m.values))];
   // their words are understood: not candidates for unknown names
@@ -761,7 +760,7 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
     taxa: names.flatMap((n) => (n.taxon ? [n.taxon] : [])),
     hosts,
     genomeTypes,
-    change: changeIn(residue),
+    change,
     unknownNames: unknownNames(tokens, text),
     badReleases: mentions.flatMap((m) => (m.bad ? [m.bad] : [])),
     residue,
@@ -778,6 +777,22 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
   formerGroupTaxa(parsed, lex);
   chooseIntent(parsed, lex.releases[lex.releases.length - 1]?.msl ?? 0);
   return parsed;
+}
+
+// What the vocabularies read in a residue, by residue: questions of one shape ("which family is §sp in?") share
+// it, whatever they name, and these patterns are run over every question. Bounded: emptied when it holds
+// RESIDUES_HELD residues.
+const RESIDUES_HELD = 2_000;
+const residueReadings = new Map<string, { genome: VocabularyMatch[]; hosts: VocabularyMatch[]; change: ChangeKind | null }>();
+
+function residueReading(residue: string): { genome: VocabularyMatch[]; hosts: VocabularyMatch[]; change: ChangeKind | null } {
+  let r = residueReadings.get(residue);
+  if (!r) {
+    if (residueReadings.size >= RESIDUES_HELD) residueReadings.clear();
+    r = { genome: findGenomeTypes(residue), hosts: findHosts(residue), change: changeIn(residue) };
+    residueReadings.set(residue, r);
+  }
+  return r;
 }
 
 /** The parts of a reading read on first use. */
