@@ -741,12 +741,20 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
   residue = residue.trim();
 
   const { genome, hosts: hostMatches, change } = residueReading(residue);
-  const hosts = [...new Set(hostMatches.flatMap((m) => m.values))];
-  const genomeTypes = [...new Set(genome.flatMap((m) => m.values))];
+  const hosts = hostMatches.length === 0 ? [] : [...new Set(hostMatches.flatMap((m) => m.values))];
+  const genomeTypes = genome.length === 0 ? [] : [...new Set(genome.flatMap((m) => m.values))];
   // their words are understood: not candidates for unknown names
   if (hostMatches.length > 0 || genome.length > 0) {
     const vocabularyWords = new Set([...hostMatches, ...genome].flatMap((m) => m.text.split(/\s+/)));
     for (const t of tokens) if (vocabularyWords.has(t.text.toLowerCase())) t.used = true;
+  }
+
+  // what each name found is, in the order found (a loop: a flatMap per kind made an array per name)
+  const species: SpeciesRef[] = [], taxa: TaxonRef[] = [], groupWords: GroupWord[] = [];
+  for (const n of names) {
+    if (n.species) species.push(n.species);
+    if (n.taxon) taxa.push(n.taxon);
+    if (n.group) groupWords.push(n.group);
   }
 
   // the parts few questions need (ranks asked, a limit, a threshold, leftover words) are read on first use
@@ -755,16 +763,16 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
     source: { residue, tokens, memo: {} },
     normalised,
     intent: 'unknown',
-    releases: mentions.flatMap((m) => m.refs),
-    species: names.flatMap((n) => (n.species ? [n.species] : [])),
-    taxa: names.flatMap((n) => (n.taxon ? [n.taxon] : [])),
+    releases: mentions.length === 0 ? [] : mentions.flatMap((m) => m.refs),
+    species,
+    taxa,
     hosts,
     genomeTypes,
     change,
     unknownNames: unknownNames(tokens, text),
     badReleases: mentions.flatMap((m) => (m.bad ? [m.bad] : [])),
     residue,
-    groupWords: names.flatMap((n) => (n.group ? [n.group] : [])),
+    groupWords,
     // said with the question's own spelling of the two names
     conflicts: mentions.flatMap((m) => (m.conflict ? [m.conflict.replace(`"${lower.slice(m.start, m.end)}"`, `"${text.slice(m.start, m.end)}"`)] : [])),
     yearSpan,
