@@ -343,7 +343,18 @@ export function normaliseQuestion(q: string): string {
 
 const normalisedOf = (cleaned: string): string => cleaned.toLowerCase().replace(/[\s?!.]+$/, '').trim();
 
+// The question cleaned last: the router keys its cache by it, askQuestion reads its identifiers, then parses it.
+let cleanedFrom: string | undefined;
+let cleaned = '';
+
 function clean(q: string): string {
+  if (q === cleanedFrom) return cleaned;
+  cleanedFrom = q;
+  cleaned = cleanOf(q);
+  return cleaned;
+}
+
+function cleanOf(q: string): string {
   // printable ASCII but the backtick, as most questions are, has nothing for NFKC or the quotes and dashes to change
   const text = /^[\x20-\x5f\x61-\x7e]*$/.test(q) ? q : q.normalize('NFKC').replace(/[‘’`´]/g, "'").replace(/[“”]/g, '"').replace(/[‐‑‒–—]/g, '-');
   // most questions are written with single spaces: then there is nothing to replace
@@ -550,8 +561,9 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
       // (not when the next word is name-shaped itself: "Zika viruss" is a misspelt name, not "Zika")
       const following = tokens[end]?.text ?? '';
       // (a group word or taxon next to it is no part of it: "Zika - flavivirus?")
-      const apart = startsGroup(following.toLowerCase()) || (following !== '' && lex.taxa(normaliseName(following)).length > 0);
-      if (!match && last !== 'virus' && !/\d$/.test(norm) && norm.length >= 4 && (apart || (!NAME_SHAPED.test(following) && !/vir/i.test(following)))
+      // (read only when a run matched nothing: most match, or end before a word that is neither)
+      const apart = () => startsGroup(following.toLowerCase()) || (following !== '' && lex.taxa(norms[end]!).length > 0);
+      if (!match && last !== 'virus' && !/\d$/.test(norm) && norm.length >= 4 && (apart() || (!NAME_SHAPED.test(following) && !/vir/i.test(following)))
         && lowers.slice(i, end).every((w) => !QUESTION_WORDS.has(w))) {
         const hits = lex.names(`${norm}virus`);
         if (hits.length > 0) match = { species: speciesRef(text, hits) };
