@@ -222,7 +222,7 @@ export interface Lexicon {
   /** Short names of viruses ("phage T4", "phiX174", "flu"), by normalised form (read/virus-aliases.ts). */
   aliases?: Map<string, Alias>;
   /** The abbreviations a word is read as the beginning of ("DENV": DENV-1..4), as the resolver reads it, else null. */
-  stems?(text: string): NameHit[] | null;
+  stems?(text: string, textNorm?: string): NameHit[] | null;
 }
 
 /**
@@ -327,7 +327,7 @@ function makeLexicon(store: Store, identifiers?: Map<string, IdentifierHit[]>, a
     // species, virus names and abbreviations; higher taxa are the taxa lexicon's
     names: (norm) => memo(store, 'names', norm, () => lookupName(store, norm).filter((h) => h.kind !== 'taxon')),
     taxa: (norm) => memo(store, 'taxa', norm, () => store.docJson<TaxonEntry[]>('taxon_profile', norm) ?? []),
-    stems: (text) => stemReading(store, text),
+    stems: (text, textNorm) => stemReading(store, text, textNorm),
     releases: releaseRows(store),
   };
   // set, not spread in: spreading them showed in a profile of every question
@@ -553,10 +553,11 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
       if (norm.length < 2) continue;
       const previous = i > 0 ? rankOf(tokens[i - 1]!.text) : null;
       const next = end < tokens.length ? rankOf(tokens[end]!.text) : null;
-      let match = lookupSpan(text, norm, lex, previous ?? next);
+      // (a run's normal form is the normal form of its text: normaliseName works letter by letter)
+      let match = lookupSpan(text, norm, lex, previous ?? next, norm);
       // "haemorrhagic fever virus": the lists spell their names the American way
       const american = match ? null : americanSpelling(norm);
-      if (american) match = lookupSpan(text, american, lex, previous ?? next);
+      if (american) match = lookupSpan(text, american, lex, previous ?? next, norm);
       // "family of zika", "measles genome": the virus name without its last word "virus"
       // (not when the next word is name-shaped itself: "Zika viruss" is a misspelt name, not "Zika")
       const following = tokens[end]?.text ?? '';
@@ -641,7 +642,8 @@ function aliasRef(text: string, key: string, lex: Lexicon): SpeciesRef | null {
   return { ...speciesRef(text, hits), via: { how: 'alias', name: alias.name } };
 }
 
-function lookupSpan(text: string, norm: string, lex: Lexicon, rankHint: Rank | null): Pick<NameMatch, 'species' | 'taxon'> | null {
+/** textNorm: the text's own normal form (norm is another spelling of it, or the same). */
+function lookupSpan(text: string, norm: string, lex: Lexicon, rankHint: Rank | null, textNorm: string): Pick<NameMatch, 'species' | 'taxon'> | null {
   let entries = lex.taxa(norm);
   let common = false;
   // "coronaviruses", "flaviviruses": the family the word is the common name of
@@ -651,7 +653,7 @@ function lookupSpan(text: string, norm: string, lex: Lexicon, rankHint: Rank | n
     if (entries.length === 0) entries = lex.taxa(norm.replace(/viruses$/, 'virus')).filter((e) => e.rank === 'genus' || e.rank === 'subgenus');
     common = entries.length > 0;
   }
-  const stemmed = lex.stems?.(text) ?? null;
+  const stemmed = lex.stems?.(text, textNorm) ?? null;
   let hits = stemmed ?? lex.names(norm);
   // the VMR spells an abbreviation in its own letter case: "HEV" (hepatitis E virus) is not "HeV" (Hendra virus)
   if (!stemmed && hits.length > 1 && hits.every((h) => h.kind === 'abbreviation')) {
