@@ -84,7 +84,7 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   if (twoInYear && species === 0 && taxa === 0 && f.aboutReleases) return 'releases_of_year';
   if (p.releases.some((x) => x.ambiguous)) return null;
   // "since 2019", "after MSL30": a span of releases, which none of these relations reads as its one release
-  if (f.span && rels === 1 && species === 0 && (p.change !== null || taxa === 2)) return 'span_unread';
+  if (rels === 1 && species === 0 && (p.change !== null || taxa === 2) && f.span) return 'span_unread';
   if (rels === 2 && species === 0 && taxa === 0 && f.years) return 'years_between';
   if (rels === 2 && species === 0 && taxa === 0 && f.yesNo && f.releasedIn) return 'release_is_year';
   // "is MSL40 the latest release?", "was MSL1 the first list?": whether the two names are of one release
@@ -165,10 +165,10 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   }
   const change = p.change;
   // "which species were merged in MSL41", "how many species were split in 2025": a merge or split is told by its species
-  const listing = f.which || /\b(?:genera|families|orders|realms|subfamilies|classes|phyla|kingdoms|suborders|subgenera)\b/.test(r)
+  const listing = () => f.which || /\b(?:genera|families|orders|realms|subfamilies|classes|phyla|kingdoms|suborders|subgenera)\b/.test(r)
     || change === 'merged' || change === 'split';
   // ("which family gained the most species in MSL39" ranks the families by growth: no list of new ones)
-  if (rels === 1 && species === 0 && taxa === 0 && change && listing && !(f.ranking && /\b(?:gain\w*|gr[eo]w\w*)\b/.test(r))
+  if (rels === 1 && species === 0 && taxa === 0 && change && listing() && !(f.ranking && /\b(?:gain\w*|gr[eo]w\w*)\b/.test(r))
     && (!f.howMany || change === 'merged' || change === 'split' || (p.rankWord !== null && p.rankWord !== 'species'))) {
     if (!p.rankWord) return change === 'added' || change === 'abolished' || change === 'renamed' ? 'every_rank_changed' : set('which_changed', 'species');
     return set('which_changed', p.rankWord);
