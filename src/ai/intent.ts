@@ -71,6 +71,8 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
     return reading;
   };
 
+  // (whether a question asks yes or no is read last in each rule: it takes more reading than the rest, and most
+  // questions never need it)
   if (f.typeSpecies) return 'type_species';
   // a year of several releases: its releases, or each one's counts when they are asked together ("both 2018
   // releases"); anything else asked of the year is asked back (query.ts)
@@ -83,27 +85,27 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   if (p.releases.some((x) => x.ambiguous)) return null;
   // "since 2019", "after MSL30": a span of releases, which none of these relations reads as its one release
   // "Has the order Caudovirales been abolished since 2019?": the taxon's history, yes or no, the span read there
-  if (f.span && f.yesNo && rels === 1 && species === 0 && taxa === 1 && (p.change === 'abolished' || p.change === 'renamed') && !p.taxa[0]!.group) return 'taxon_history';
-  if (f.span && rels === 1 && species === 0 && (p.change !== null || taxa === 2)) return 'span_unread';
+  if (f.span && rels === 1 && species === 0 && taxa === 1 && (p.change === 'abolished' || p.change === 'renamed') && !p.taxa[0]!.group && f.yesNo) return 'taxon_history';
+  if (rels === 1 && species === 0 && (p.change !== null || taxa === 2) && f.span) return 'span_unread';
   if (rels === 2 && species === 0 && taxa === 0 && f.years) return 'years_between';
-  if (f.yesNo && rels === 2 && species === 0 && taxa === 0 && f.releasedIn) return 'release_is_year';
+  if (rels === 2 && species === 0 && taxa === 0 && f.yesNo && f.releasedIn) return 'release_is_year';
   // "is MSL40 the latest release?", "was MSL1 the first list?": whether the two names are of one release
-  if (f.yesNo && rels === 2 && species === 0 && taxa === 0 && /^(?:is|was) §rel (?:the )?§rel(?: (?:release|list|one|msl|version|edition))?\W*$/.test(r.trim())) return 'release_is_year';
+  if (rels === 2 && species === 0 && taxa === 0 && f.yesNo && /^(?:is|was) §rel (?:the )?§rel(?: (?:release|list|one|msl|version|edition))?\W*$/.test(r.trim())) return 'release_is_year';
   // "Are there more than 10,000 species in MSL38?": the release's count against the number, yes or no
-  if (f.yesNo && rels === 1 && species === 0 && taxa === 0 && f.more && p.change === null) return 'count_release';
-  if (f.yesNo && f.sameOrBoth && species === 2 && p.rankWord) return set('same_taxon', p.rankWord);
-  if (f.yesNo && taxa === 1 && species === 0 && rels <= 1) {
+  if (rels === 1 && species === 0 && taxa === 0 && p.change === null && f.more && f.yesNo) return 'count_release';
+  if (species === 2 && f.yesNo && f.sameOrBoth && p.rankWord) return set('same_taxon', p.rankWord);
+  if (taxa === 1 && species === 0 && rels <= 1 && f.yesNo) {
     const isA = new RegExp(`§tx (?:still )?(?:an? |the )?(${RANKS.join('|')})\\b`).exec(r);
     if (isA && !f.still) return set('rank_is', isA[1] as Rank);
     if (f.more) return 'taxon_threshold';
   }
-  if (f.yesNo && species === 1 && taxa === 0 && (p.genomeTypes.length > 0 || f.nucleicVirus) && !f.or) return 'genome_type';
+  if (species === 1 && taxa === 0 && (p.genomeTypes.length > 0 || f.nucleicVirus) && f.yesNo && !f.or) return 'genome_type';
   // "Is a coronavirus a positive-strand RNA virus?": the genomes of the taxon's species
-  if (f.yesNo && species === 0 && taxa === 1 && p.genomeTypes.length > 0 && !f.or) return 'taxon_genome_type';
-  if (f.yesNo && species === 1 && taxa === 1 && rels <= 1 && (f.member || p.taxa[0]!.group)) return 'member_of';
+  if (species === 0 && taxa === 1 && p.genomeTypes.length > 0 && f.yesNo && !f.or) return 'taxon_genome_type';
+  if (species === 1 && taxa === 1 && rels <= 1 && f.yesNo && (f.member || p.taxa[0]!.group)) return 'member_of';
   // "Is the 1971 species Langat virus a flavivirus today?": the earlier release says where the name was used, the
   // question is asked of today's
-  if (f.yesNo && species === 1 && taxa === 1 && rels === 2 && (f.member || p.taxa[0]!.group)) {
+  if (species === 1 && taxa === 1 && rels === 2 && f.yesNo && (f.member || p.taxa[0]!.group)) {
     const now = p.releases.findIndex((x, k) => /^(?:right now|now|today|currently|nowadays)$/.test(x.text) || (x.msl === latestMsl && p.releases[1 - k]!.msl !== latestMsl));
     if (now >= 0 && p.releases[1 - now]!.msl !== latestMsl) {
       p.nameRelease = p.releases[1 - now]!;
@@ -113,11 +115,11 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   }
   // "Which genus is West Nile virus in now, still Flavivirus?": the taxon now, and whether it is still the one named
   if (species === 1 && taxa === 1 && rels <= 1 && f.still && (p.askedRank !== null || f.which) && p.askedRank === (p.taxa[0]!.rank as Rank)) return 'member_of';
-  if (f.yesNo && species === 1 && taxa === 0 && p.hosts.length > 0 && rels <= 1) return 'has_host';
+  if (species === 1 && taxa === 0 && p.hosts.length > 0 && rels <= 1 && f.yesNo) return 'has_host';
   if (taxa === 1 && species === 0 && rels <= 1 && f.stillInUse) return 'still_in_use';
   if (taxa === 1 && species === 0 && f.formerName) return 'taxon_former_names';
   // "was the order Caudovirales abolished?", "has the genus Flavivirus been renamed?": its history, yes or no
-  if (f.yesNo && taxa === 1 && species === 0 && rels === 0 && (p.change === 'abolished' || p.change === 'renamed') && !p.taxa[0]!.group) return 'taxon_history';
+  if (taxa === 1 && species === 0 && rels === 0 && (p.change === 'abolished' || p.change === 'renamed') && !p.taxa[0]!.group && f.yesNo) return 'taxon_history';
   // "what was the genus Orthoflavivirus called in 2015?": a taxon asked its name in a release before it was listed by it
   if (taxa === 1 && species === 0 && rels === 1 && f.naming && p.releases[0]!.msl < p.taxa[0]!.entry.first_msl) return 'taxon_former_names';
   // "the species listed in 1995 as X, called today": the release the name was used in, and today's name
@@ -140,10 +142,10 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
     }
     return 'name_in_release';
   }
-  if (f.yesNo && species === 1 && taxa === 0 && rels === 0 && f.still && /\b(?:names?|called|species|valid|used)\b/.test(r)) return 'still_named';
+  if (species === 1 && taxa === 0 && rels === 0 && f.still && /\b(?:names?|called|species|valid|used)\b/.test(r) && f.yesNo) return 'still_named';
   // "Was Zika virus listed in 1990?", "Did the species X exist in MSL10?": whether the name denotes a species in that release
-  if (f.yesNo && species === 1 && taxa === 0 && rels === 1 && !f.still && /\b(?:exist\w*|listed|includ\w*|contain\w*|present|recogni[sz]ed|in the list)\b|\bin (?:the )?§rel(?!\w)|§rel (?:list|have|has)\b/.test(r) && /^(?:was|were|did|is|does)\b/.test(r)
-    && p.hosts.length === 0 && p.genomeTypes.length === 0 && p.change === null) return 'listed_in';
+  if (species === 1 && taxa === 0 && rels === 1 && !f.still && /\b(?:exist\w*|listed|includ\w*|contain\w*|present|recogni[sz]ed|in the list)\b|\bin (?:the )?§rel(?!\w)|§rel (?:list|have|has)\b/.test(r) && /^(?:was|were|did|is|does)\b/.test(r)
+    && p.hosts.length === 0 && p.genomeTypes.length === 0 && p.change === null && f.yesNo) return 'listed_in';
   // "when was the genus Flavivirus renamed Orthoflavivirus?": the history of the first, what it became
   if (taxa === 2 && species === 0 && /\b(?:bec[oa]me|turn(?:ed|s)? into|renamed (?:to|into|as)|replaced by)\b/.test(r)) return 'taxon_became';
   // "into which family did the genus Pestivirus go when it left Flaviviridae": the lower taxon's fate (the other is
@@ -155,7 +157,7 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   // "when was hepatitis C virus moved, and into which family?": the releases that moved it, from its lineage
   if (species === 1 && taxa <= 1 && rels === 0 && p.change === 'reclassified' && /\b(?:when|which|what|where)\b/.test(r)) return set('species_moved', p.askedRank ?? p.rankWord ?? 'family');
   // "Is rotavirus a reovirus?", "Is Norovirus in the family Caliciviridae?": one taxon within the other
-  if (f.yesNo && taxa === 2 && species === 0 && rels <= 1 && (p.taxa[1]!.group || (f.member && !f.comparing && !f.howMany))) return 'taxon_in_taxon';
+  if (taxa === 2 && species === 0 && rels <= 1 && f.yesNo && (p.taxa[1]!.group || (f.member && !f.comparing && !f.howMany))) return 'taxon_in_taxon';
   if (taxa === 2 && species === 0 && distinct && (f.comparing || f.counting || f.gainOrLoss)) {
     const rank = p.countedRank ?? 'species';
     return set(COUNTABLE.includes(rank) ? 'two_taxa_between' : 'compare_rank_unread', rank);
@@ -176,10 +178,10 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   }
   const change = p.change;
   // "which species were merged in MSL41", "how many species were split in 2025": a merge or split is told by its species
-  const listing = f.which || /\b(?:genera|families|orders|realms|subfamilies|classes|phyla|kingdoms|suborders|subgenera)\b/.test(r)
+  const listing = () => f.which || /\b(?:genera|families|orders|realms|subfamilies|classes|phyla|kingdoms|suborders|subgenera)\b/.test(r)
     || change === 'merged' || change === 'split';
   // ("which family gained the most species in MSL39" ranks the families by growth: no list of new ones)
-  if (rels === 1 && species === 0 && taxa === 0 && change && listing && !(f.ranking && /\b(?:gain\w*|gr[eo]w\w*)\b/.test(r))
+  if (rels === 1 && species === 0 && taxa === 0 && change && listing() && !(f.ranking && /\b(?:gain\w*|gr[eo]w\w*)\b/.test(r))
     && (!f.howMany || change === 'merged' || change === 'split' || (p.rankWord !== null && p.rankWord !== 'species'))) {
     if (!p.rankWord) return change === 'added' || change === 'abolished' || change === 'renamed' ? 'every_rank_changed' : set('which_changed', 'species');
     return set('which_changed', p.rankWord);
@@ -194,7 +196,7 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
     const rank = firstRank(r.replace(/\b[a-z]+\s+§tx/g, ' ').replace(/§\w+/g, ' '));
     return rank && RANKS.indexOf(rank) > RANKS.indexOf(p.taxa[0]!.rank as Rank) ? set('which_changed_within', rank) : 'within_rank_unread';
   }
-  if (f.yesNo && rels === 2 && f.than) return set('between_releases', p.rankWord ?? 'species');
+  if (rels === 2 && f.than && f.yesNo) return set('between_releases', p.rankWord ?? 'species');
   return null;
 }
 

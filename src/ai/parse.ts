@@ -16,9 +16,8 @@ import { stemReading } from '../read/resolve.js';
 import { INITIALS_KEY, SHORT_KEY, type Alias } from '../read/virus-aliases.js';
 import { GROUP_WORDS_MAX, groupNamed, startsGroup, type GroupEntry } from './groups.js';
 import { chooseIntent } from './intent.js';
-import { matches } from './matches.js';
 import { findReleases } from './release-words.js';
-import { americanSpelling, changeIn, countedRank, findGenomeTypes, findHosts, firstRank, QUALIFIERS, rankOf, type ChangeKind } from './vocabulary.js';
+import { americanSpelling, changeIn, countedRank, findGenomeTypes, findHosts, firstRank, QUALIFIERS, rankOf, type ChangeKind, type VocabularyMatch } from './vocabulary.js';
 
 export { rankOf, type ChangeKind };
 
@@ -223,7 +222,7 @@ export interface Lexicon {
   /** Short names of viruses ("phage T4", "phiX174", "flu"), by normalised form (read/virus-aliases.ts). */
   aliases?: Map<string, Alias>;
   /** The abbreviations a word is read as the beginning of ("DENV": DENV-1..4), as the resolver reads it, else null. */
-  stems?(text: string): NameHit[] | null;
+  stems?(text: string, textNorm?: string): NameHit[] | null;
 }
 
 /**
@@ -237,32 +236,74 @@ export function identifierWords(query: string): string[] {
   // the words with a digit, their punctuation trimmed as tokenise trims it; a word followed by "virus" or "phage"
   // is part of a virus name ("CoAr57389 virus"), never an accession
   const out: string[] = [];
-  for (const m of matches(/\S*\d\S*/g, text)) {
-    const word = m[0].replace(/^[("'[{¿¡]+/, '').replace(/['’]s$/i, '').replace(/[.,;:!?"'\]}]+$/, '').replace(/^([^(]*)\)$/, '$1');
+  for (const [written, at] of words(text)) {
+    // a number, with the punctuation that may follow it ("2016?", "39,"), is no identifier
+    if (!/\d/.test(written) || /^\d+[.,;:!?"'\]}]*$/.test(written)) continue;
+    const word = written.replace(/^[("'[{¿¡]+/, '').replace(/['’]s$/i, '').replace(/[.,;:!?"'\]}]+$/, '').replace(/^([^(]*)\)$/, '$1');
     if (/^\d+$/.test(word) || identifierKeys(word) === null) continue;
-    if (/^\s+(?:virus|viruses|phage|phages)\b/i.test(text.slice(m.index + m[0].length, m.index + m[0].length + 9))) continue;
+    if (/^\s+(?:virus|viruses|phage|phages)\b/i.test(text.slice(at + written.length, at + written.length + 9))) continue;
     out.push(word);
   }
   return out;
 }
 
+/** JavaScript's \s, by code unit. */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || (c >= 0xa0 && (c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a)
+    || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff));
+}
+
+/**
+ * The runs of a text between its spaces (what /\S+/g matches) with where each starts: a scan of the characters,
+ * where the pattern run through matches() cost more than the rest of reading the words.
+ */
+function words(text: string): Array<[string, number]> {
+  const out: Array<[string, number]> = [];
+  let from = -1;
+  for (let k = 0; k <= text.length; k++) {
+    if (k < text.length && !isSpace(text.charCodeAt(k))) {
+      if (from < 0) from = k;
+    } else if (from >= 0) {
+      out.push([text.slice(from, k), from]);
+      from = -1;
+    }
+  }
+  return out;
+}
+
+/** A word of letters and digits alone, as most are: nothing to trim from it. */
+function plainWord(t: string): boolean {
+  for (let k = 0; k < t.length; k++) {
+    const c = t.charCodeAt(k);
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57))) return false;
+  }
+  return t.length > 0;
+}
+
 // Every run of a question's words is looked up, most of them missing: the same few thousand runs ("how many",
 // "species in") recur from question to question, so their lookups are kept per opened build, up to a bound.
+// One map per kind, keyed by the normal form itself: a run's normal form is looked up as an alias, a taxon and a
+// name in turn, and a string keeps its hash once computed, where a key made per lookup ("t" + norm) was a new
+// string to build and hash each time.
 const MEMO_SIZE = 20_000;
-const memos = new WeakMap<Store, Map<string, unknown>>();
+interface Memo { names: Map<string, NameHit[]>; taxa: Map<string, TaxonEntry[]> }
+const memos = new WeakMap<Store, Memo>();
 
-function memo<T>(store: Store, kind: string, norm: string, look: () => T): T {
+function memo<K extends keyof Memo>(store: Store, kind: K, norm: string, look: () => NonNullable<ReturnType<Memo[K]['get']>>): NonNullable<ReturnType<Memo[K]['get']>> {
   let m = memos.get(store);
   if (!m) {
-    m = new Map();
+    m = { names: new Map(), taxa: new Map() };
     memos.set(store, m);
   }
-  const key = `${kind}${norm}`;
-  let v = m.get(key) as T | undefined;
+  const map = m[kind] as Map<string, NonNullable<ReturnType<Memo[K]['get']>>>;
+  let v = map.get(norm);
   if (v === undefined) {
-    if (m.size >= MEMO_SIZE) m.clear();
+    if (m.names.size + m.taxa.size >= MEMO_SIZE) {
+      m.names.clear();
+      m.taxa.clear();
+    }
     v = look();
-    m.set(key, v);
+    map.set(norm, v);
   }
   return v;
 }
@@ -284,9 +325,9 @@ export function storeLexicon(store: Store, identifiers?: Map<string, IdentifierH
 function makeLexicon(store: Store, identifiers?: Map<string, IdentifierHit[]>, aliases?: Map<string, Alias>): Lexicon {
   const lex: Lexicon = {
     // species, virus names and abbreviations; higher taxa are the taxa lexicon's
-    names: (norm) => memo(store, 'n', norm, () => lookupName(store, norm).filter((h) => h.kind !== 'taxon')),
-    taxa: (norm) => memo(store, 't', norm, () => store.docJson<TaxonEntry[]>('taxon_profile', norm) ?? []),
-    stems: (text) => stemReading(store, text),
+    names: (norm) => memo(store, 'names', norm, () => lookupName(store, norm).filter((h) => h.kind !== 'taxon')),
+    taxa: (norm) => memo(store, 'taxa', norm, () => store.docJson<TaxonEntry[]>('taxon_profile', norm) ?? []),
+    stems: (text, textNorm) => stemReading(store, text, textNorm),
     releases: releaseRows(store),
   };
   // set, not spread in: spreading them showed in a profile of every question
@@ -302,7 +343,18 @@ export function normaliseQuestion(q: string): string {
 
 const normalisedOf = (cleaned: string): string => cleaned.toLowerCase().replace(/[\s?!.]+$/, '').trim();
 
+// The question cleaned last: the router keys its cache by it, askQuestion reads its identifiers, then parses it.
+let cleanedFrom: string | undefined;
+let cleaned = '';
+
 function clean(q: string): string {
+  if (q === cleanedFrom) return cleaned;
+  cleanedFrom = q;
+  cleaned = cleanOf(q);
+  return cleaned;
+}
+
+function cleanOf(q: string): string {
   // printable ASCII but the backtick, as most questions are, has nothing for NFKC or the quotes and dashes to change
   const text = /^[\x20-\x5f\x61-\x7e]*$/.test(q) ? q : q.normalize('NFKC').replace(/[‘’`´]/g, "'").replace(/[“”]/g, '"').replace(/[‐‑‒–—]/g, '-');
   // most questions are written with single spaces: then there is nothing to replace
@@ -360,9 +412,13 @@ interface Token {
 
 function tokenise(text: string): Token[] {
   const tokens: Token[] = [];
-  for (const m of matches(/\S+/g, text)) {
-    let t = m[0];
-    let start = m.index;
+  for (const [word, at] of words(text)) {
+    if (plainWord(word)) {
+      tokens.push({ text: word, raw: word, start: at, end: at + word.length, used: false });
+      continue;
+    }
+    let t = word;
+    let start = at;
     // trim punctuation at the ends, keeping a closing parenthesis that closes one inside ("ssRNA(+)")
     const lead = /^[("'[{¿¡]+/.exec(t)?.[0].length ?? 0;
     t = t.slice(lead);
@@ -486,6 +542,9 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
       // a name never starts or ends with a question word ("is TMV" is not the abbreviation ISTMV), except a
       // capital letter ending one ("Rotavirus A", "Influenza B virus" is caught whole anyway)
       const endsWithLetter = n > 1 && /^[A-Z]$/.test(tokens[end - 1]!.text);
+      const questionWords = QUESTION_WORDS.has(first) || (n > 1 && QUESTION_WORDS.has(last) && last !== 'virus' && last !== 'phage' && !endsWithLetter);
+      // (a longer run is no short name either: most runs tried end on a question word, and are not spelt out)
+      if (questionWords && n > 3) continue;
       const norm = normOf(i, end);
       // "phage T4": a short name may start with the word phage, which no other name does
       // ("lambda phage a bacteriophage": "phage a" is no name, its "a" is the question's)
@@ -496,7 +555,7 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
         i += n - 1;
         break;
       }
-      if (QUESTION_WORDS.has(first) || (n > 1 && QUESTION_WORDS.has(last) && last !== 'virus' && last !== 'phage' && !endsWithLetter)) continue;
+      if (questionWords) continue;
       if (n === 1 && /^\d+$/.test(first)) continue;
       const text = textOf(i, end);
       const ids = n === 1 ? lex.identifiers?.get(text)?.filter((h) => h.rank === 'species') ?? [] : [];
@@ -507,16 +566,18 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
       if (norm.length < 2) continue;
       const previous = i > 0 ? rankOf(tokens[i - 1]!.text) : null;
       const next = end < tokens.length ? rankOf(tokens[end]!.text) : null;
-      let match = lookupSpan(text, norm, lex, previous ?? next);
+      // (a run's normal form is the normal form of its text: normaliseName works letter by letter)
+      let match = lookupSpan(text, norm, lex, previous ?? next, norm);
       // "haemorrhagic fever virus": the lists spell their names the American way
       const american = match ? null : americanSpelling(norm);
-      if (american) match = lookupSpan(text, american, lex, previous ?? next);
+      if (american) match = lookupSpan(text, american, lex, previous ?? next, norm);
       // "family of zika", "measles genome": the virus name without its last word "virus"
       // (not when the next word is name-shaped itself: "Zika viruss" is a misspelt name, not "Zika")
       const following = tokens[end]?.text ?? '';
       // (a group word or taxon next to it is no part of it: "Zika - flavivirus?")
-      const apart = startsGroup(following.toLowerCase()) || (following !== '' && lex.taxa(normaliseName(following)).length > 0);
-      if (!match && last !== 'virus' && !/\d$/.test(norm) && norm.length >= 4 && (apart || (!NAME_SHAPED.test(following) && !/vir/i.test(following)))
+      // (read only when a run matched nothing: most match, or end before a word that is neither)
+      const apart = () => startsGroup(following.toLowerCase()) || (following !== '' && lex.taxa(norms[end]!).length > 0);
+      if (!match && last !== 'virus' && !/\d$/.test(norm) && norm.length >= 4 && (apart() || (!NAME_SHAPED.test(following) && !/vir/i.test(following)))
         && lowers.slice(i, end).every((w) => !QUESTION_WORDS.has(w))) {
         const hits = lex.names(`${norm}virus`);
         if (hits.length > 0) match = { species: speciesRef(text, hits) };
@@ -594,7 +655,8 @@ function aliasRef(text: string, key: string, lex: Lexicon): SpeciesRef | null {
   return { ...speciesRef(text, hits), via: { how: 'alias', name: alias.name } };
 }
 
-function lookupSpan(text: string, norm: string, lex: Lexicon, rankHint: Rank | null): Pick<NameMatch, 'species' | 'taxon'> | null {
+/** textNorm: the text's own normal form (norm is another spelling of it, or the same). */
+function lookupSpan(text: string, norm: string, lex: Lexicon, rankHint: Rank | null, textNorm: string): Pick<NameMatch, 'species' | 'taxon'> | null {
   let entries = lex.taxa(norm);
   let common = false;
   // "coronaviruses", "flaviviruses": the family the word is the common name of
@@ -613,7 +675,7 @@ function lookupSpan(text: string, norm: string, lex: Lexicon, rankHint: Rank | n
       common = true;
     }
   }
-  const stemmed = lex.stems?.(text) ?? null;
+  const stemmed = lex.stems?.(text, textNorm) ?? null;
   let hits = stemmed ?? lex.names(norm);
   // the VMR spells an abbreviation in its own letter case: "HEV" (hepatitis E virus) is not "HeV" (Hendra virus)
   if (!stemmed && hits.length > 1 && hits.every((h) => h.kind === 'abbreviation')) {
@@ -702,7 +764,7 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
   const yearSpan = yearSpanOf(lower);
   const mentions = yearSpan ? [] : findReleases(lower, lex.releases);
   const tokens = tokenise(text);
-  for (const t of tokens) if (mentions.some((m) => t.start < m.end && t.end > m.start)) t.used = true;
+  if (mentions.length > 0) for (const t of tokens) if (mentions.some((m) => t.start < m.end && t.end > m.start)) t.used = true;
   const names = besideInBrackets(findNames(tokens, lex), text);
 
   // what is left once releases and names are taken out is what the intent rules read
@@ -712,15 +774,26 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
   let residue = lower;
   for (const s of spans) residue = residue.slice(0, s.start) + s.mark + residue.slice(s.end);
   // "the 1999b release", "the 2021 list": the word after a release is part of its name, not a question about releases
-  residue = residue.replace(/\s+/g, ' ').replace(/§rel (?:ictv )?(?:release|list|msl|version|edition)\b/g, '§rel').trim();
+  residue = residue.replace(/\s+/g, ' ');
+  if (residue.includes('§rel')) residue = residue.replace(/§rel (?:ictv )?(?:release|list|msl|version|edition)\b/g, '§rel');
+  residue = residue.trim();
 
-  const genome = findGenomeTypes(residue);
-  const hostMatches = findHosts(residue);
-  const hosts = [...new Set(hostMatches.flatMap((m) => m.values))];
-  const genomeTypes = [...new Set(genome.flatMap((m) => m.values))];
+  const { genome, hosts: hostMatches, change } = residueReading(residue);
+  const hosts = hostMatches.length === 0 ? [] : [...new Set(hostMatches.flatMap((m) => m.values))];
+  const genomeTypes = genome.length === 0 ? [] : [...new Set(genome.flatMap((m) => m.values))];
   // their words are understood: not candidates for unknown names
-  const vocabularyWords = new Set([...hostMatches, ...genome].flatMap((m) => m.text.split(/\s+/)));
-  for (const t of tokens) if (vocabularyWords.has(t.text.toLowerCase())) t.used = true;
+  if (hostMatches.length > 0 || genome.length > 0) {
+    const vocabularyWords = new Set([...hostMatches, ...genome].flatMap((m) => m.text.split(/\s+/)));
+    for (const t of tokens) if (vocabularyWords.has(t.text.toLowerCase())) t.used = true;
+  }
+
+  // what each name found is, in the order found (a loop: a flatMap per kind made an array per name)
+  const species: SpeciesRef[] = [], taxa: TaxonRef[] = [], groupWords: GroupWord[] = [];
+  for (const n of names) {
+    if (n.species) species.push(n.species);
+    if (n.taxon) taxa.push(n.taxon);
+    if (n.group) groupWords.push(n.group);
+  }
 
   // the parts few questions need (ranks asked, a limit, a threshold, leftover words) are read on first use
   // (LAZY_PARTS, through the reading's prototype); the rest now
@@ -728,17 +801,17 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
     source: { residue, tokens, memo: {} },
     normalised,
     intent: 'unknown',
-    releases: mentions.flatMap((m) => m.refs),
-    species: names.flatMap((n) => (n.species ? [n.species] : [])),
-    taxa: names.flatMap((n) => (n.taxon ? [n.taxon] : [])),
+    releases: mentions.length === 0 ? [] : mentions.flatMap((m) => m.refs),
+    species,
+    taxa,
     hosts,
     genomeTypes,
     // "when was MSL40 ratified?": a release ratified is a release's date, no change of taxa
-    change: /§rel (?:was |were |been |got )?(?:ratified|approved|adopted)\b/.test(residue) ? null : changeIn(residue),
+    change: change && /§rel (?:was |were |been |got )?(?:ratified|approved|adopted)\b/.test(residue) ? null : change,
     unknownNames: unknownNames(tokens, text),
     badReleases: mentions.flatMap((m) => (m.bad ? [m.bad] : [])),
     residue,
-    groupWords: names.flatMap((n) => (n.group ? [n.group] : [])),
+    groupWords,
     // said with the question's own spelling of the two names
     conflicts: mentions.flatMap((m) => (m.conflict ? [m.conflict.replace(`"${lower.slice(m.start, m.end)}"`, `"${text.slice(m.start, m.end)}"`)] : [])),
     yearSpan,
@@ -751,6 +824,22 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
   formerGroupTaxa(parsed, lex);
   chooseIntent(parsed, lex.releases[lex.releases.length - 1]?.msl ?? 0);
   return parsed;
+}
+
+// What the vocabularies read in a residue, by residue: questions of one shape ("which family is §sp in?") share
+// it, whatever they name, and these patterns are run over every question. Bounded: emptied when it holds
+// RESIDUES_HELD residues.
+const RESIDUES_HELD = 2_000;
+const residueReadings = new Map<string, { genome: VocabularyMatch[]; hosts: VocabularyMatch[]; change: ChangeKind | null }>();
+
+function residueReading(residue: string): { genome: VocabularyMatch[]; hosts: VocabularyMatch[]; change: ChangeKind | null } {
+  let r = residueReadings.get(residue);
+  if (!r) {
+    if (residueReadings.size >= RESIDUES_HELD) residueReadings.clear();
+    r = { genome: findGenomeTypes(residue), hosts: findHosts(residue), change: changeIn(residue) };
+    residueReadings.set(residue, r);
+  }
+  return r;
 }
 
 /** The parts of a reading read on first use. */

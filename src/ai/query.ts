@@ -104,6 +104,9 @@ async function corrected(store: Store, query: string, p: Parsed, lex: Lexicon): 
 // the releases by number, once per store (rows are held for the build's life)
 const byNumber = new WeakMap<Store, Map<number, { label: string }>>();
 
+/** A character of \w (a letter, digit or underscore); false past either end of the text (NaN). */
+const isWordChar = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+
 /** Each release an answer names, the first time, with its year or label: "MSL39" -> "MSL39 (2023)". */
 function withYears(store: Store, text: string): string {
   let at = text.indexOf('MSL');
@@ -117,7 +120,7 @@ function withYears(store: Store, text: string): string {
   for (; at >= 0; at = text.indexOf('MSL', at + 3)) {
     let end = at + 3;
     while (end < text.length && end < at + 5 && text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
-    if (end === at + 3 || (end < text.length && /\w/.test(text[end]!)) || (at > 0 && /\w/.test(text[at - 1]!))) continue;
+    if (end === at + 3 || isWordChar(text.charCodeAt(end)) || isWordChar(text.charCodeAt(at - 1))) continue;
     const n = Number(text.slice(at + 3, end));
     const r = rows.get(n);
     // already said ("MSL39 (2023)" once), in brackets, written next to its label ("MSL33 = 2018a"), or followed by one

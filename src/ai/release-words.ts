@@ -42,7 +42,8 @@ export function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
     const n = /^(?:msl\s*-?\s*|release\s+)(\d{1,3})$/.exec(t);
     return n ? byMsl(Number(n[1])) : all.find((r) => r.label === t) ?? (all.filter((r) => String(r.year) === t).length === 1 ? all.find((r) => String(r.year) === t) : undefined);
   };
-  for (const m of matches(/\b(?:the\s+)?(?:release|version|msl|list|one)\s+(?:that\s+)?(?:(?:came|comes|was\s+(?:published|released))\s+)?(before|after|following|preceding|prior\s+to)\s+(?:the\s+)?(msl\s*-?\s*\d{1,3}|release\s+\d{1,3}|(?:19|20)\d\d[ab]?|last|latest)\b/g, lower)) {
+  // (each pattern below that needs a word runs only when the question holds that word, which few do: WORDS_OF)
+  if (WORDS_OF.beside.test(lower)) for (const m of matches(/\b(?:the\s+)?(?:release|version|msl|list|one)\s+(?:that\s+)?(?:(?:came|comes|was\s+(?:published|released))\s+)?(before|after|following|preceding|prior\s+to)\s+(?:the\s+)?(msl\s*-?\s*\d{1,3}|release\s+\d{1,3}|(?:19|20)\d\d[ab]?|last|latest)\b/g, lower)) {
     const at = /^(?:last|latest)$/.test(m[2]!) ? last : named(m[2]!);
     if (!at) continue;
     const r = byMsl(at.msl + (/^(?:before|preceding|prior)/.test(m[1]!) ? -1 : 1));
@@ -51,14 +52,14 @@ export function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
   }
   // "the previous release": the one before the release the question names, else before the latest (below)
   const previous: Mention[] = [];
-  for (const m of matches(/\b(?:the\s+)?(?:previous|penultimate|second[- ]to[- ]last|second[- ]latest|last[- ]but[- ]one)\s+(?:release|version|msl|list)\b|\bthe\s+(?:one|release|version|list)\s+before\s+(?:it|that|this|this one)\b/g, lower)) {
+  if (WORDS_OF.previous.test(lower)) for (const m of matches(/\b(?:the\s+)?(?:previous|penultimate|second[- ]to[- ]last|second[- ]latest|last[- ]but[- ]one)\s+(?:release|version|msl|list)\b|\bthe\s+(?:one|release|version|list)\s+before\s+(?:it|that|this|this one)\b/g, lower)) {
     const before = out.length;
     push(m, []);
     if (out.length > before) previous.push(out[out.length - 1]!);
   }
   // every pattern from here to the bare release number needs a digit, and most questions have none
   if (/\d/.test(lower)) {
-    for (const m of matches(/\bmsl\s*-?\s*(\d{1,3})\b/g, lower)) {
+    if (lower.includes('msl')) for (const m of matches(/\bmsl\s*-?\s*(\d{1,3})\b/g, lower)) {
       const r = byMsl(Number(m[1]));
       if (r) push(m, [ref(r, m[0])]);
       else push(m, [], `${m[0].toUpperCase().replace(/\s|-/g, '')} is not a release in this data set (${span})`);
@@ -70,20 +71,20 @@ export function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
       else push(m, [], `there is no ${m[1]}th release in this data set (${span})`);
     }
     // "release 39", "version 39", "release 5"
-    for (const m of matches(/\b(?:release|version)\s+(?:number\s+|no\.?\s+|#)?(\d{1,3})\b(?!\s*(?:species|genera|famil))/g, lower)) {
+    if (WORDS_OF.numbered.test(lower)) for (const m of matches(/\b(?:release|version)\s+(?:number\s+|no\.?\s+|#)?(\d{1,3})\b(?!\s*(?:species|genera|famil))/g, lower)) {
       const r = byMsl(Number(m[1]));
       if (r) push(m, [ref(r, m[0])]);
       else push(m, [], `${m[0]} is not a release in this data set (${span})`);
     }
     // "the 1800s", "the 1960s": decades before the first release (or after the last)
     // ("1990's MSL11" is the year's release, named twice)
-    for (const m of matches(/\b(1\d|20)(\d)0'?s\b(?!\s*msl\s*-?\s*\d)/g, lower)) {
+    if (WORDS_OF.decade.test(lower)) for (const m of matches(/\b(1\d|20)(\d)0'?s\b(?!\s*msl\s*-?\s*\d)/g, lower)) {
       const from = Number(`${m[1]}${m[2]}0`);
       if (from + 9 < first.year || from > last.year) push(m, [], `no release dates from the ${m[0]}; the data set covers ${span}`);
       else push(m, []);   // a decade of the record is read whole (understood.ts), never as its first year
     }
     // "the first 1999 release", "the second release of 2018": one of a year's two releases
-    for (const m of matches(/\b(first|second|earlier|later|last|1st|2nd)\s+(?:((?:19|20)\d\d)\s+(?:release|version|list|msl)|(?:release|version|list|msl)\s+(?:of|in)\s+((?:19|20)\d\d))\b/g, lower)) {
+    if (WORDS_OF.ofYear.test(lower)) for (const m of matches(/\b(first|second|earlier|later|last|1st|2nd)\s+(?:((?:19|20)\d\d)\s+(?:release|version|list|msl)|(?:release|version|list|msl)\s+(?:of|in)\s+((?:19|20)\d\d))\b/g, lower)) {
       const inYear = all.filter((r) => r.year === Number(m[2] ?? m[3]));
       const r = /^(?:first|earlier|1st)$/.test(m[1]!) ? inYear[0] : inYear[1];
       if (r && inYear.length > 1) push(m, [ref(r, m[0])]);
@@ -155,7 +156,7 @@ export function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
     else push(m, [], `there is no release ${m[0]} in this data set (${span})`);
   }
   // (not "the first release to list X", "the last list that has X": a question about X's history, no release named)
-  for (const m of matches(/\b(?:the\s+)?(?:very\s+)?(?:first|earliest|oldest)\s+(?:(?:ictv|species|master|official|taxonomy)\s+){0,3}(?:release|version|msl|list)\b(?!\s+(?:to|that|which|in which|where|with)\b)/g, lower)) {
+  if (WORDS_OF.first.test(lower)) for (const m of matches(/\b(?:the\s+)?(?:very\s+)?(?:first|earliest|oldest)\s+(?:(?:ictv|species|master|official|taxonomy)\s+){0,3}(?:release|version|msl|list)\b(?!\s+(?:to|that|which|in which|where|with)\b)/g, lower)) {
     push(m, [ref(first, m[0])]);
   }
   for (const p of previous) {
@@ -167,6 +168,16 @@ export function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
   }
   return paired(lower, out.sort((a, b) => a.start - b.start));
 }
+
+/** A word each of some patterns of findReleases cannot match without (substrings: they only rule the pattern out). */
+const WORDS_OF = {
+  beside: /before|after|following|preceding|prior/,
+  previous: /previous|penultimate|second|last|before/,
+  numbered: /release|version/,
+  decade: /0'?s/,
+  ofYear: /first|second|earlier|later|last|1st|2nd/,
+  first: /first|earliest|oldest/,
+};
 
 /** The words without digits that name a release in some pattern below. */
 const RELEASE_WORDS = /\b(?:release|version|msl|list|edition|latest|newest|current|present|recent|last|now|today|currently|nowadays|first|earliest|oldest|previous|penultimate|second|one|[a-z]+(?:th|st|nd|rd))\b/;

@@ -27,9 +27,23 @@ const TOPICS: Array<[string, RegExp]> = [
 // every topic's pattern in one: nearly every question matches none, and one pass over it then says so
 const ANY_TOPIC = anyOf(TOPICS.map(([, re]) => re));
 
+// The topic of a question's residue, by residue: questions of one shape ("what is §sp called now?") share it,
+// and the patterns are the longest the parser runs. Bounded: emptied when it holds TOPICS_HELD questions.
+const TOPICS_HELD = 2_000;
+const topics = new Map<string, string | null>();
+
 /** The topic outside taxonomy a question asks about, or null when it asks nothing the patterns know. */
 export function outOfScope(question: string): string | null {
-  const q = question.toLowerCase();
+  let topic = topics.get(question);
+  if (topic === undefined) {
+    if (topics.size >= TOPICS_HELD) topics.clear();
+    topic = topicOf(question.toLowerCase());
+    topics.set(question, topic);
+  }
+  return topic;
+}
+
+function topicOf(q: string): string | null {
   if (!ANY_TOPIC.test(q)) return null;
   for (const [topic, re] of TOPICS) if (re.test(q)) return topic;
   return null;

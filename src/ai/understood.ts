@@ -84,7 +84,7 @@ export function unreadPart(p: Parsed): string | null {
   if (p.species.length > 0 && !SPECIES_INTENTS.has(p.intent)) return `what is asked about "${p.species[0]!.text}"`;
   // "Is Ebola virus a haemorrhagic fever virus?": a yes or no of words no table reads is no question about the
   // virus's classification
-  if (p.form.yesNo && p.intent === 'classification' && p.leftovers.length > 0) return `"${p.leftovers.join(' ')}" (neither a taxon nor a group name I know)`;
+  if (p.intent === 'classification' && p.leftovers.length > 0 && p.form.yesNo) return `"${p.leftovers.join(' ')}" (neither a taxon nor a group name I know)`;
   if (p.taxa.length > 0 && !TAXON_INTENTS.has(p.intent)) return `what is asked about "${p.taxa[0]!.text}"`;
   // "before 2023", "after MSL30": a span of releases, which these answers do not read
   const span = /\b(before|after|prior to|until|till|up to)\s+(?:the\s+)?§rel/.exec(p.residue);

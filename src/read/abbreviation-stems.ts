@@ -51,9 +51,9 @@ export async function loadAbbreviationStems(store: Store, previous?: Store): Pro
   groups.set(store, byStem);
 }
 
-/** The abbreviations an input is the stem of (any case or punctuation), or null. */
-export function stemGroup(store: Store, input: string): StemGroup | null {
-  const group = groups.get(store)?.get(normaliseName(input));
+/** The abbreviations an input is the stem of (any case or punctuation), or null; inputNorm: normaliseName(input), when the caller has it. */
+export function stemGroup(store: Store, input: string, inputNorm = normaliseName(input)): StemGroup | null {
+  const group = groups.get(store)?.get(inputNorm);
   return group ?? null;
 }
 

@@ -376,9 +376,12 @@ export function stemLineages(store: Store, input: string): { lineage_ids: number
 /** A few abbreviations and how many there are in all: "HPV1, HPV10, HPV100, HPV101, ... (183)". */
 const listed = (names: string[]) => (names.length > 4 ? `${names.slice(0, 4).join(', ')}, ... (${names.length})` : names.join(', '));
 
-/** The abbreviations an input is read as the beginning of, where it is (as identify reads it), else null. */
-export function stemReading(store: Store, input: string): NameHit[] | null {
-  const group = stemGroup(store, input);
+/**
+ * The abbreviations an input is read as the beginning of, where it is (as identify reads it), else null.
+ * inputNorm: normaliseName(input), when the caller has it.
+ */
+export function stemReading(store: Store, input: string, inputNorm?: string): NameHit[] | null {
+  const group = stemGroup(store, input, inputNorm);
   if (!group) return null;
   const found = findName(store, input);
   return found?.spelling === 'exact' ? null : stemMatch(store, input, found, group)?.hits ?? null;

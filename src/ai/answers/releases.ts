@@ -20,7 +20,7 @@ export function listedAside(store: Store, r: ReleaseRow, rank: Rank, official: n
 
 export function countRelease(ctx: Ctx, p: Parsed): Answer {
   // "Are there more than 10,000 species in MSL38?": a yes or a no by the count, then the count
-  const more = p.form.yesNo && p.releases.length === 1 ? p.form.more : null;
+  const more = p.releases.length === 1 && p.form.more !== null && p.form.yesNo ? p.form.more : null;
   const rank = more?.rank ?? p.targetRank ?? 'species';
   const targets = p.releases.length ? p.releases.map((r) => rowOf(ctx, r.msl)!) : [ctx.latest];
   // "how many realms were introduced in MSL35": the count there against the release before

@@ -224,9 +224,19 @@ export function formerNames(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
 export function speciesHistory(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
   const l = lineageOutline(ctx.store, s.lineage_ids[0]!);
   const first = rowOf(ctx, mslOf(l.first_appearance))!, last = rowOf(ctx, mslOf(l.last_appearance))!;
-  const own = l.timeline.filter((t) => same(t.name, s.text));
+  // a timeline repeats one name release after release: each run of it is normalised once
+  const asked = normaliseName(s.text);
+  let run: string | undefined;
+  let isAsked = false;
+  const own = l.timeline.filter((t) => {
+    if (t.name !== run) {
+      run = t.name;
+      isAsked = normaliseName(t.name) === asked;
+    }
+    return isAsked;
+  });
   const began = l.began === 'split' ? ` (split off ${and(l.split_from)})` : l.began === 'merged' ? ` (formed by merging ${and(l.merged_from)})` : '';
-  const now = l.current_name && !same(l.current_name, s.text) ? ` as ${l.current_name}` : '';
+  const now = l.current_name && normaliseName(l.current_name) !== asked ? ` as ${l.current_name}` : '';
   // a VMR virus name or abbreviation is not the species: say whose it is, and since when the VMR uses it
   const who = s.kind === 'species' ? s.matched_name
     : `${s.matched_name} (a ${s.kind === 'virus_name' ? 'virus name' : 'virus abbreviation'} of the VMR, used MSL${s.first_msl}-MSL${s.last_msl}) belongs to a species that`;
