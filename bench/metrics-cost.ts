@@ -72,6 +72,17 @@ if (existsSync(serving)) {
       if (cpu > 0) lines.push(`| ${cells[1]} | ${cpu} | ${((worst / cpu) * 100).toFixed(1)}% |`);
     }
   }
+  // The bench's own measure, throughput lost with metering on in one process: each family's figure varies by
+  // more than the cost from run to run, so it is read pooled over the families as well, with its standard error.
+  const costColumn = header?.split('|').map((c) => c.trim()).indexOf('metrics cost (throughput)') ?? -1;
+  const costs = costColumn > 0 ? rows.map((r) => Number.parseFloat(r.split('|')[costColumn]!)).filter(Number.isFinite) : [];
+  if (costs.length > 1) {
+    const mean = costs.reduce((a, b) => a + b, 0) / costs.length;
+    const sd = Math.sqrt(costs.reduce((a, b) => a + (b - mean) ** 2, 0) / (costs.length - 1));
+    lines.push('', `The bench's throughput lost with metering on ([serving.md](serving.md), column "metrics cost (throughput)"): from ${Math.min(...costs).toFixed(1)}% to ${Math.max(...costs).toFixed(1)}% per family, `
+      + `${mean.toFixed(1)}% on average over ${costs.length} families (standard error ${(sd / Math.sqrt(costs.length)).toFixed(1)}%). `
+      + 'A figure per family that is negative means the run-to-run variation is larger than the cost.');
+  }
 }
 console.log(lines.join('\n'));
 writeMeasurement({
