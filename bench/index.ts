@@ -16,7 +16,6 @@ import { NAMES_SQL, searchQueries } from '../test/support/search-queries.js';
 import { residentMemory } from '../test/support/measure.js';
 import { aiQuestions, MIX_SQL, type MixSource } from './ai-questions.js';
 import { startCommand } from './soak/server.js';
-import { SWITCH_PATH } from './metrics-toggle.js';
 
 const ROOT = projectRoot();
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
@@ -25,6 +24,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 /** The ceiling's port; the service listens on the next and the second process on the one after. */
 const PORT = Number(process.env.BENCH_PORT ?? 18_701);
+/** Where the second process's metering is switched (metrics-toggle.ts, which is given it in its environment). */
+const SWITCH_PATH = '/.bench/metering/';
 
 interface Run { rps: number; p50: number; p99: number; errors: number; non2xx: number; cpuPerRequest: number; rss: number; peak: number }
 
@@ -200,7 +201,7 @@ async function main(): Promise<void> {
   // The same service in a second process, its metering switched on and off between runs: what counting and
   // timing every request costs, free of the difference between two processes.
   const toggle = pathToFileURL(join(ROOT, 'dist', 'bench', 'metrics-toggle.js')).href;
-  const switched = start(join(ROOT, 'dist', 'src', 'server.js'), PORT + 2, pick(keys)(), { ...serviceEnv, METRICS: 'off' }, [...shipped.args, '--import', toggle]);
+  const switched = start(join(ROOT, 'dist', 'src', 'server.js'), PORT + 2, pick(keys)(), { ...serviceEnv, METRICS: 'off', METERING_SWITCH: SWITCH_PATH }, [...shipped.args, '--import', toggle]);
   process.once('exit', () => switched.child.kill('SIGKILL'));
   await switched.ready;
   const metering = async (state: 'on' | 'off') => {

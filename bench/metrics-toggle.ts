@@ -2,12 +2,13 @@
 // request listener in http/metrics.ts's `metered`, switched on and off between runs, so that metrics on and
 // off are measured in one process. Two server processes differ in throughput from one start to the next by
 // more than the metrics cost (docs/measurements/serving.md); within one process that difference is gone.
-// The bench switches with a request to SWITCH_PATH + 'on' or 'off', answered here and never counted.
+// The bench switches with a request to $METERING_SWITCH + 'on' or 'off', answered here and never counted.
 import http, { type RequestListener } from 'node:http';
 import { syncBuiltinESMExports } from 'node:module';
 import { metered } from '../src/http/metrics.js';
 
-export const SWITCH_PATH = '/.bench/metering/';
+const SWITCH_PATH = process.env.METERING_SWITCH;
+if (!SWITCH_PATH) throw new Error('bench/metrics-toggle: METERING_SWITCH (the path that switches metering) is not set');
 
 const createServer = http.createServer;
 http.createServer = ((options: http.ServerOptions, listener: RequestListener) => {
