@@ -40,6 +40,19 @@ export type Handler = (ctx: Ctx, p: Parsed) => Answer | Promise<Answer>;
 export const span = (ctx: Ctx): string => `${ctx.all[0]!.version}-${ctx.latest.version}`;
 export const rowOf = (ctx: Ctx, msl: number): ReleaseRow | undefined => ctx.all.find((r) => r.msl === msl);
 /** The release before this one, if any. */
+/**
+ * Whether a change in release `msl` is in what a question asks of the release `asked`: "since 2015", "after MSL30",
+ * "before 2015", "until MSL20" (the span the parser read), or in that release itself.
+ */
+export function inSpan(span: string | null, msl: number, asked: number): boolean {
+  switch (span) {
+    case 'since': return msl >= asked;
+    case 'after': return msl > asked;
+    case 'before': case 'prior to': return msl < asked;
+    case 'until': case 'till': case 'up to': return msl <= asked;
+    default: return msl === asked;
+  }
+}
 export const previousOf = (ctx: Ctx, r: ReleaseRow): ReleaseRow | undefined => ctx.all.filter((x) => x.msl < r.msl).pop();
 
 /** "MSL39" -> "MSL39 (2023)": a release named in an answer says when it was. */

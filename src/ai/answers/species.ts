@@ -12,7 +12,7 @@ import { lineageCurrentName, lineageOutline, lineagePlace, lineageRenames, renam
 import { and, release } from '../format.js';
 import type { Parsed, SpeciesRef } from '../parse.js';
 import { COMPOSITION_NAMES } from '../vocabulary.js';
-import { fallback, labelled, notUnderstood, renamedAs, rowOf, sources, span, targetRelease, taxonFate, type Answer, type Ctx, type Source } from './common.js';
+import { fallback, inSpan, labelled, notUnderstood, renamedAs, rowOf, sources, span, targetRelease, taxonFate, type Answer, type Ctx, type Source } from './common.js';
 
 /**
  * The lineage a name means in a release: of the lineages it was used for, the one listed there under it (a name
@@ -205,10 +205,7 @@ export function formerNames(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
   // "Was X ever renamed?", "Did ICTV rename X in MSL38?": a yes or a no first, by its renames (in the release named)
   const asked = p.form.yesNo && p.change === 'renamed' && p.releases.length <= 1 ? p.releases[0] : undefined;
   // "since 2015", "after MSL30": any rename after it; "before 2015": any before it; else one in that release
-  const span = p.form.span;
-  const inAsked = (msl: number) => (!asked ? true : span === 'since' || span === 'after' ? msl > asked.msl || (span === 'since' && msl === asked.msl)
-    : span === 'before' || span === 'prior to' ? msl < asked.msl : span === 'until' || span === 'till' || span === 'up to' ? msl <= asked.msl : msl === asked.msl);
-  const yes = renames.some((r) => inAsked(mslOf(r.version)));
+  const yes = renames.some((r) => !asked || inSpan(p.form.span, mslOf(r.version), asked.msl));
   const lead = p.form.yesNo && p.change === 'renamed' && p.releases.length <= 1 ? `${yes ? 'Yes' : 'No'}: ` : '';
   if (spans.length === 1) {
     return { response: `${lead}${called(s, last.name)} has had one name, ${last.name}, in every release it is listed in (${last.first}-${last.last}); it was never renamed.`, data, sources };

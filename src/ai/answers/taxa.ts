@@ -12,7 +12,7 @@ import { and, count, dec, num, RANK_PLURAL, release, signed } from '../format.js
 import type { Parsed, TaxonEntry, TaxonRef } from '../parse.js';
 import { stabilityExtremes, stabilityRow, stabilitySentence, STABILITY_FORMULA, statusOf } from '../stability.js';
 import { formatGenomeSize, genomeLabel } from '../vocabulary.js';
-import { fallback, notUnderstood, profileEntries, rowOf, sources, span, targetRelease, taxonFate, withNote, type Answer, type Ctx, type Source } from './common.js';
+import { fallback, inSpan, notUnderstood, profileEntries, rowOf, sources, span, targetRelease, taxonFate, withNote, type Answer, type Ctx, type Source } from './common.js';
 import { speciesIn, who } from './species.js';
 
 export function countsIn(e: TaxonEntry, msl: number) {
@@ -107,12 +107,7 @@ export async function taxonHistory(ctx: Ctx, p: Parsed, t: TaxonRef): Promise<An
   // "Was Caudovirales abolished in 2019?", "... since 2019?": the change, and whether the release it came in is the
   // one asked (or after it, before it, as the question spans)
   const one = p.releases.length === 1 ? p.releases[0]! : null;
-  if (one && yes === true) {
-    const at = t.entry.last_msl + 1;
-    const span = p.form.span;
-    yes = span === 'since' ? at >= one.msl : span === 'after' ? at > one.msl : span === 'before' || span === 'prior to' ? at < one.msl
-      : span === 'until' || span === 'till' || span === 'up to' ? at <= one.msl : at === one.msl;
-  }
+  if (one && yes === true) yes = inSpan(p.form.span, t.entry.last_msl + 1, one.msl);
   return yes === null ? a : { ...a, response: `${yes ? 'Yes' : 'No'}: ${a.response.replace(/^The /, 'the ')}` };
 }
 
