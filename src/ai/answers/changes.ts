@@ -132,15 +132,11 @@ async function changedIn(ctx: Ctx, p: Parsed, rank: Rank, change: ChangeKind, wi
     // ICTV's own figure for the rank, where its sheet counts the release and the question asks how many (or the
     // names differ from it): "380 genera new (and 2 new by splits)"
     const words = RANK_OFFICIAL[change];
-    if (!within && words) {
-      const tallies = await officialRankChanges(ctx.store);
-      const [main, ...more] = words.map((w) => tallies.get(`${r.msl}|${rank}|${w}`));
-      if (main !== undefined && (p.form.howMany || Math.abs(main) + more.reduce((a: number, b) => a + Math.abs(b ?? 0), 0) !== named.length)) {
-        const extra = more.map((n, k) => (n ? ` (and ${num(Math.abs(n))} ${ICTV_SAYS[words[k + 1]!]})` : '')).join('');
-        officialRank = `ICTV's Taxon Counts sheet counts ${num(Math.abs(main))} ${plural(rank, Math.abs(main))} ${ICTV_SAYS[words[0]!]}${extra} in ${release(r)}. By their names, in`;
-        // asked how many, the count is the answer: the renames beside it are counted, not each named
-        if (p.form.howMany && found.renamed.length > 0) aside = ` (besides, ${num(found.renamed.length)} renamed)`;
-      }
+    const sheet = !within && words ? await sheetCounts(ctx, r, rank, words) : null;
+    if (sheet && (p.form.howMany || sheet.counts.reduce((a, b) => a + b, 0) !== named.length)) {
+      officialRank = `ICTV's Taxon Counts sheet counts ${sheet.text} in ${release(r)}. By their names, in`;
+      // asked how many, the count is the answer: the renames beside it are counted, not each named
+      if (p.form.howMany && found.renamed.length > 0) aside = ` (besides, ${num(found.renamed.length)} renamed)`;
     }
   }
   const verb = VERB[change];
@@ -286,16 +282,26 @@ const RANK_OFFICIAL_ONLY: Partial<Record<ChangeKind, string[]>> = {
 /** "ICTV's Taxon Counts sheet counts 101 genera moved in MSL40 (2024)": its figure alone, where it has one. */
 async function officialOnly(ctx: Ctx, r: ReleaseRow, rank: Rank, change: ChangeKind): Promise<Answer | null> {
   const words = RANK_OFFICIAL_ONLY[change];
-  if (!words) return null;
+  const sheet = words ? await sheetCounts(ctx, r, rank, words) : null;
+  if (!words || !sheet) return null;
+  return {
+    response: `ICTV's Taxon Counts sheet counts ${sheet.text} in ${release(r)}; the change lists here do not name them one by one.`,
+    data: { version: r.version, rank, change, official: Object.fromEntries(words.map((w, k) => [w, sheet.counts[k]!])) },
+    sources: [{ model: 'official_tally', version: r.version }],
+  };
+}
+
+/**
+ * ICTV's Taxon Counts sheet on one change of a rank in a release, its words in order, the main one first: each
+ * figure, and "380 genera new (and 2 new by splits)". Null where the sheet has no main figure.
+ */
+async function sheetCounts(ctx: Ctx, r: ReleaseRow, rank: Rank, words: string[]): Promise<{ counts: number[]; text: string } | null> {
   const tallies = await officialRankChanges(ctx.store);
   const [main, ...more] = words.map((w) => tallies.get(`${r.msl}|${rank}|${w}`));
   if (main === undefined) return null;
-  const extra = more.map((n, k) => (n ? ` (and ${num(Math.abs(n))} ${ICTV_SAYS[words[k + 1]!] ?? words[k + 1]!.toLowerCase()})` : '')).join('');
-  return {
-    response: `ICTV's Taxon Counts sheet counts ${num(Math.abs(main))} ${plural(rank, Math.abs(main))} ${ICTV_SAYS[words[0]!] ?? words[0]!.toLowerCase()}${extra} in ${release(r)}; the change lists here do not name them one by one.`,
-    data: { version: r.version, rank, change, official: Object.fromEntries(words.map((w, k) => [w, Math.abs([main, ...more][k] ?? 0)])) },
-    sources: [{ model: 'official_tally', version: r.version }],
-  };
+  const said = (w: string) => ICTV_SAYS[w] ?? w.toLowerCase();
+  const extra = more.map((n, k) => (n ? ` (and ${num(Math.abs(n))} ${said(words[k + 1]!)})` : '')).join('');
+  return { counts: [main, ...more].map((n) => Math.abs(n ?? 0)), text: `${num(Math.abs(main))} ${plural(rank, Math.abs(main))} ${said(words[0]!)}${extra}` };
 }
 
 /** ICTV's words for the changes of higher taxa its sheets count, the main one first. */
