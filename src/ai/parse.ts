@@ -454,7 +454,7 @@ interface NameMatch {
  */
 function groupAt(tokens: Token[], lowers: string[], i: number, lex: Lexicon): { n: number; match: Omit<NameMatch, 'start' | 'end'> } | null {
   if (i > 0 && rankOf(lowers[i - 1]!)) return null;
-  const latest = lex.releases[lex.releases.length - 1]?.msl ?? 0;
+  const latest = latestMsl(lex);
   for (let n = Math.min(GROUP_WORDS_MAX, tokens.length - i); n >= 1; n--) {
     if (tokens.slice(i, i + n).some((t) => t.used)) continue;
     const phrase = lowers.slice(i, i + n).join(' ');
@@ -668,7 +668,7 @@ function lookupSpan(text: string, norm: string, lex: Lexicon, rankHint: Rank | n
   }
   // an everyday word for a family no genus of that name was ever listed for: "dicistrovirus" is the Dicistroviridae
   if (entries.length === 0 && /^[a-z]+virus$/.test(text)) {
-    const latest = lex.releases[lex.releases.length - 1]?.msl ?? 0;
+    const latest = latestMsl(lex);
     const family = lex.taxa(norm.replace(/virus$/, 'viridae')).filter((e) => e.rank === 'family' && e.last_msl === latest);
     if (family.length > 0) {
       entries = family;
@@ -754,6 +754,11 @@ function unknownNames(tokens: Token[], text: string): string[] {
   return out;
 }
 
+/** The number of the latest release the lexicon knows (0 with none). */
+function latestMsl(lex: Lexicon): number {
+  return lex.releases[lex.releases.length - 1]?.msl ?? 0;
+}
+
 /** Reads a question. Pure: everything it needs to look up comes from the lexicon. */
 export function parseQuestion(query: string, lex: Lexicon): Parsed {
   const text = clean(query);
@@ -822,7 +827,7 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
   } satisfies Omit<Parsed, LazyPart> & ReadingSource) as Parsed;
   sameStem(parsed);
   formerGroupTaxa(parsed, lex);
-  chooseIntent(parsed, lex.releases[lex.releases.length - 1]?.msl ?? 0);
+  chooseIntent(parsed, latestMsl(lex));
   return parsed;
 }
 
