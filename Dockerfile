@@ -8,12 +8,11 @@ WORKDIR /app
 # A base with Node but without npm (Debian's nodejs alone) gets Debian's npm here, in this stage only.
 RUN command -v npm > /dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm > /dev/null)
 COPY package.json package-lock.json ./
-COPY patches patches
-# No dependency's install script runs (as with npm 11 on a developer's machine); the project's own patches do.
+# No dependency's install script runs (as with npm 11 on a developer's machine).
 # The secret npm-ca, when given (deploy/image.sh), is the CA bundle of a TLS proxy in front of the registry.
 RUN --mount=type=secret,id=npm-ca \
   if [ -s /run/secrets/npm-ca ]; then export npm_config_cafile=/run/secrets/npm-ca; fi; \
-  npm ci --ignore-scripts --no-audit --no-fund && node_modules/.bin/patch-package
+  npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src src
 COPY build build

@@ -4,16 +4,16 @@ import cors from 'cors';
 import type { RequestListener } from 'node:http';
 import express, { type Request, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
 import swaggerUi from 'swagger-ui-express';
 import { openApiDocument } from '../contract/openapi.js';
 import { accessConfigured, accessLimits, LIMIT_HEADERS, type AccessOptions } from './access-limits.js';
 import { errorHandler, notFound } from './errors.js';
 import { HttpError } from '../read/errors.js';
-import { ACCEPTS_COMPRESSION, EXPOSED_HEADERS, requestLogger, setRequestId, setSafetyHeaders } from './every-request.js';
+import { ACCEPTS_COMPRESSION, corsHeaders, EXPOSED_HEADERS, requestLogger, setRequestId, setSafetyHeaders } from './every-request.js';
 import { contractTerms, operationGate } from './operation-gate.js';
 import { readyAnswers, type ReadyRoute } from './ready-answers.js';
+import { requestValidator } from './request-validator.js';
 import { metricsEndpoint, metricsOff } from './metrics.js';
 import { aiAnswers, aiReady, aiRouter, type AiAnswers } from '../routes/ai.js';
 import { historicalReady, historicalRouter } from '../routes/historical.js';
@@ -105,7 +105,7 @@ export function createApp(opts: AppOptions): express.Express {
   const limits = accessLimits(opts.access ?? {});
   app.locals.validateResponses = opts.validateResponses ?? false;
 
-  // What every request meets, /docs and the pages' files included (front.ts: as an answer held ready gets it).
+  // What every request meets, /docs and the pages' files included.
   const front: RequestHandler[] = [];
   front.push((req, res, next) => {
     res.locals.requestId = setRequestId(req, res);
@@ -126,11 +126,16 @@ export function createApp(opts: AppOptions): express.Express {
   });
   // A public, read-only API with no credentials: any origin may read every answer. A preflight gets its
   // headers here and its 204 from operationGate, which knows the paths (an unknown path is a 404, a
-  // preflight included). Max-age: browsers cap it lower anyway (Chromium at two hours).
-  front.push(cors({
-    origin: '*', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], maxAge: 86400, preflightContinue: true,
-    exposedHeaders: limits.length > 0 ? [...EXPOSED_HEADERS, ...LIMIT_HEADERS] : EXPOSED_HEADERS,
-  }));
+  // preflight included). Max-age: browsers cap it lower anyway (Chromium at two hours). Any other request
+  // gets the two headers cors would set for it, without cors's per-request option handling.
+  const exposed = limits.length > 0 ? [...EXPOSED_HEADERS, ...LIMIT_HEADERS] : EXPOSED_HEADERS;
+  const preflight = cors({ origin: '*', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], maxAge: 86400, preflightContinue: true, exposedHeaders: exposed });
+  const simpleCors = corsHeaders(exposed);
+  front.push((req, res, next) => {
+    if (req.method === 'OPTIONS') return preflight(req, res, next);
+    simpleCors(res);
+    next();
+  });
 
   // One log line per request (LOG_SAMPLE thins them).
   const logRequest = requestLogger(opts.logger, opts.logSample ?? 1);
@@ -171,17 +176,7 @@ export function createApp(opts: AppOptions): express.Express {
     if (!sent) return next();
     json(req, res, (err?: unknown) => (err ? next(err) : text(req, res, next)));
   });
-  contract.push(...OpenApiValidator.middleware({
-    apiSpec: withRawSubDelimiters(spec) as never,
-    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
-    validateResponses: opts.validateResponses ?? false,
-    validateApiSpec: opts.validateResponses ?? false,
-    // No security schemes and no uploads: leaving their middlewares out saves two promise hops a request.
-    validateSecurity: false,
-    fileUploader: false,
-    ignoreUndocumented: false,
-    ignorePaths: OUTSIDE_CONTRACT,
-  }));
+  contract.push(requestValidator(withRawSubDelimiters(spec), { validateResponses: opts.validateResponses ?? false, ignorePaths: OUTSIDE_CONTRACT }));
   const checked = inOrder(contract);
   app.use((req, res, next) => (OUTSIDE_CONTRACT.test(req.path) ? next() : checked(req, res, next)));
 

@@ -38,12 +38,13 @@ export function setSafetyHeaders(res: ServerResponse): void {
   res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
 }
 
-const EXPOSED = EXPOSED_HEADERS.join(',');
-
 /** The CORS headers of a simple request (not a preflight), as the cors middleware sets them for any origin. */
-export function setSimpleCors(res: ServerResponse): void {
-  res.setHeader('Access-Control-Allow-Origin', '*');
-  res.setHeader('Access-Control-Expose-Headers', EXPOSED);
+export function corsHeaders(exposed: string[]): (res: ServerResponse) => void {
+  const list = exposed.join(',');
+  return (res) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Expose-Headers', list);
+  };
 }
 
 /**

@@ -49,7 +49,14 @@ interface QueryParameter {
   default: unknown;
 }
 
+/** The operation a request was matched to: its path as the contract writes it, and its parameters decoded. */
+export interface MatchedOperation {
+  template: string;
+  params: Record<string, string>;
+}
+
 interface PathEntry {
+  template: string;
   pattern: RegExp;
   /** The template's text before its first parameter: a path that does not begin with it cannot match. */
   prefix: string;
@@ -125,7 +132,7 @@ export function contractPaths(spec: Record<string, unknown>): PathEntry[] {
     if (methods.has('GET') && !methods.has('HEAD')) methods.set('HEAD', methods.get('GET')!);
     if (!methods.has('OPTIONS')) methods.set('OPTIONS', []);
     const allow = ALLOW_ORDER.filter((m) => methods.has(m)).join(', ');
-    return { ...templatePattern(template, true), methods, bodyTypes, bodyRules, bodySchemas, allow };
+    return { template, ...templatePattern(template, true), methods, bodyTypes, bodyRules, bodySchemas, allow };
   });
 }
 
@@ -203,6 +210,9 @@ export function operationGate(spec: Record<string, unknown>): RequestHandler {
     if (req.method === 'HEAD') req.method = 'GET';
     const bodyTypes = entry.bodyTypes.get(req.method);
     if (bodyTypes) res.locals.bodyTypes = bodyTypes;
+    const params: Record<string, string> = {};
+    for (const [name, raw] of Object.entries(match.groups ?? {})) params[name] = decodeURIComponent(raw);
+    res.locals.operation = { template: entry.template, params } satisfies MatchedOperation;
     if (query.length > 0) {
       const values: Record<string, unknown> = { ...req.query };
       for (const p of query) {

@@ -14,7 +14,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import type { Logger } from 'pino';
 import { describedHttpError, errorBody } from './errors.js';
 import { HttpError } from '../read/errors.js';
-import { ACCEPTS_COMPRESSION, requestLogger, setRequestId, setSafetyHeaders, setSimpleCors } from './every-request.js';
+import { ACCEPTS_COMPRESSION, corsHeaders, EXPOSED_HEADERS, requestLogger, setRequestId, setSafetyHeaders } from './every-request.js';
 import { declaredJsonBody, declaredParameters, firstMatch, integerParam, templatePattern } from './operation-gate.js';
 import { CACHE_CONTROL, etagOf, linkTo } from './send-answer.js';
 import { type Scope } from '../read/releases.js';
@@ -195,6 +195,8 @@ export function readyAnswers(routes: ReadyRoute[], opts: ReadyOptions): (req: In
   const gets = compiled.filter((c) => c.body === null);
   const posts = compiled.filter((c) => c.body !== null);
   const logRequest = requestLogger(opts.logger, opts.logSample ?? 1);
+  // keys and limits send every request through the framework (app.ts): the plain list is the one sent here
+  const setSimpleCors = corsHeaders(EXPOSED_HEADERS);
 
   /** Writes a JSON answer with the headers every answer has; false when the framework must send it (compressed). */
   const write = (req: IncomingMessage, res: ServerResponse, url: string, status: number, body: Buffer, headers: (res: ServerResponse) => void): boolean => {

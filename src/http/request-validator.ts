@@ -1,0 +1,77 @@
+// The contract's check of a request (and, in tests, of its response): express-openapi-validator as released,
+// given the operation the gate has matched (operation-gate.ts). Its own route lookup compiles the pattern of
+// every path in the contract again on each request (an open pull request upstream, #1217, would cache
+// them), which cost more than everything else a lookup does. The gate has already matched the operation,
+// so the lookup runs once per operation, on its first request, and later requests are given what it found
+// (`req.openapi`, the validator's documented request metadata) with their own path parameters.
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import type { OpenApiRequest, OpenApiRequestHandler, OpenApiRequestMetadata } from 'express-openapi-validator/dist/framework/types.js';
+import type { MatchedOperation } from './operation-gate.js';
+
+export interface ValidatorOptions {
+  /** Check every response against the contract too (tests). */
+  validateResponses: boolean;
+  /** Paths outside the contract (the explorer, the pages' files): never checked. */
+  ignorePaths: RegExp;
+}
+
+/** What the validator's route lookup found for an operation, less a request's own path parameters. */
+type Operation = Omit<OpenApiRequestMetadata, 'pathParams'>;
+
+/** The validator's middleware of that name; the list is the package's own, so a missing one fails at start-up. */
+function middlewareNamed(all: OpenApiRequestHandler[], name: string): OpenApiRequestHandler {
+  const found = all.find((m) => m.name === name);
+  if (!found) throw new Error(`express-openapi-validator has no ${name}; its middleware list has changed`);
+  return found;
+}
+
+function withoutParams(metadata: OpenApiRequestMetadata): Operation {
+  const operation: Partial<OpenApiRequestMetadata> = { ...metadata };
+  delete operation.pathParams;
+  return operation as Operation;
+}
+
+export function requestValidator(spec: Record<string, unknown>, opts: ValidatorOptions): RequestHandler {
+  const all = OpenApiValidator.middleware({
+    apiSpec: spec as never,
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
+    validateResponses: opts.validateResponses,
+    validateApiSpec: opts.validateResponses,
+    // No security schemes and no uploads: their middlewares are not run (below).
+    validateSecurity: false,
+    fileUploader: false,
+    ignoreUndocumented: false,
+    ignorePaths: opts.ignorePaths,
+  });
+  // The path-parameter and security middlewares are left out: the first only copies the lookup's parameters
+  // into req.params, which the router sets itself; the second has no schemes to check.
+  const lookup = middlewareNamed(all, 'metadataMiddleware');
+  const check = [middlewareNamed(all, 'requestMiddleware'), ...(opts.validateResponses ? [middlewareNamed(all, 'responseMiddleware')] : [])];
+  /** What the lookup found for each operation, less the request's own parameters. */
+  const found = new Map<string, Operation>();
+
+  const validate = (req: OpenApiRequest, res: Response, next: NextFunction, i: number): unknown => {
+    const step = check[i];
+    if (!step) return next();
+    return step(req, res, (err?: unknown) => (err ? next(err) : validate(req, res, next, i + 1)));
+  };
+
+  return (request: Request, res, next) => {
+    const req = request as OpenApiRequest;
+    const operation = res.locals.operation as MatchedOperation | undefined;
+    // outside the contract: the router's 404, or a method the gate has refused already
+    if (!operation) return next();
+    const key = `${req.method} ${operation.template}`;
+    const known = found.get(key);
+    if (known) {
+      req.openapi = { ...known, pathParams: operation.params };
+      return validate(req, res, next, 0);
+    }
+    return lookup(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      if (req.openapi) found.set(key, withoutParams(req.openapi));
+      return validate(req, res, next, 0);
+    });
+  };
+}
