@@ -208,6 +208,9 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
   if (has(KW.help, r.replace(/[\s?.!]+$/, '')) && !species && !taxon) return 'help';
 
   if (!species && !taxon) {
+    // "how many species changed family in MSL41?": moves are counted out of a genus (ICTV's tallies and the
+    // lineages alike), never by the higher rank a species left, so such a count is not answered with another
+    if ((p.form.howMany || p.form.which) && /\b(?:chang|switch)\w* (?:their |its |the )?(?:famil\w*|orders?|class\w*|realms?|phyl\w*|kingdoms?)\b/.test(r)) return 'unknown';
     if (p.releases.length >= 2 && (has(KW.compare, r) || has(KW.changed, r) || /\bfrom §rel to §rel\b/.test(r))) {
       return has(KW.growth, r) && (p.targetRank ?? 'species') !== 'species' ? 'fastest_growing' : 'compare_releases';
     }
@@ -224,6 +227,8 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     // "which release had 1906 species?"
     if (whichRelease && p.threshold !== null && p.threshold >= 1000) return 'milestones';
     if (/\b(?:which|what) (?:release|version|msl|year)\b.*\b(?:most|largest|biggest|fewest)\b/.test(r)) return 'milestones';
+    // "how many species were in the smallest release?": the release is picked by its size, not the latest
+    if (p.releases.length === 0 && /\b(?:smallest|largest|biggest|fewest)\s+(?:release|version|msl|list|edition)\b/.test(r)) return 'milestones';
   }
   if (species) {
     if ((has(KW.genome, r) || p.genomeTypes.length > 0) && !has(/\b(?:families|genera)\b/, r)) return 'genome';

@@ -172,7 +172,9 @@ export const CHANGE_WORDS: ReadonlyArray<[ChangeKind, RegExp]> = [
   ['renamed', /\b(?:renam\w*|name changes?|new names?|chang\w* (?:their |its |the )?names?|names? (?:were |was |have |has |had )?chang\w*)\b/],
   ['merged', /\bmerg\w*/],
   ['split', /\bsplit\w*/],
-  ['reclassified', /\b(?:reclassif\w*|moved|relocat\w*|reassign\w*|transferr\w*)\b/],
+  // ("changed genus", "switched genus": a change of the taxon above, not of the name; a species' move is a move
+  // out of its genus)
+  ['reclassified', /\b(?:reclassif\w*|moved|relocat\w*|reassign\w*|transferr\w*|(?:chang\w*|switch\w*) (?:their |its |the )?(?:genus|genera))\b/],
   ['abolished', /\b(?:abolish\w*|remov\w*|delet\w*|dropp\w*|discontinu\w*|eliminat\w*|retir\w*|disappear\w*|lost|lose|withdrawn)\b/],
   // ("recognised" alone is not new: "how many species were recognised in MSL35" counts them all; "newly
   // recognised" is new by its first word)

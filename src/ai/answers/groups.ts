@@ -9,7 +9,7 @@ import type { ReleaseRow } from '../../read/releases.js';
 import { and, release } from '../format.js';
 import type { GroupEntry, GroupTaxon } from '../groups.js';
 import type { Parsed } from '../parse.js';
-import { notUnderstood, rowOf, sources, targetRelease, type Answer, type Ctx } from './common.js';
+import { notUnderstood, profileEntries, rowOf, sources, targetRelease, type Answer, type Ctx } from './common.js';
 import { ambiguousAbbreviation, speciesIn, who } from './species.js';
 
 /** The name a group's taxon had in a release: its former name before the rename, its own after. */
@@ -18,6 +18,10 @@ function nameAt(g: GroupEntry, t: GroupTaxon, r: ReleaseRow): string {
   const earlier = (g.former ?? []).filter((f) => mslOf(f.renamed_in) > r.msl).sort((a, b) => mslOf(a.renamed_in) - mslOf(b.renamed_in));
   return earlier[0]?.name ?? t.name;
 }
+
+/** Whether a taxon of that rank and name is listed in the release. */
+const listedAt = (ctx: Ctx, rank: string, name: string, r: ReleaseRow): boolean =>
+  profileEntries(ctx, name).some((e) => e.rank === rank && e.first_msl <= r.msl && e.last_msl >= r.msl);
 
 /** "the family Coronaviridae, which \"coronavirus\" names" */
 function reading(word: string, t: GroupTaxon, name: string): string {
@@ -56,19 +60,27 @@ export function groupMembership(ctx: Ctx, p: Parsed): Answer {
   }
   if (inWider) {
     return {
-      response: `Yes, in the wider sense: in ${release(r)}${lastNote}, ${it} ${lastNote ? 'was' : 'is'} in the ${wider!.rank} ${wider!.name}, which "${word}" also names, though not in the ${strict.rank} ${strictName}${former}, the ${g.words[1] ?? word} in the strict sense (it is in the ${strict.rank} ${c[strict.rank] ?? 'none'}).`,
+      response: `Yes, in the wider sense: in ${release(r)}${lastNote}, ${it} ${lastNote ? 'was' : 'is'} in the ${wider!.rank} ${wider!.name}, which "${word}" also names, though not in the ${strict.rank} ${strictName}${former}, the ${g.words[1] ?? word} in the strict sense (it is in ${c[strict.rank] ? `the ${strict.rank} ${c[strict.rank]}` : `no ${strict.rank}`}).`,
       data: { ...data, answer: 'yes', sense: 'wider' }, sources: src,
     };
   }
   const doubt = ambiguousAbbreviation(ctx, s, doc.scientific_name);
   if (doubt) return doubt;
+  // the word's taxon not yet listed in that release ("Was Sputnik a virophage in MSL30?", before the class): that
+  // release's taxonomy has no such group, so it cannot say No
+  if (!listedAt(ctx, strict.rank, strictName, r) && !(wider && listedAt(ctx, wider.rank, wider.name, r))) {
+    const first = profileEntries(ctx, strictName).find((e) => e.rank === strict.rank);
+    const since = first ? `, first listed in ${release(rowOf(ctx, first.first_msl)!)}` : '';
+    return notUnderstood('group', `In ${release(r)}${lastNote}, ${it} ${lastNote ? 'was' : 'is'} in ${placedBy(c)}; ${reading(word, strict, strictName)}, is not a taxon of that release${since}, so it cannot say whether it was one.`);
+  }
   // not now: when it was, if it ever was (its lineage's classification in each release)
   const l = lineageOutline(ctx.store, s.lineage_ids[0]!);
   const names = new Set([strict.name, ...(g.former ?? []).map((f) => f.name), ...(wider ? [wider.name] : [])]);
   const was = l.timeline.filter((e) => mslOf(e.version) <= r.msl && e.lineage.split(';').some((x) => names.has(x)));
   const last = was[was.length - 1];
   const history = last ? `; it was in ${and([...new Set(last.lineage.split(';').filter((x) => names.has(x)))])} until ${release(rowOf(ctx, mslOf(last.version))!)}` : '';
-  const where = `the ${strict.rank} ${c[strict.rank] ?? 'none'}${wider && strict.rank !== wider.rank ? ` and the ${wider.rank} ${c[wider.rank] ?? 'none'}` : ''}`;
+  const placedAt = (rank: string) => (c[rank] ? `the ${rank} ${c[rank]}` : `no ${rank}`);
+  const where = `${placedAt(strict.rank)}${wider && strict.rank !== wider.rank ? ` and ${placedAt(wider.rank)}` : ''}`;
   return {
     response: `No: in ${release(r)}${lastNote}, ${it} ${lastNote ? 'was' : 'is'} in ${where}, not in ${reading(word, strict, strictName)}${wider ? ` (or, loosely, the ${wider.rank} ${wider.name})` : ''}${history}.`,
     data: { ...data, answer: 'no' }, sources: src,
@@ -140,6 +152,13 @@ function endedGroup(ctx: Ctx, p: Parsed, r: ReleaseRow, name: string, c: Record<
     const until = leftAt
       ? `until ${release(rowOf(ctx, mslOf(lastIn.version))!)}; ${release(rowOf(ctx, mslOf(leftAt.version))!)} moved it${into ? ` to the ${t.rank} ${into}` : ' out of it'}`
       : `until ${release(last)}, the last release that lists it`;
+    // "Is T4 still a myovirus?" asks whether it is one now: the taxon is gone, so no longer
+    if (p.form.still) {
+      return {
+        response: `No, no longer: ${it} was in ${taxon}, ${until}; the ${t.rank} ${t.name} was ${end}, and ${now}.`,
+        data: { ...data, answer: 'no', by: 'former taxon' }, sources: src,
+      };
+    }
     return {
       response: `Yes, by a former ${t.rank}: ${it} was in ${taxon}, ${until}; the ${t.rank} ${t.name} was ${end}, and ${now}.`,
       data: { ...data, answer: 'yes', by: 'former taxon' }, sources: src,

@@ -7,7 +7,7 @@ import { and, or, release } from '../format.js';
 import type { Parsed, Reading, SpeciesRef } from '../parse.js';
 import { betweenReleases, countRelease, milestones, releaseInfo, releaseIsYear, releasesInYears, releasesOfYear, taxaOfRelease, yearCounts, yearsBetween } from './releases.js';
 import { changeUnread, changesOrUnread, compareReleases, everyRankChanged, releaseChanges, spanUnread, taxaChangedBetween, whichChanged, whichChangedWithin, withinRankUnread } from './changes.js';
-import { contextOf, fallback, profileEntries, targetRelease, type Answer, type Ctx, type Handler } from './common.js';
+import { contextOf, fallback, notUnderstood, profileEntries, targetRelease, type Answer, type Ctx, type Handler } from './common.js';
 import { groupNamed } from '../groups.js';
 import { familiesBy } from './families.js';
 import { groupMembership, notATaxon } from './groups.js';
@@ -121,6 +121,11 @@ export async function answer(store: Store, p: Parsed): Promise<Answer> {
   }
   if (p.badReleases.length > 0 && p.releases.length === 0 && p.intent !== 'classification') {
     return fallback(`${p.badReleases[0]!.charAt(0).toUpperCase()}${p.badReleases[0]!.slice(1)}.`);
+  }
+  // "Is SARS-CoV-2 not a coronavirus?": a bare Yes or No to a question asked in the negative is read both ways
+  // (the answers say Yes for "it is one"), so it is asked back, not guessed
+  if (p.form.yesNo && p.form.negated) {
+    return notUnderstood('form', 'I answer a yes-or-no question asked in the positive, where Yes means it is: ask again without "not" (for example "Is SARS-CoV-2 a coronavirus?").');
   }
   return HANDLERS[p.relation](ctx, p);
 }

@@ -11,6 +11,13 @@ import type { Parsed } from '../parse.js';
 import { fallback, rowOf, sources, span, withNote, type Answer, type Ctx } from './common.js';
 import { countOf } from './taxa.js';
 
+/** The release totals a size is read by, for the ranks every release has. */
+const SIZE_FIELD: Partial<Record<string, { field: 'total_species' | 'total_genera' | 'total_families'; plural: string }>> = {
+  species: { field: 'total_species', plural: 'species' },
+  genus: { field: 'total_genera', plural: 'genera' },
+  family: { field: 'total_families', plural: 'families' },
+};
+
 const plural = (rank: Rank, n: number) => (n === 1 ? rank : RANK_PLURAL[rank] ?? `${rank}s`);
 
 export function listedAside(store: Store, r: ReleaseRow, rank: Rank, official: number | null): string {
@@ -114,10 +121,16 @@ export async function milestones(ctx: Ctx, p: Parsed): Promise<Answer> {
   }
   if (/\brenam\w*/.test(r)) return pick(rows.filter((x) => x.kind === 'renaming_wave').sort((a, b) => a.description.localeCompare(b.description)).slice(0, 1));
   // "which release had the most species": the largest release, not the largest step
-  if (/\b(?:most|largest|biggest|fewest|smallest|least)\b/.test(r) && /\bspecies\b/.test(r) && !/\b(?:added|add|growth|grew|grow|new|gain\w*)\b/.test(r)) {
+  // (of the species, genera or families, which every release has: "the smallest release" is by its species)
+  const ranked = SIZE_FIELD[p.targetRank ?? 'species'];
+  if (ranked && /\b(?:most|largest|biggest|fewest|smallest|least)\b/.test(r) && (/\b(?:species|genera|genus|famil\w*)\b/.test(r) || /\b(?:release|version|msl|list|edition)s?\b/.test(r))
+    && !/\b(?:added|add|growth|grew|grow|new|gain\w*)\b/.test(r)) {
     const fewest = /\b(?:fewest|smallest|least)\b/.test(r);
-    const best = ctx.all.reduce((a, b) => ((fewest ? b.total_species < a.total_species : b.total_species > a.total_species) ? b : a));
-    return { response: `${release(best)} has the ${fewest ? 'fewest' : 'most'} species of any release: ${num(best.total_species)}.`, data: { version: best.version, species: best.total_species }, sources: [{ model: 'releases', version: span(ctx) }] };
+    const best = ctx.all.reduce((a, b) => ((fewest ? b[ranked.field] < a[ranked.field] : b[ranked.field] > a[ranked.field]) ? b : a));
+    return {
+      response: `${release(best)} has the ${fewest ? 'fewest' : 'most'} ${ranked.plural} of any release: ${num(best[ranked.field])}.`,
+      data: { version: best.version, rank: p.targetRank ?? 'species', [ranked.plural]: best[ranked.field] }, sources: [{ model: 'releases', version: span(ctx) }],
+    };
   }
   if (/\b(?:most|largest|biggest)\b/.test(r) && /\b(?:added|growth|grew|new|species)\b/.test(r)) {
     const row = /\b(?:relative|percent|%|proportion)\w*/.test(r) ? rows.find((x) => x.kind === 'largest_growth_pct') : rows.find((x) => x.kind === 'largest_growth');

@@ -451,7 +451,8 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
     since = `${was ? `; it was in the ${t.rank} ${t.name} until ${labelled(ctx, was.version)}` : ''}${became}`;
     // "Is mumps virus a rubulavirus?": a taxon's name written as an everyday word (lower case, no rank word) for a
     // taxon no longer listed, which the species was in to its last release: a member by that name as people use it
-    if (wasToEnd && t.entry.last_msl < r.msl && everyday) {
+    // ("Is mumps virus still a rubulavirus?" asks whether it is one now: the final No, with until when it was)
+    if (wasToEnd && t.entry.last_msl < r.msl && everyday && !p.form.still) {
       return {
         response: `Yes, by a former ${t.rank}: ${who(s, doc.scientific_name)} was in the ${t.rank} ${t.name} until ${labelled(ctx, was!.version)}, the last release that lists it${became}; in ${release(r)} it is in ${at ? `the ${t.rank} ${at}` : `no ${t.rank}`}.`,
         data: { species: doc.scientific_name, rank: t.rank, asked: t.name, actual: at, version: r.version, answer: 'yes', by: 'former taxon' }, sources: sources(ctx, 'species_doc', r.version),
