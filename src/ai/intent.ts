@@ -267,6 +267,15 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
   }
   // "which family gained the most species": growth, not size
   if (has(KW.growth, r) && /\b(?:gain\w*|gr[eo]w\w*|increas\w*)\b/.test(r) && /\b(?:most|fastest)\b/.test(r)) return 'fastest_growing';
+  // "which virus has the largest genome?": a size of genomes or particles, which no ranking of taxa by their
+  // members answers
+  if (/\b(?:largest|biggest|longest|smallest|shortest)\s+(?:\w+\s+)?(?:genomes?|particles?|virions?|capsids?)\b/.test(r)) return 'unknown';
+  // "which is the largest family of dsDNA viruses?": the families of those genomes (or hosts), largest first; a
+  // ranking of all families would drop what the question narrows them to
+  if (has(KW.largest, r) && (p.targetRank === null || p.targetRank === 'family')) {
+    if (p.genomeTypes.length > 0) return 'families_by_genome';
+    if (p.hosts.length > 0) return 'families_by_host';
+  }
   if (has(KW.largest, r) && !has(/\b(?:releases?|versions?|msls?|years?|editions?)\b/, r)) return 'largest_taxa';
   if (has(KW.growth, r) && (p.targetRank !== null && p.targetRank !== 'species' || has(/\b(?:fastest|most)\b/, r))) return 'fastest_growing';
   if (has(KW.stability, r)) return 'family_stability';

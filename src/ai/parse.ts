@@ -840,13 +840,18 @@ export function parseQuestion(query: string, lex: Lexicon): Parsed {
 // it, whatever they name, and these patterns are run over every question. Bounded: emptied when it holds
 // RESIDUES_HELD residues.
 const RESIDUES_HELD = 2_000;
+/**
+ * "phage" written next to a virus's name ("Can bacteriophage T4 infect humans?", "T4 phage") is part of how the
+ * virus is called, not a host asked about.
+ */
+const PHAGE_BY_NAME = /\b(?:bacterio|coli)?phages?\s+(?=§sp\b)|(?<=§sp)\s+(?:bacterio|coli)?phages?\b/g;
 const residueReadings = new Map<string, { genome: VocabularyMatch[]; hosts: VocabularyMatch[]; change: ChangeKind | null }>();
 
 function residueReading(residue: string): { genome: VocabularyMatch[]; hosts: VocabularyMatch[]; change: ChangeKind | null } {
   let r = residueReadings.get(residue);
   if (!r) {
     if (residueReadings.size >= RESIDUES_HELD) residueReadings.clear();
-    r = { genome: findGenomeTypes(residue), hosts: findHosts(residue), change: changeIn(residue) };
+    r = { genome: findGenomeTypes(residue), hosts: findHosts(residue.replace(PHAGE_BY_NAME, '')), change: changeIn(residue) };
     residueReadings.set(residue, r);
   }
   return r;
