@@ -4,7 +4,7 @@
 // largest and fastest-growing taxa of a rank.
 import { releaseTotal } from '../../read/diversity.js';
 import { familyProfiles, type FamilyProfile } from '../../read/family-profiles.js';
-import { mslOf, taxonDoc, type Rank } from '../../read/lineages.js';
+import { CLASSIFICATION_RANKS, mslOf, taxonDoc, type Rank } from '../../read/lineages.js';
 import { lookupName } from '../../read/names.js';
 import type { ReleaseRow } from '../../read/releases.js';
 import { fateOf, renamesTo, timeline, typeSpecies, typeSpeciesReleases } from '../../read/taxonomy-facts.js';
@@ -321,14 +321,29 @@ export function rankIs(ctx: Ctx, p: Parsed): Answer {
  * "Is rotavirus a reovirus?", "Is Norovirus in the family Caliciviridae?": whether the first taxon sits within the
  * second, by the first one's place in its last release.
  */
-export function taxonIn(ctx: Ctx, p: Parsed): Answer {
+export async function taxonIn(ctx: Ctx, p: Parsed): Promise<Answer> {
   const [a, b] = p.taxa as [TaxonRef, TaxonRef];
   // "Are coronaviruses and arteriviruses related?" asks what they share, not whether one holds the other
   if (/\brelated\b/.test(p.residue)) return related(ctx, a, b);
-  // a taxon no longer listed, asked of today ("Is human rhinovirus an enterovirus?"): where its species went
-  if (p.releases.length === 0 && a.entry.last_msl < ctx.latest.msl) {
+  // "Was Coronaviridae in Nidovirales in 1990?": its place in that release
+  if (p.releases.length > 0) return taxonInRelease(ctx, a, b, targetRelease(ctx, p));
+  // a taxon no longer listed, asked of today ("Is human rhinovirus an enterovirus?"): where its species went; asked
+  // in the past ("Was Siphoviridae in Caudovirales?"), its place in its last release (below)
+  if (a.entry.last_msl < ctx.latest.msl && !/^(?:was|were|did|had)\b/.test(p.normalised.trim())) {
     const went = endedInto(ctx, a, b);
     if (went) return went;
+  }
+  // "Has Coronaviridae always been in Nidovirales?": across every release that lists it, not only its last; the
+  // places of earlier releases are not held here, so only a container listed later than the taxon answers it
+  if (/\b(?:always|ever since|throughout|every release)\b/.test(p.normalised)) {
+    if (b.entry.first_msl > a.entry.first_msl) {
+      return {
+        response: `No: the ${a.rank} ${a.name} is listed from ${release(rowOf(ctx, a.entry.first_msl)!)}, and the ${b.rank} ${b.name} only from ${release(rowOf(ctx, b.entry.first_msl)!)}.`,
+        data: { taxon: a.name, rank: a.rank, asked: { rank: b.rank, name: b.name }, first_listed: { [a.name]: `MSL${a.entry.first_msl}`, [b.name]: `MSL${b.entry.first_msl}` }, answer: 'no' },
+        sources: sources(ctx, 'taxon_profile', ctx.latest.version),
+      };
+    }
+    return notUnderstood('taxon', `I can say where the ${a.rank} ${a.name} sits in its last release, not in every release since it was first listed.`);
   }
   const at = rowOf(ctx, a.entry.last_msl)!;
   const yes = a.entry.parents.some((x) => x.rank === b.rank && x.name === b.name);
@@ -338,6 +353,23 @@ export function taxonIn(ctx: Ctx, p: Parsed): Answer {
     response: `${yes ? 'Yes' : 'No'}: in ${release(at)}, the ${a.rank} ${a.name} ${yes ? 'is in' : 'is not in'} the ${b.rank} ${b.name}${word}; it sits in ${path || 'no higher taxon'}.`,
     data: { taxon: a.name, rank: a.rank, asked: { rank: b.rank, name: b.name }, parents: a.entry.parents, version: at.version, answer: yes ? 'yes' : 'no' },
     sources: sources(ctx, 'taxon_profile', at.version),
+  };
+}
+
+/** Whether taxon a sits within taxon b in release r, by a's row of that release (src.taxa). */
+async function taxonInRelease(ctx: Ctx, a: TaxonRef, b: TaxonRef, r: ReleaseRow): Promise<Answer> {
+  const listed = (t: TaxonRef) => `listed ${t.entry.first_msl === t.entry.last_msl ? `in MSL${t.entry.first_msl}` : `MSL${t.entry.first_msl}-MSL${t.entry.last_msl}`}`;
+  if (a.entry.first_msl > r.msl || a.entry.last_msl < r.msl) return notUnderstood('taxon', `The ${a.rank} ${a.name} is not in ${release(r)} (${listed(a)}).`);
+  const [row] = await ctx.store.query<Record<string, string | null>>(
+    `SELECT * FROM src.taxa WHERE msl = $1 AND rank = $2 AND lower(name) = lower($3) LIMIT 1`, [r.msl, a.rank, a.name]);
+  if (!row) return notUnderstood('taxon', `The ${a.rank} ${a.name} is not in ${release(r)}.`);
+  const yes = row[b.rank]?.toLowerCase() === b.name.toLowerCase();
+  const path = CLASSIFICATION_RANKS.filter((k) => k !== a.rank && row[k]).map((k) => `${k} ${row[k]}`).join(' > ');
+  const gone = !yes && (b.entry.first_msl > r.msl || b.entry.last_msl < r.msl) ? ` (the ${b.rank} ${b.name} is not a taxon of that release: ${listed(b)})` : '';
+  return {
+    response: `${yes ? 'Yes' : 'No'}: in ${release(r)}, the ${a.rank} ${a.name} ${yes ? 'is in' : 'is not in'} the ${b.rank} ${b.name}${gone}; it sits in ${path || 'no higher taxon'}.`,
+    data: { taxon: a.name, rank: a.rank, asked: { rank: b.rank, name: b.name }, version: r.version, answer: yes ? 'yes' : 'no' },
+    sources: [{ model: 'taxa', version: r.version }],
   };
 }
 
@@ -411,6 +443,8 @@ export const countOf = (t: TaxonRef, msl: number, rank: Rank): number => {
 
 /** "Which has more species, A or B?": both counts and the difference, or their sum. */
 export function twoTaxa(ctx: Ctx, p: Parsed): Answer {
+  // "Is Nidovirales older than Mononegavirales?", "Which is older, ...?": their ages, not their sizes
+  if (AGE.test(p.normalised)) return twoTaxaByAge(ctx, p);
   const rank = p.relationRank ?? 'species';
   const r = targetRelease(ctx, p);
   const [a, b] = p.taxa as [TaxonRef, TaxonRef];
@@ -440,6 +474,26 @@ export function twoTaxa(ctx: Ctx, p: Parsed): Answer {
   return {
     response: `${lead}In ${release(r)}, the ${a.rank} ${a.name} has ${num(na)} ${plural(rank, na)} and the ${b.rank} ${b.name} ${num(nb)}: ${verdict}.`,
     data: { version: r.version, rank, counts: { [a.name]: na, [b.name]: nb }, difference: na - nb }, sources: src,
+  };
+}
+
+/** Words that compare two taxa by when they were first listed. */
+const AGE = /\b(?:older|oldest|newer|newest|younger|youngest|(?:created|introduced|came|listed|recogni[sz]ed|established) first)\b/;
+
+/** Which of two taxa was listed first, by the first release that lists each under the name asked. */
+function twoTaxaByAge(ctx: Ctx, p: Parsed): Answer {
+  const [a, b] = p.taxa as [TaxonRef, TaxonRef];
+  const since = (t: TaxonRef) => `the ${t.rank} ${t.name} is listed from ${release(rowOf(ctx, t.entry.first_msl)!)}`;
+  const older = a.entry.first_msl === b.entry.first_msl ? null : a.entry.first_msl < b.entry.first_msl ? a : b;
+  const newer = /\b(?:newer|newest|younger|youngest)\b/.test(p.normalised);
+  const lead = p.form.yesNo ? `${older === null ? 'No' : (older === a) !== newer ? 'Yes' : 'No'}: ` : '';
+  const younger = older === a ? b : a;
+  const verdict = older === null ? 'both are first listed in the same release' : newer ? `${younger.name} is the newer` : `${older.name} is the older`;
+  return {
+    // (by the names asked: a taxon renamed was listed before under its former name)
+    response: `${lead}${since(a)[0]!.toUpperCase()}${since(a).slice(1)} and ${since(b)} (by these names): ${verdict}.`,
+    data: { first_listed: { [a.name]: `MSL${a.entry.first_msl}`, [b.name]: `MSL${b.entry.first_msl}` }, older: older?.name ?? null },
+    sources: sources(ctx, 'taxon_profile', ctx.latest.version),
   };
 }
 
