@@ -253,6 +253,9 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     if (has(KW.stability, r)) return 'family_stability';
     if (has(KW.host, r) || (p.hosts.length > 0 && !has(KW.count, r))) return 'hosts';
     if (has(KW.genome, r) && !has(KW.count, r)) return 'genome';
+    // "which genera are in Coronaviridae?", "what species does Betacoronavirus contain?": the taxa under it, listed
+    if (p.targetRank && RANKS.indexOf(p.targetRank) > RANKS.indexOf(t.rank as Rank) && !has(KW.count, r) && p.form.which && !p.form.yesNo
+      && /\b(?:in|under|within|of|contain\w*|includ\w*|compris\w*|make up|members?)\b/.test(r)) return 'largest_taxa';
     if (has(KW.largest, r) && p.targetRank && p.targetRank !== t.rank) return 'largest_taxa';
     if (has(KW.growth, r) && !has(KW.count, r)) return t.rank === 'family' ? 'family_evolution' : 'taxon_history';
     if (has(KW.count, r)) return 'count_taxon';

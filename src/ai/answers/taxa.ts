@@ -567,11 +567,12 @@ export async function typeSpeciesOf(ctx: Ctx, p: Parsed): Promise<Answer> {
 interface TaxonCountRow { name: string; species: number; genera: number }
 
 export async function largestTaxa(ctx: Ctx, p: Parsed): Promise<Answer> {
-  const rank: Rank = p.targetRank && p.targetRank !== 'species' ? p.targetRank : 'family';
   const target = targetRelease(ctx, p);
+  if (p.targetRank === 'species' && p.taxa[0] && p.taxa[0].rank !== 'species') return speciesOf(ctx, p.taxa[0], target);
+  const rank: Rank = p.targetRank && p.targetRank !== 'species' ? p.targetRank : 'family';
   const within = p.taxa[0] && p.taxa[0].rank !== rank ? p.taxa[0] : null;
-  // "what are the genera of Coronaviridae", "list the realms": up to 20; "largest families": the top 5
-  const listing = /\b(?:(?:what|which) (?:are|were) the|list|name the)\b/.test(p.residue);
+  // "what are the genera of Coronaviridae", "which genera are in it", "list the realms": up to 20; "largest families": the top 5
+  const listing = /\b(?:(?:what|which) (?:are|were) the|list|name the|(?:what|which) [a-z]+ (?:are|were|does|do|did)|contain\w*|includ\w*)\b/.test(p.residue);
   const limit = Math.min(p.limit ?? (listing ? 20 : 5), 20);
   const rows = await ctx.store.query<TaxonCountRow>(`
     SELECT name, species, genera FROM main.taxon_counts
@@ -593,6 +594,28 @@ export async function largestTaxa(ctx: Ctx, p: Parsed): Promise<Answer> {
     response: withNote(`${head} is ${top!.name} with ${count(top!.species, 'species', 'species')}${others.length ? `, followed by ${and(others)}` : ''}.`, p),
     data: { rank, version: target.version, within: within?.entry.name ?? null, taxa: rows },
     sources,
+  };
+}
+
+/** Species named in full when a taxon holds up to this many; beyond, the first of them and how many more. */
+const SPECIES_NAMED = 30;
+
+/** "Which species are in Betacoronavirus?": the species of a taxon in a release, by name. */
+async function speciesOf(ctx: Ctx, t: TaxonRef, r: ReleaseRow): Promise<Answer> {
+  if (t.entry.first_msl > r.msl || t.entry.last_msl < r.msl) {
+    return notUnderstood('taxon', `The ${t.rank} ${t.name} is not in ${release(r)} (listed MSL${t.entry.first_msl}-MSL${t.entry.last_msl}).`);
+  }
+  const rows = await ctx.store.query<{ species: string; total: number }>(
+    `SELECT species, (count(*) OVER ())::INTEGER AS total FROM src.species WHERE msl = $1 AND lower("${t.rank}") = lower($2) ORDER BY species LIMIT $3`,
+    [r.msl, t.name, SPECIES_NAMED]);
+  const total = rows[0]?.total ?? 0;
+  const names = rows.map((x) => x.species);
+  const more = total > names.length ? ` and ${num(total - names.length)} more` : '';
+  return {
+    response: total === 0 ? `In ${release(r)} the ${t.rank} ${t.name} holds no species.`
+      : `In ${release(r)} the ${t.rank} ${t.name} has ${count(total, 'species', 'species')}: ${and(names)}${more}.`,
+    data: { rank: t.rank, name: t.name, version: r.version, total, species: names },
+    sources: [{ model: 'species', version: r.version }],
   };
 }
 
