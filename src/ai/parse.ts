@@ -945,7 +945,7 @@ const FORM_READERS: { [K in keyof Form]: (lower: string, residue: string) => For
   releasedIn: (lower) => /\b(?:released|published|issued|out|from|of)\b/.test(lower) && /\bmsl\s*-?\s*\d/.test(lower),
   sameOrBoth: (lower) => /\b(?:same|both)\b/.test(lower),
   still: (lower) => /\bstill\b/.test(lower),
-  negated: (lower) => /\bnot\b/.test(lower.replace(/\b(?:or not|is (?:it|that|this) not|whether or not)\b/g, '')),
+  negated: (lower) => /\bnot\b/.test(lower) && /\bnot\b/.test(lower.replace(/\b(?:or not|is (?:it|that|this) not|whether or not)\b/g, '')),
   stillInUse: (lower) => /\bstill\b.*\b(?:a thing|exist\w*|valid|used|around|in use|an? \w+|recogni[sz]ed|listed|there)\b/.test(lower) || /\b(?:does|do) .* still exist\b/.test(lower),
   more: (lower) => (() => { const m = MORE.exec(lower); return m ? { how: m[1]!, n: Number(m[2]!.replaceAll(',', '')), rank: rankOf(m[3]!)! } : null; })(),
   nucleicVirus: (lower) => /\b(?:dna|rna) virus\b/.test(lower),

@@ -124,7 +124,7 @@ export async function answer(store: Store, p: Parsed): Promise<Answer> {
   }
   // "Is SARS-CoV-2 not a coronavirus?": a bare Yes or No to a question asked in the negative is read both ways
   // (the answers say Yes for "it is one"), so it is asked back, not guessed
-  if (p.form.yesNo && p.form.negated) {
+  if (p.form.negated && p.form.yesNo) {
     return notUnderstood('form', 'I answer a yes-or-no question asked in the positive, where Yes means it is: ask again without "not" (for example "Is SARS-CoV-2 a coronavirus?").');
   }
   return HANDLERS[p.relation](ctx, p);
