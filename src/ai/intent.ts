@@ -82,6 +82,8 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
     if (rank && (taxa === 0 || COUNTABLE.includes(rank))) return set('year_counts', rank);
   }
   if (twoInYear && species === 0 && taxa === 0 && f.aboutReleases) return 'releases_of_year';
+  // "Was MSL34 released in 2018?": whether the release is one of that year's (answers/releases.ts releaseIsYear)
+  if (rels === 2 && species === 0 && taxa === 0 && f.yesNo && f.releasedIn && !p.releases[0]!.ambiguous && p.releases[1]!.ambiguous) return 'release_is_year';
   if (p.releases.some((x) => x.ambiguous)) return null;
   // "since 2019", "after MSL30": a span of releases, which none of these relations reads as its one release
   // "Has the order Caudovirales been abolished since 2019?": the taxon's history, yes or no, the span read there

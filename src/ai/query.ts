@@ -302,7 +302,8 @@ export async function askQuestion(store: Store, query: string): Promise<QueryRes
     return refuse('not_understood', parsed, parsed.intent, `${ref.text} stands for ${now.length} species in the latest release: ${and(now)}. I answer about one species at a time: ask again naming the one you mean. ${offered()}`, { name: ref.text, species: now });
   }
   // a year of several releases, read as one of them, would answer for a release the question did not name
-  const year = parsed.relation === 'year_counts' || parsed.relation === 'releases_of_year' ? undefined : parsed.releases.find((r) => r.ambiguous);
+  // ("Was MSL34 released in 2018?" asks whether it is one of that year's: answered, not asked back)
+  const year = parsed.relation === 'year_counts' || parsed.relation === 'releases_of_year' || parsed.relation === 'release_is_year' ? undefined : parsed.releases.find((r) => r.ambiguous);
   if (year) return (await sameForEvery(store, parsed, year)) ?? askBack(store, parsed, year.year);
   let a = await answer(store, parsed);
   if (a.unanswered && parsed.relation === 'member_of') a = (await asStem(store, parsed, a)) ?? a;

@@ -71,6 +71,9 @@ export async function taxaChangedBetween(ctx: Ctx, p: Parsed): Promise<Answer> {
   const [x, y] = p.releases.map((r) => rowOf(ctx, r.msl)!) as [ReleaseRow, ReleaseRow];
   const [from, to] = x.msl <= y.msl ? [x, y] : [y, x];
   const steps = ctx.all.filter((r) => r.msl > from.msl && r.msl <= to.msl);
+  // "in MSL41 compared with MSL40": one release's step, answered as that release's changes (with ICTV's sheet
+  // figure where it counts the step)
+  if (steps.length === 1) return changedIn(ctx, { ...p, releases: p.releases.filter((r) => r.msl === to.msl) }, rank, change);
   const [now, before, ...lists] = await Promise.all([taxaNames(ctx.store, to.msl, rank), taxaNames(ctx.store, from.msl, rank), ...steps.map((r) => renamesIn(ctx.store, r.msl))]);
   const found = higherTaxaChanged(now, before, lists.flat(), rank, change);
   if (!found) return notUnderstood('change', `The change lists record merges, splits and moves of species only; ask which ${RANK_PLURAL[rank]} were added, abolished, renamed, promoted or demoted between ${from.version} and ${to.version}.`);

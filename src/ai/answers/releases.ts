@@ -248,6 +248,15 @@ export function yearsBetween(ctx: Ctx, p: Parsed): Answer {
 /** "Was MSL37 released in 2021?": the release and the year it is of. */
 export function releaseIsYear(ctx: Ctx, p: Parsed): Answer {
   const [x, y] = p.releases.map((r) => rowOf(ctx, r.msl)!) as [ReleaseRow, ReleaseRow];
+  // "Was MSL34 released in 2018?": a year of several releases names each of them
+  if (p.releases[1]!.ambiguous) {
+    const inYear = ctx.all.filter((r) => r.year === y.year);
+    const yes = x.year === y.year;
+    return {
+      response: `${yes ? 'Yes' : 'No'}: ${x.version} is the ${x.label} release; ${y.year} had ${inYear.length} releases, ${and(inYear.map((r) => `${r.version} (${r.label})`))}.`,
+      data: { version: x.version, label: x.label, year: x.year, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'releases'),
+    };
+  }
   return {
     // ("Is MSL41 the latest release?": the second name said back when it is no year or label)
     response: x.msl === y.msl ? `Yes: ${x.version} is the ${x.label} release${/^(?:msl\s*)?\d/i.test(p.releases[1]!.text) ? '' : `, ${p.releases[1]!.text}`}.` : `No: ${x.version} is the ${x.label} release; ${p.releases[1]!.text} is ${y.version} (${y.label}).`,
