@@ -248,8 +248,10 @@ export async function taxonGenomeType(ctx: Ctx, p: Parsed): Promise<Answer> {
   const lead = match === typed ? 'Yes' : match === 0 ? 'No' : 'Partly';
   const all = [...comps].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} (${num(n)})`);
   const of = found?.of ?? '';
+  // the figures are a family's: said of the family, a genus's own count being another number
+  const whose = found && found.f.family !== t.entry.name ? `the family ${found.f.family}` : `the ${t.rank} ${t.entry.name}`;
   return {
-    response: `${lead}: in ${release(ctx.latest)}, ${match === typed ? `all ${num(typed)}` : `${num(match)} of ${num(typed)}`} species of the ${t.rank} ${t.entry.name} with a recorded genome composition have ${genomeLabel(p.genomeTypes)} genomes; their compositions: ${and(all)}${of}.`,
+    response: `${lead}: in ${release(ctx.latest)}, ${match === typed ? `all ${num(typed)}` : `${num(match)} of ${num(typed)}`} species of ${whose} with a recorded genome composition have ${genomeLabel(p.genomeTypes)} genomes; their compositions: ${and(all)}${of}.`,
     data: { taxon: t.entry.name, rank: t.rank, version: ctx.latest.version, asked: p.genomeTypes, compositions: Object.fromEntries(comps), matching: match, typed, answer: lead.toLowerCase() },
     sources: [{ model: 'family_profile', version: ctx.latest.version }],
   };
