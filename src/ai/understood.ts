@@ -71,6 +71,22 @@ export function unreadWords(p: Parsed): string | null {
   return third && new Set(p.releases.map((r) => r.msl)).size > 2 ? `the third release named ("${third.text}"): I compare two releases at a time` : null;
 }
 
+// A yes or no opening with a negative verb ("Isn't HIV a retrovirus?") or ending with a tag ("..., isn't it?",
+// "or not") asks the claim itself, and is answered as such; these are taken off before looking for a negation
+const NEGATIVE_OPENING = /^\s*(?:(?:is|are|was|were|does|do|did|has|have|had)n'?t)\b/;
+const NEGATIVE_TAG = /(?:,\s*|\s)(?:(?:is|are|was|were|does|do|did|has|have)n'?t (?:it|that|he|she|they|so|there)|is it not|or not|right|correct|true)\s*[?.!)]*\s*$/;
+
+/**
+ * The negation inside a yes or no ("Is Zika virus not a flavivirus?", "HIV is not a retrovirus, right?", "Is X no
+ * longer a Y?"): every answer's Yes or No is of the claim without it, so it would be said with the wrong polarity.
+ */
+export function negatedClaim(p: Parsed): string | null {
+  if (!/\b(?:not|never|no longer|nowhere)\b|n'?t\b/.test(p.residue) || !p.form.yesNo) return null;
+  const claim = p.residue.replace(NEGATIVE_OPENING, ' ').replace(NEGATIVE_TAG, ' ').replace(/\bwhether or not\b/g, ' ');
+  const m = /\b(?:not|never|no longer|nowhere)\b|\b(?:is|are|was|were|does|do|did|has|have|had)n'?t\b/.exec(claim);
+  return m ? m[0] : null;
+}
+
 /** The part of a question the intent's answer would leave out, or null when it reads every part. */
 export function unreadPart(p: Parsed): string | null {
   // two names of one species ("the rabies virus species before it became Lyssavirus rabies") are one entity
