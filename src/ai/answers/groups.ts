@@ -9,7 +9,7 @@ import type { ReleaseRow } from '../../read/releases.js';
 import { and, release } from '../format.js';
 import type { GroupEntry, GroupTaxon } from '../groups.js';
 import type { Parsed } from '../parse.js';
-import { notUnderstood, rowOf, sources, targetRelease, type Answer, type Ctx } from './common.js';
+import { notUnderstood, profileEntries, rowOf, sources, targetRelease, type Answer, type Ctx } from './common.js';
 import { ambiguousAbbreviation, speciesIn, who } from './species.js';
 
 /** The name a group's taxon had in a release: its former name before the rename, its own after. */
@@ -48,6 +48,9 @@ export function groupMembership(ctx: Ctx, p: Parsed): Answer {
   const inStrict = c[strict.rank] === strictName;
   const inWider = wider ? c[wider.rank] === wider.name : false;
   const it = who(s, doc.scientific_name);
+  // "Was Hantaan virus a bunyavirus in 2005?": a release before the word's taxon was made (the class Bunyaviricetes,
+  // MSL39) cannot say No; the group was then another taxon (the family Bunyaviridae), which the table does not name
+  if (!inStrict && !inWider && !listedIn(ctx, strict.rank, strictName, r.msl)) return notYetDefined(ctx, word, strict.rank, strictName, r, it, c);
   const src = sources(ctx, 'species_doc', r.version);
   const data = { species: doc.scientific_name, version: r.version, group: word, taxon: { rank: strict.rank, name: strictName }, wider: wider ?? null, classification: c, source: g.source };
   const former = g.former?.filter((f) => mslOf(f.renamed_in) <= r.msl).map((f) => `, formerly the ${f.rank} ${f.name} (renamed in ${f.renamed_in})`).join('') ?? '';
@@ -73,6 +76,18 @@ export function groupMembership(ctx: Ctx, p: Parsed): Answer {
     response: `No: in ${release(r)}${lastNote}, ${it} ${lastNote ? 'was' : 'is'} in ${where}, not in ${reading(word, strict, strictName)}${wider ? ` (or, loosely, the ${wider.rank} ${wider.name})` : ''}${history}.`,
     data: { ...data, answer: 'no' }, sources: src,
   };
+}
+
+/** Whether a taxon of that rank and name is listed in the release. */
+function listedIn(ctx: Ctx, rank: string, name: string, msl: number): boolean {
+  return profileEntries(ctx, name).some((e) => e.rank === rank && e.first_msl <= msl && e.last_msl >= msl);
+}
+
+/** The answer to a group word asked of a release that did not list the taxon the word names: not a No. */
+function notYetDefined(ctx: Ctx, word: string, rank: string, name: string, r: ReleaseRow, it: string, c: Record<string, string | null>): Answer {
+  const e = profileEntries(ctx, name).find((x) => x.rank === rank);
+  const when = e && e.first_msl > r.msl ? `was first listed in ${release(rowOf(ctx, e.first_msl)!)}` : 'is not listed there';
+  return notUnderstood('group', `"${word}" names the ${rank} ${name}, which ${when}, so ${release(r)} does not say whether ${it} was one; in ${release(r)} it is in ${placedBy(c, ['genus', 'subfamily', 'family', 'order'])}.`);
 }
 
 /**
