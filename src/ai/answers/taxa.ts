@@ -331,6 +331,11 @@ export function taxonIn(ctx: Ctx, p: Parsed): Answer {
     if (went) return went;
   }
   const at = rowOf(ctx, a.entry.last_msl)!;
+  // the places a taxon's record holds are of its last release: "Was rotavirus a reovirus in 1975?" asks another
+  const asked = p.releases[0] ? rowOf(ctx, p.releases[0].msl) : undefined;
+  if (asked && asked.msl !== at.msl) {
+    return notUnderstood('release', `I place the ${a.rank} ${a.name} within other taxa by its last release, ${release(at)}, not by ${release(asked)}, the release asked.`);
+  }
   const yes = a.entry.parents.some((x) => x.rank === b.rank && x.name === b.name);
   const path = a.entry.parents.map((x) => `${x.rank} ${x.name}`).join(' > ');
   const word = b.group ? `, which "${b.text.toLowerCase()}" names` : '';
