@@ -172,7 +172,7 @@ export const CHANGE_WORDS: ReadonlyArray<[ChangeKind, RegExp]> = [
   ['renamed', /\b(?:renam\w*|name changes?|new names?|chang\w* (?:their |its |the )?names?|names? (?:were |was |have |has |had )?chang\w*)\b/],
   ['merged', /\bmerg\w*/],
   ['split', /\bsplit\w*/],
-  ['reclassified', /\b(?:reclassif\w*|moved|relocat\w*|reassign\w*|transferr\w*)\b/],
+  ['reclassified', /\b(?:reclassif\w*|mov(?:e|ed|es)|relocat\w*|reassign\w*|transferr\w*)\b/],
   ['abolished', /\b(?:abolish\w*|remov\w*|delet\w*|dropp\w*|discontinu\w*|eliminat\w*|retir\w*|disappear\w*|lost|lose|withdrawn)\b/],
   // ("recognised" alone is not new: "how many species were recognised in MSL35" counts them all; "newly
   // recognised" is new by its first word)
