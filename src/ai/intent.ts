@@ -167,7 +167,8 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
     return set(COUNTABLE.includes(rank) ? 'two_taxa' : 'compare_rank_unread', rank);
   }
   // "were more species added in 2020 or 2021": each release's own change, not the step between them
-  if (distinct && species === 0 && taxa === 0 && f.changeAsked && f.or) return 'changes_or_unread';
+  // ("how many species were added in MSL40 and MSL41": each release's change too, not the step between them)
+  if (distinct && species === 0 && taxa === 0 && f.changeAsked && (f.or || /\bin (?:both )?§rel,? (?:and|&) (?:in )?§rel\b/.test(r))) return 'changes_or_unread';
   // "which family grew the most between ...": a ranking of taxa (fastest_growing), not two totals
   if (distinct && species === 0 && taxa <= 1 && (f.counting || f.changeAsked) && !(f.ranking && taxa === 0)) {
     const rank = p.countedRank ?? p.rankWord ?? 'species';
@@ -178,11 +179,12 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   }
   const change = p.change;
   // "which species were merged in MSL41", "how many species were split in 2025": a merge or split is told by its species
-  const listing = () => f.which || /\b(?:genera|families|orders|realms|subfamilies|classes|phyla|kingdoms|suborders|subgenera)\b/.test(r)
+  // ("how many taxa were renamed in MSL39": the taxa of every rank, counted by rank)
+  const listing = () => f.which || /\b(?:genera|families|orders|realms|subfamilies|classes|phyla|kingdoms|suborders|subgenera|taxa)\b/.test(r)
     || change === 'merged' || change === 'split';
   // ("which family gained the most species in MSL39" ranks the families by growth: no list of new ones)
   if (rels === 1 && species === 0 && taxa === 0 && change && listing() && !(f.ranking && /\b(?:gain\w*|gr[eo]w\w*)\b/.test(r))
-    && (!f.howMany || change === 'merged' || change === 'split' || (p.rankWord !== null && p.rankWord !== 'species'))) {
+    && (!f.howMany || change === 'merged' || change === 'split' || (p.rankWord !== null && p.rankWord !== 'species') || (p.rankWord === null && /\btaxa\b/.test(r)))) {
     if (!p.rankWord) return change === 'added' || change === 'abolished' || change === 'renamed' ? 'every_rank_changed' : set('which_changed', 'species');
     return set('which_changed', p.rankWord);
   }
