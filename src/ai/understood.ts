@@ -3,6 +3,7 @@
 // releases; and the confidence of the reading. Also the checks that turn a reading into "not understood":
 // an answer is given only when every part of the question was read and the answer uses every part.
 import type { Intent, Parsed, SpeciesRef } from './parse.js';
+import { rankOf } from './vocabulary.js';
 
 export type Resolved = 'exact' | 'former_name' | 'virus_name' | 'abbreviation' | 'short_name' | 'typo' | 'identifier' | 'common_name';
 
@@ -67,6 +68,8 @@ export function unreadWords(p: Parsed): string | null {
   const digits = p.leftovers.flatMap((w) => w.split(' ')).find((w) => /\d/.test(w) && !/^\d[\d,.]*$/.test(w));
   if (digits) return `"${digits}"`;
   // "MSL33 vs MSL34 vs MSL35": the answers compare two releases, so a third would be left out
+  const ranks = twoRanksChanged(p);
+  if (ranks) return ranks;
   const third = p.releases[2];
   return third && new Set(p.releases.map((r) => r.msl)).size > 2 ? `the third release named ("${third.text}"): I compare two releases at a time` : null;
 }
@@ -85,6 +88,20 @@ export function negatedClaim(p: Parsed): string | null {
   const claim = p.residue.replace(NEGATIVE_OPENING, ' ').replace(NEGATIVE_TAG, ' ').replace(/\bwhether or not\b/g, ' ');
   const m = /\b(?:not|never|no longer|nowhere)\b|\b(?:is|are|was|were|does|do|did|has|have|had)n'?t\b/.exec(claim);
   return m ? m[0] : null;
+}
+
+/**
+ * "How many new genera and species were added in MSL41?": the changes of two ranks at once, which the answers of
+ * one rank's changes would answer for the first only.
+ */
+function twoRanksChanged(p: Parsed): string | null {
+  if (p.change === null || !/\b(?:and|or|&|plus|as well as)\b/.test(p.residue)) return null;
+  const m = /\b([a-z]+)\s*,?\s+(?:and|or|&|plus|as well as)\s+(?:(?:new|the|how many|of)\s+)*([a-z]+)\b/g;
+  for (const x of p.residue.matchAll(m)) {
+    const [a, b] = [rankOf(x[1]!), rankOf(x[2]!)];
+    if (a && b && a !== b) return `the changes of two ranks at once ("${x[0]}"): I answer the changes of one rank at a time`;
+  }
+  return null;
 }
 
 /** The part of a question the intent's answer would leave out, or null when it reads every part. */
