@@ -11,7 +11,7 @@ import { abbreviationAside, placeIn, resolveOne } from '../../read/resolve.js';
 import { lineageCurrentName, lineageOutline, lineagePlace, lineageRenames, renamesIn, type LineageOutline } from '../../read/species-walks.js';
 import { and, release } from '../format.js';
 import type { Parsed, SpeciesRef } from '../parse.js';
-import { COMPOSITION_NAMES } from '../vocabulary.js';
+import { COMPOSITION_NAMES, findHosts } from '../vocabulary.js';
 import { fallback, inSpan, labelled, notUnderstood, renamedAs, rowOf, sources, span, targetRelease, taxonFate, type Answer, type Ctx, type Source } from './common.js';
 
 /**
@@ -464,6 +464,17 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
   };
 }
 
+// The words of a host source group itself, which a Yes of the VMR's host source answers
+const BROAD_HOST = /^(?:prokaryot\w*|archae\w*|bacteri\w*|(?:bacterio)?phages?|oomycetes?|fung(?:i|us|al)|mycovirus(?:es)?|alga[el]?|protists?|protozoa\w*|plants?|invertebrates?|vertebrates?|animals?|soil|marine|freshwater|sewage|phytobiome)$/;
+
+/** The host word of a question narrower than the group it falls in ("bats" of vertebrates), or a word beside it left unread. */
+function narrowerHost(p: Parsed, hosts: string[]): string | null {
+  const asked = findHosts(p.residue).filter((m) => m.values.some((v) => hosts.includes(v)));
+  const narrow = asked.find((m) => !BROAD_HOST.test(m.text));
+  if (narrow) return narrow.text;
+  return p.leftovers.length > 0 ? `${p.leftovers.join(' ')} ${asked[0]?.text ?? ''}`.trim() : null;
+}
+
 /** "Does Zika virus infect insects?": the VMR exemplar's host source. */
 export function hasHost(ctx: Ctx, p: Parsed): Answer {
   const s = p.species[0]!;
@@ -471,6 +482,12 @@ export function hasHost(ctx: Ctx, p: Parsed): Answer {
   const doc = speciesIn(ctx, s, r).species;
   if (!doc || doc.hosts.length === 0) return notUnderstood('host', `No host source is recorded for ${s.text} in ${release(r)}.`);
   const yes = doc.hosts.some((h) => p.hosts.includes(h));
+  // the VMR's host source is a broad group ("vertebrates"): it holds no Yes for a narrower host ("bats",
+  // "mosquitoes", "E. coli"), nor for a kind of phage ("a lytic phage"), only a No where the group differs
+  const narrower = yes ? narrowerHost(p, doc.hosts) : null;
+  if (narrower) {
+    return notUnderstood('host', `The VMR records host source by broad group only: ${who(s, doc.scientific_name)} has host source ${doc.hosts.join(', ')} (the VMR exemplar's, ${doc.hosts_from_version ?? r.version}); it holds no Yes for "${narrower}", which is narrower.`);
+  }
   return {
     response: `${yes ? 'Yes' : 'No'}: ${who(s, doc.scientific_name)} has host source ${doc.hosts.join(', ')} (the VMR exemplar's, ${doc.hosts_from_version ?? r.version}).`,
     data: { species: doc.scientific_name, hosts: doc.hosts, asked: p.hosts, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'species_doc', r.version),
