@@ -207,6 +207,14 @@ export function formerNames(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
   // "since 2015", "after MSL30": any rename after it; "before 2015": any before it; else one in that release
   const yes = renames.some((r) => !asked || inSpan(p.form.span, mslOf(r.version), asked.msl));
   const lead = p.form.yesNo && p.change === 'renamed' && p.releases.length <= 1 ? `${yes ? 'Yes' : 'No'}: ` : '';
+  // a species that ended in a split, merge or abolition ("Ebola virus", split in MSL14) lives on in others, whose
+  // renames are not its own: its No would be said of the virus the name is still used for
+  if (lead && l.ended !== 'current') {
+    return notUnderstood('species', `${called(s, last.name)} is the name of a species listed ${l.first_appearance}-${l.last_appearance}, ${endingText(l)}; its own record says nothing of the names of the species it went to: ask about one of them.`);
+  }
+  if (spans.length === 1 && l.ended !== 'current') {
+    return { response: `${called(s, last.name)} had one name, ${last.name}, in every release it is listed in (${last.first}-${last.last}), and was ${endingText(l)}.`, data, sources };
+  }
   if (spans.length === 1) {
     return { response: `${lead}${called(s, last.name)} has had one name, ${last.name}, in every release it is listed in (${last.first}-${last.last}); it was never renamed.`, data, sources };
   }
