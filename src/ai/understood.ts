@@ -122,6 +122,11 @@ export function unreadPart(p: Parsed): string | null {
   // "before 2023", "after MSL30": a span of releases, which these answers do not read
   const span = /\b(before|after|prior to|until|till|up to)\s+(?:the\s+)?§rel/.exec(p.residue);
   if (span && !['compare_releases', 'fastest_growing', 'count_taxon', 'family_evolution', 'milestones'].includes(p.intent)) return `"${span[1]}" a release (I answer about a release, not the releases ${span[1]} it)`;
+  // "How many genera did Flaviviridae have when it was created?": a count in a release the words name by an event
+  if (/\bwhen\b/.test(p.residue) && p.releases.length === 0 && (p.intent === 'count_taxon' || p.intent === 'count_release')) return '"when" (the release is named by an event; I count in a release named as such)';
+  // "Has the family of hepatitis C virus changed since 2020?": a place or a count in one release says nothing of
+  // the releases since
+  if (/\bsince\s+(?:the\s+)?§rel/.test(p.residue) && ['classification', 'genome', 'hosts', 'count_release'].includes(p.intent)) return '"since" a release (I answer about a release, not the releases since it)';
   // "which families did Picornavirales gain in 2019": a change in a release is not answered with a classification
   if (p.intent === 'classification' && p.change && p.releases.length > 0) return `the ${p.change} taxa asked in ${p.releases[0]!.version}`;
   // the comparison of two releases (answers/changes.ts) is of species: other ranks are relations read whole, or not understood
