@@ -105,7 +105,8 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   if (species === 1 && taxa === 1 && rels <= 1 && f.yesNo && (f.member || p.taxa[0]!.group)) return 'member_of';
   // "Is the 1971 species Langat virus a flavivirus today?": the earlier release says where the name was used, the
   // question is asked of today's
-  if (species === 1 && taxa === 1 && rels === 2 && f.yesNo && (f.member || p.taxa[0]!.group)) {
+  // ("in both 1990 and 2025", "in 1990 and in 2025": asked of each release, which this reading does not do)
+  if (species === 1 && taxa === 1 && rels === 2 && f.yesNo && (f.member || p.taxa[0]!.group) && !/\bboth\b|§rel,? (?:and|&|or) (?:in )?§rel/.test(r)) {
     const now = p.releases.findIndex((x, k) => /^(?:right now|now|today|currently|nowadays)$/.test(x.text) || (x.msl === latestMsl && p.releases[1 - k]!.msl !== latestMsl));
     if (now >= 0 && p.releases[1 - now]!.msl !== latestMsl) {
       p.nameRelease = p.releases[1 - now]!;
