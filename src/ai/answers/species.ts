@@ -207,13 +207,13 @@ export function formerNames(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
   // "since 2015", "after MSL30": any rename after it; "before 2015": any before it; else one in that release
   const yes = renames.some((r) => !asked || inSpan(p.form.span, mslOf(r.version), asked.msl));
   const lead = p.form.yesNo && p.change === 'renamed' && p.releases.length <= 1 ? `${yes ? 'Yes' : 'No'}: ` : '';
-  // a species that ended in a split, merge or abolition ("Ebola virus", split in MSL14) lives on in others, whose
-  // renames are not its own: its No would be said of the virus the name is still used for
-  if (lead && l.ended !== 'current') {
+  // a species that ended in a split or merge ("Ebola virus", split in MSL14) lives on in others, whose renames are
+  // not its own: its No would be said of the virus the name is still used for
+  if (lead && (l.ended === 'split' || l.ended === 'merged')) {
     return notUnderstood('species', `${called(s, last.name)} is the name of a species listed ${l.first_appearance}-${l.last_appearance}, ${endingText(l)}; its own record says nothing of the names of the species it went to: ask about one of them.`);
   }
   if (spans.length === 1 && l.ended !== 'current') {
-    return { response: `${called(s, last.name)} had one name, ${last.name}, in every release it is listed in (${last.first}-${last.last}), and was ${endingText(l)}.`, data, sources };
+    return { response: `${lead}${called(s, last.name)} had one name, ${last.name}, in every release it is listed in (${last.first}-${last.last}), and was ${endingText(l)}.`, data, sources };
   }
   if (spans.length === 1) {
     return { response: `${lead}${called(s, last.name)} has had one name, ${last.name}, in every release it is listed in (${last.first}-${last.last}); it was never renamed.`, data, sources };
@@ -475,12 +475,17 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
 // The words of a host source group itself, which a Yes of the VMR's host source answers
 const BROAD_HOST = /^(?:prokaryot\w*|archae\w*|bacteri\w*|(?:bacterio)?phages?|oomycetes?|fung(?:i|us|al)|mycovirus(?:es)?|alga[el]?|protists?|protozoa\w*|plants?|invertebrates?|vertebrates?|animals?|soil|marine|freshwater|sewage|phytobiome)$/;
 
-/** The host word of a question narrower than the group it falls in ("bats" of vertebrates), or a word beside it left unread. */
+/** The host word of a question narrower than the group it falls in ("bats" of vertebrates), or qualified by a word left unread. */
 function narrowerHost(p: Parsed, hosts: string[]): string | null {
   const asked = findHosts(p.residue).filter((m) => m.values.some((v) => hosts.includes(v)));
   const narrow = asked.find((m) => !BROAD_HOST.test(m.text));
   if (narrow) return narrow.text;
-  return p.leftovers.length > 0 ? `${p.leftovers.join(' ')} ${asked[0]?.text ?? ''}`.trim() : null;
+  // a word no vocabulary reads right before the host word qualifies it ("a lytic phage", "a temperate phage")
+  for (const m of asked) {
+    const before = /([a-z]+)\s*$/.exec(p.residue.slice(0, m.index))?.[1];
+    if (before && p.leftovers.includes(before)) return `${before} ${m.text}`;
+  }
+  return null;
 }
 
 /** "Does Zika virus infect insects?": the VMR exemplar's host source. */
