@@ -465,6 +465,13 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
         data: { species: doc.scientific_name, rank: t.rank, asked: t.name, actual: at, version: r.version, answer: 'yes', by: 'former taxon' }, sources: sources(ctx, 'species_doc', r.version),
       };
     }
+    // "Is banana bunchy top virus a nanovirus?": a genus's name written as an everyday word is also said of the
+    // family of its stem (Nanoviridae), which holds the species, or held it (Qbeta, in Leviviridae to MSL35): a
+    // No of the genus alone would answer one sense of two
+    const family = t.rank === 'genus' && everyday && stem !== t.name ? stemFamilyOf(ctx, ids, stem, r.msl) : null;
+    if (family) {
+      return notUnderstood('group', `"${t.text}" may mean the genus ${t.name}, which ${who(s, doc.scientific_name)} is not in (in ${release(r)} it is in ${at ? `the genus ${at}` : 'no genus'}), or any member of the family ${family}, which it ${doc.classification.family === family ? 'is in' : 'was in'}: ask about the genus or the family by name.`);
+    }
   }
   return {
     response: `${yes ? 'Yes' : 'No'}: in ${release(r)}, ${who(s, doc.scientific_name)} is in ${at ? `the ${t.rank} ${at}` : `no ${t.rank}`}${since}.`,
@@ -486,6 +493,12 @@ function narrowerHost(p: Parsed, hosts: string[]): string | null {
     if (before && p.leftovers.includes(before)) return `${before} ${m.text}`;
   }
   return null;
+}
+
+/** The family named by a genus word's stem ("Nanovir" -> Nanoviridae) that held the species up to the release, if any. */
+function stemFamilyOf(ctx: Ctx, ids: number[], stem: string, msl: number): string | null {
+  const family = `${stem}idae`;
+  return ids.some((id) => lineageOutline(ctx.store, id).timeline.some((e) => mslOf(e.version) <= msl && e.lineage.split(';').includes(family))) ? family : null;
 }
 
 /** "Does Zika virus infect insects?": the VMR exemplar's host source. */
