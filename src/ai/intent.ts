@@ -199,7 +199,8 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
     const rank = firstRank(r.replace(/\b[a-z]+\s+§tx/g, ' ').replace(/§\w+/g, ' '));
     return rank && RANKS.indexOf(rank) > RANKS.indexOf(p.taxa[0]!.rank as Rank) ? set('which_changed_within', rank) : 'within_rank_unread';
   }
-  if (rels === 2 && f.than && f.yesNo) return set('between_releases', p.rankWord ?? 'species');
+  // ("did MSL41 add more species than MSL40": each release's additions, not the two totals)
+  if (rels === 2 && f.than && f.yesNo) return f.changeAsked ? 'changes_or_unread' : set('between_releases', p.rankWord ?? 'species');
   return null;
 }
 
@@ -226,7 +227,8 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     if (p.targetRank && p.targetRank !== 'species' && /\b(?:first|earliest|oldest)\b/.test(r) && /\b(?:which|what|name)\b/.test(r) && p.releases.length === 0 && !has(KW.count, r)) return 'milestones';
     // "which release had 1906 species?"
     if (whichRelease && p.threshold !== null && p.threshold >= 1000) return 'milestones';
-    if (/\b(?:which|what) (?:release|version|msl|year)\b.*\b(?:most|largest|biggest|fewest)\b/.test(r)) return 'milestones';
+    // (the release that abolished, merged, split or moved the most is no milestone these answers hold)
+    if (/\b(?:which|what) (?:release|version|msl|year)\b.*\b(?:most|largest|biggest|fewest)\b/.test(r) && (p.change === null || p.change === 'added' || p.change === 'renamed')) return 'milestones';
   }
   if (species) {
     if ((has(KW.genome, r) || p.genomeTypes.length > 0) && !has(/\b(?:families|genera)\b/, r)) return 'genome';
@@ -276,6 +278,8 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
   if (p.badReleases.length > 0) return 'unknown';
   if (p.releases.length >= 2 && /\b(?:more|fewer|less|than|differ\w*|grew|increase\w*)\b/.test(r) && (p.targetRank ?? 'species') === 'species') return 'compare_releases';
   if (has(KW.count, r) && p.change && p.releases.length <= 1 && (p.targetRank ?? 'species') === 'species') return 'release_changes';
+  // "by how much did the number of species grow in MSL41": the release's change, not its total
+  if (p.releases.length === 1 && /\b(?:grow|grew|growth|increas\w*|rise|rose|net change|go up|went up|by how much)\b/.test(r)) return 'release_changes';
   // "how many species did MSL37 add over MSL36": the changes between the two
   if (p.releases.length === 2 && p.change && (p.targetRank ?? 'species') === 'species') return 'compare_releases';
   if (has(KW.count, r) && /\b(?:releases|versions|msls|editions)\b/.test(r)) return 'release_info';
