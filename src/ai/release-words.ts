@@ -98,9 +98,9 @@ export function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
     // "2018b" names one release by its label ("1999c" none); "2019" the release(s) of that year
     for (const m of matches(/\b((?:19|20)\d\d)([a-rt-z])?\b/g, lower)) {
       // a year joined to letters by a hyphen, slash or underscore is part of a virus's name ("Synechococcus phage
-      // ACG-2014j", "parvovirus YX-2010/CHN"), not a release ("MSL37/2022" is one release named twice)
+      // ACG-2014j", "parvovirus YX-2010/CHN", "2019-nCoV"), not a release ("MSL37/2022" is one release named twice)
       const joined = /(?:^|[^a-z\d])([a-z][a-z\d]*)[-_/]$/.exec(lower.slice(Math.max(0, m.index! - 16), m.index));
-      if ((joined && !/^msl\d*$/.test(joined[1]!)) || /^[_/][a-z\d]/.test(lower.slice(m.index! + m[0].length))) continue;
+      if ((joined && !/^msl\d*$/.test(joined[1]!)) || /^(?:[_/][a-z\d]|-[a-z])/.test(lower.slice(m.index! + m[0].length))) continue;
       const year = Number(m[1]);
       if (m[2]) {
         const r = all.find((x) => x.label === `${m[1]}${m[2]}`);

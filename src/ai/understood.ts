@@ -65,6 +65,9 @@ const TAXON_INTENTS = new Set<Intent>(['classification', 'genome', 'hosts', 'cou
 export function unreadWords(p: Parsed): string | null {
   const decade = /\b(?:1[89]|20)\d0'?s\b(?!\s*msl\s*-?\s*\d)/.exec(p.normalised);
   if (decade) return `the decade "${decade[0]}" (I answer about one release or two, not the releases of a decade)`;
+  // "back in '15": a year in two digits, which names no release
+  const short = /(?:^|\s)['’](\d\d)\b/.exec(p.normalised);
+  if (short) return `the year "'${short[1]}" (name a release as MSL30, 2015 or 1999a)`;
   const digits = p.leftovers.flatMap((w) => w.split(' ')).find((w) => /\d/.test(w) && !/^\d[\d,.]*$/.test(w));
   if (digits) return `"${digits}"`;
   // "MSL33 vs MSL34 vs MSL35": the answers compare two releases, so a third would be left out
