@@ -267,7 +267,8 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
   }
   // "which family gained the most species": growth, not size
   if (has(KW.growth, r) && /\b(?:gain\w*|gr[eo]w\w*|increas\w*)\b/.test(r) && /\b(?:most|fastest)\b/.test(r)) return 'fastest_growing';
-  if (has(KW.largest, r) && !has(/\b(?:releases?|versions?|msls?|years?|editions?)\b/, r)) return 'largest_taxa';
+  // ("which virus has the largest genome": the size of genomes, which no ranking here reads)
+  if (has(KW.largest, r) && !has(/\b(?:releases?|versions?|msls?|years?|editions?)\b/, r) && !has(KW.genome, r)) return 'largest_taxa';
   if (has(KW.growth, r) && (p.targetRank !== null && p.targetRank !== 'species' || has(/\b(?:fastest|most)\b/, r))) return 'fastest_growing';
   if (has(KW.stability, r)) return 'family_stability';
   // host and genome questions without a name are about the families of the latest release

@@ -125,6 +125,10 @@ export function unreadPart(p: Parsed): string | null {
   // "before 2023", "after MSL30": a span of releases, which these answers do not read
   const span = /\b(before|after|prior to|until|till|up to)\s+(?:the\s+)?§rel/.exec(p.residue);
   if (span && !['compare_releases', 'fastest_growing', 'count_taxon', 'family_evolution', 'milestones'].includes(p.intent)) return `"${span[1]}" a release (I answer about a release, not the releases ${span[1]} it)`;
+  // "How many segments does influenza A virus have?": the VMR's genome records hold no count of segments
+  if (/\bsegments\b|\bhow many (?:genome )?segments?\b/.test(p.residue) && ['genome', 'count_taxon', 'count_release', 'classification'].includes(p.intent)) return 'the number of genome segments (the genome records here hold no count of segments)';
+  // "How many variants of SARS-CoV-2 are there?": a count asked of a species, which its classification does not hold
+  if (p.intent === 'classification' && p.species.length > 0 && /\bhow many\b/.test(p.residue)) return '"how many" of a virus (I count the taxa of a release or a taxon, not kinds of one virus)';
   // "How many genera did Flaviviridae have when it was created?": a count in a release the words name by an event
   if (/\bwhen\b/.test(p.residue) && p.releases.length === 0 && (p.intent === 'count_taxon' || p.intent === 'count_release')) return '"when" (the release is named by an event; I count in a release named as such)';
   // "Has the family of hepatitis C virus changed since 2020?": a place or a count in one release says nothing of
