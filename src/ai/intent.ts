@@ -41,7 +41,7 @@ const REPORTED: Partial<Record<Reading, Intent>> = {
   year_counts: 'count_release', releases_of_year: 'release_info', releases_in_years: 'release_info', years_between: 'release_info',
   release_is_year: 'release_info', taxa_of_release: 'release_info', rank_is: 'classification', taxon_threshold: 'count_taxon', member_of: 'same_taxon',
   has_host: 'hosts', taxon_former_names: 'taxon_history', taxon_in_taxon: 'same_taxon', taxon_became: 'taxon_history', species_moved: 'species_history', taxon_genome_type: 'genome_type', name_in_release: 'current_name', still_named: 'current_name', listed_in: 'species_history',
-  two_taxa: 'compare_taxa', two_taxa_between: 'compare_taxa', between_releases: 'compare_releases',
+  two_taxa: 'compare_taxa', two_taxa_between: 'compare_taxa', two_taxa_first: 'compare_taxa', between_releases: 'compare_releases',
   taxa_changed_between: 'which_changed', every_rank_changed: 'which_changed', which_changed_within: 'which_changed',
   span_unread: 'which_changed', compare_rank_unread: 'compare_taxa', changes_or_unread: 'compare_releases',
   change_unread: 'which_changed', within_rank_unread: 'which_changed',
@@ -163,6 +163,9 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
     const rank = p.countedRank ?? 'species';
     return set(COUNTABLE.includes(rank) ? 'two_taxa_between' : 'compare_rank_unread', rank);
   }
+  // "which came first, Flaviviridae or Togaviridae?": the release each was first listed in, not their sizes
+  if (taxa === 2 && species === 0 && rels === 0 && !f.howMany && /\b(?:came first|first|earlier|earliest|older|oldest|newer|newest|more recent|later)\b/.test(r)
+    && !/\b(?:species|genera|families|members|more|fewer|bigger|larger|smaller)\b/.test(r)) return 'two_taxa_first';
   if (taxa === 2 && species === 0 && rels <= 1 && (f.comparing || f.howMany)) {
     const rank = p.countedRank ?? 'species';
     return set(COUNTABLE.includes(rank) ? 'two_taxa' : 'compare_rank_unread', rank);

@@ -14,7 +14,7 @@ import { groupMembership, notATaxon } from './groups.js';
 import { currentName, formerNames, hasHost, isGenomeType, listedIn, memberOf, nameIn, sameTaxon, speciesClassification, speciesGenome, speciesHistory, speciesHosts, speciesMoves, stillNamed } from './species.js';
 import {
   compareRankUnread, countTaxon, taxonIn, taxonGenomeType, familyEvolution, familyStability, fastestGrowing, largestTaxa, rankIs, stillInUse, taxonClassification,
-  taxonFormerNames, taxonGenome, taxonHistory, taxonHosts, taxonThreshold, twoTaxa, twoTaxaBetween, typeSpeciesOf,
+  taxonFormerNames, taxonGenome, taxonHistory, taxonHosts, taxonThreshold, twoTaxa, twoTaxaBetween, twoTaxaFirst, typeSpeciesOf,
 } from './taxa.js';
 
 export type { Answer, Source } from './common.js';
@@ -71,6 +71,7 @@ const HANDLERS: Record<Exclude<Reading, 'help' | 'unknown'>, Handler> = {
   listed_in: listedIn,
   two_taxa: twoTaxa,
   two_taxa_between: twoTaxaBetween,
+  two_taxa_first: twoTaxaFirst,
   between_releases: betweenReleases,
   taxa_changed_between: taxaChangedBetween,
   every_rank_changed: everyRankChanged,

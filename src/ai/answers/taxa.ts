@@ -311,8 +311,10 @@ export function rankIs(ctx: Ctx, p: Parsed): Answer {
   const t = p.taxa[0]!;
   const rank = p.relationRank!;
   const yes = t.rank === rank;
+  // "Is Coronaviridae an order or a family?" is no yes or no: the rank alone answers it
+  const lead = /§tx (?:still )?(?:an? |the )?[a-z]+ or (?:an? )?[a-z]+\b/.test(p.residue) ? '' : `${yes ? 'Yes' : 'No'}: `;
   return {
-    response: `${yes ? 'Yes' : 'No'}: ${t.name} is ${/^[aeiou]/.test(t.rank) ? 'an' : 'a'} ${t.rank} (listed MSL${t.entry.first_msl}-MSL${t.entry.last_msl}).`,
+    response: `${lead}${t.name} is ${/^[aeiou]/.test(t.rank) ? 'an' : 'a'} ${t.rank} (listed MSL${t.entry.first_msl}-MSL${t.entry.last_msl}).`,
     data: { taxon: t.name, rank: t.rank, asked: rank, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'taxon_profile'),
   };
 }
@@ -387,6 +389,18 @@ function endedInto(ctx: Ctx, a: TaxonRef, b: TaxonRef): Answer | null {
     response: `${yes ? 'Yes' : 'No'}, by where its species went: the ${a.rank} ${a.name} was listed ${doc.first_appearance}-${doc.last_appearance} and ${doc.ended} in ${release(end)}, its species going to ${into}${where}.`,
     data: { taxon: a.name, rank: a.rank, ended: doc.ended, ended_in: doc.ended_in, destinations: doc.destinations, asked: { rank: b.rank, name: b.name }, version: ctx.latest.version, answer: yes ? 'yes' : 'no' },
     sources: [...sources(ctx, 'taxon_history_doc'), ...sources(ctx, 'taxon_profile', ctx.latest.version)],
+  };
+}
+
+/** "Which came first, Flaviviridae or Togaviridae?": the release each was first listed in. */
+export function twoTaxaFirst(ctx: Ctx, p: Parsed): Answer {
+  const [a, b] = (p.taxa as [TaxonRef, TaxonRef]).slice().sort((x, y) => x.entry.first_msl - y.entry.first_msl) as [TaxonRef, TaxonRef];
+  const first = (t: TaxonRef) => `the ${t.rank} ${t.name} was first listed in ${release(rowOf(ctx, t.entry.first_msl)!)}`;
+  const which = a.entry.first_msl === b.entry.first_msl ? 'both were first listed in the same release' : `${a.name} came first`;
+  return {
+    response: `${first(a).charAt(0).toUpperCase()}${first(a).slice(1)} and ${first(b)}: ${which}.`,
+    data: { taxa: [a, b].map((t) => ({ rank: t.rank, name: t.name, first_version: `MSL${t.entry.first_msl}` })) },
+    sources: sources(ctx, 'taxon_profile'),
   };
 }
 
