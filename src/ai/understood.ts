@@ -94,6 +94,16 @@ export function negatedClaim(p: Parsed): string | null {
 }
 
 /**
+ * "Has hepatitis C virus always been in Flaviviridae?": a membership asked of every release, which the answers
+ * (of one release, or of whether it ever was) do not read.
+ */
+export function everyRelease(p: Parsed): string | null {
+  if (!['member_of', 'taxon_in_taxon'].includes(p.relation)) return null;
+  const m = /\b(?:always|every release|all (?:the )?releases|throughout)\b/.exec(p.residue);
+  return m ? m[0] : null;
+}
+
+/**
  * "How many new genera and species were added in MSL41?": the changes of two ranks at once, which the answers of
  * one rank's changes would answer for the first only.
  */

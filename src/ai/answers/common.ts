@@ -36,6 +36,9 @@ export function contextOf(store: Store): Ctx {
 
 export type Handler = (ctx: Ctx, p: Parsed) => Answer | Promise<Answer>;
 
+/** A question in the past tense ("Was ...", "Did ... belong", "Has ... been"): asked of no release, whether it ever was. */
+export const PAST = /^\s*(?:was|were|did|had|has|have|used)\b/;
+
 /** "MSL1-MSL41": every release, as a source's version. */
 export const span = (ctx: Ctx): string => `${ctx.all[0]!.version}-${ctx.latest.version}`;
 export const rowOf = (ctx: Ctx, msl: number): ReleaseRow | undefined => ctx.all.find((r) => r.msl === msl);

@@ -9,7 +9,7 @@ import type { ReleaseRow } from '../../read/releases.js';
 import { and, release } from '../format.js';
 import type { GroupEntry, GroupTaxon } from '../groups.js';
 import type { Parsed } from '../parse.js';
-import { notUnderstood, profileEntries, rowOf, sources, targetRelease, type Answer, type Ctx } from './common.js';
+import { notUnderstood, PAST, profileEntries, rowOf, sources, targetRelease, type Answer, type Ctx } from './common.js';
 import { ambiguousAbbreviation, speciesIn, who } from './species.js';
 
 /** The name a group's taxon had in a release: its former name before the rename, its own after. */
@@ -72,6 +72,15 @@ export function groupMembership(ctx: Ctx, p: Parsed): Answer {
   const last = was[was.length - 1];
   const history = last ? `; it was in ${and([...new Set(last.lineage.split(';').filter((x) => names.has(x)))])} until ${release(rowOf(ctx, mslOf(last.version))!)}` : '';
   const where = `the ${strict.rank} ${c[strict.rank] ?? 'none'}${wider && strict.rank !== wider.rank ? ` and the ${wider.rank} ${c[wider.rank] ?? 'none'}` : ''}`;
+  // "Was rubella virus a togavirus?", of no release: whether it ever was, not whether it is now
+  if (last && p.releases.length === 0 && PAST.test(p.normalised)) {
+    const heldNames = [...new Set(was.flatMap((e) => e.lineage.split(';').filter((x) => names.has(x))))];
+    const loosely = wider && heldNames.every((x) => x === wider.name) ? ' in its wider sense' : '';
+    return {
+      response: `Yes: ${it} was in ${and(heldNames)}, which "${word}" names${loosely}, from ${release(rowOf(ctx, mslOf(was[0]!.version))!)} to ${release(rowOf(ctx, mslOf(last.version))!)}; in ${release(r)} it is in ${where}.`,
+      data: { ...data, answer: 'yes', by: 'former taxon' }, sources: src,
+    };
+  }
   return {
     response: `No: in ${release(r)}${lastNote}, ${it} ${lastNote ? 'was' : 'is'} in ${where}, not in ${reading(word, strict, strictName)}${wider ? ` (or, loosely, the ${wider.rank} ${wider.name})` : ''}${history}.`,
     data: { ...data, answer: 'no' }, sources: src,

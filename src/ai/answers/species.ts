@@ -12,7 +12,7 @@ import { lineageCurrentName, lineageOutline, lineagePlace, lineageRenames, renam
 import { and, release } from '../format.js';
 import type { Parsed, SpeciesRef } from '../parse.js';
 import { COMPOSITION_NAMES, findHosts } from '../vocabulary.js';
-import { fallback, inSpan, labelled, notUnderstood, renamedAs, rowOf, sources, span, targetRelease, taxonFate, type Answer, type Ctx, type Source } from './common.js';
+import { fallback, inSpan, labelled, notUnderstood, PAST, renamedAs, rowOf, sources, span, targetRelease, taxonFate, type Answer, type Ctx, type Source } from './common.js';
 
 /**
  * The lineage a name means in a release: of the lineages it was used for, the one listed there under it (a name
@@ -415,7 +415,7 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
       .sort((a, b) => mslOf(a.version) - mslOf(b.version));
     const was = inIt[inIt.length - 1];
     // "Was coliphage T4 in the family Myoviridae?", of no release: whether it ever was, and when
-    if (was && p.releases.length === 0 && /^(?:was|were|has|had)\b/.test(p.normalised.trim())) {
+    if (was && p.releases.length === 0 && PAST.test(p.normalised)) {
       const first = inIt[0]!;
       return {
         response: `Yes: ${who(s, doc.scientific_name)} was in the ${t.rank} ${t.name} from ${labelled(ctx, first.version)} to ${labelled(ctx, was.version)}; in ${release(r)} it is in ${at ? `the ${t.rank} ${at}` : `no ${t.rank}`}.`,

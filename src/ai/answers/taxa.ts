@@ -12,7 +12,7 @@ import { and, count, dec, num, RANK_PLURAL, release, signed } from '../format.js
 import type { Parsed, TaxonEntry, TaxonRef } from '../parse.js';
 import { stabilityExtremes, stabilityRow, stabilitySentence, STABILITY_FORMULA, statusOf } from '../stability.js';
 import { formatGenomeSize, genomeLabel } from '../vocabulary.js';
-import { fallback, inSpan, notUnderstood, profileEntries, rowOf, sources, span, targetRelease, taxonFate, withNote, type Answer, type Ctx, type Source } from './common.js';
+import { fallback, inSpan, notUnderstood, PAST, profileEntries, rowOf, sources, span, targetRelease, taxonFate, withNote, type Answer, type Ctx, type Source } from './common.js';
 import { speciesIn, who } from './species.js';
 
 export function countsIn(e: TaxonEntry, msl: number) {
@@ -339,6 +339,10 @@ export function taxonIn(ctx: Ctx, p: Parsed): Answer {
     return notUnderstood('release', `I place the ${a.rank} ${a.name} within other taxa by its last release, ${release(at)}, not by ${release(asked)}, the release asked.`);
   }
   const yes = a.entry.parents.some((x) => x.rank === b.rank && x.name === b.name);
+  // "Was Flavivirus ever in Togaviridae?": its place in its last release holds a Yes, never a No of every release
+  if (!yes && p.releases.length === 0 && (PAST.test(p.normalised) || /\b(?:ever|always|once|originally|formerly)\b/.test(p.residue))) {
+    return notUnderstood('release', `I place the ${a.rank} ${a.name} within other taxa by its last release, ${release(at)}, where it is not in the ${b.rank} ${b.name}; whether it was in an earlier release is not in that record.`);
+  }
   const path = a.entry.parents.map((x) => `${x.rank} ${x.name}`).join(' > ');
   const word = b.group ? `, which "${b.text.toLowerCase()}" names` : '';
   return {
