@@ -96,7 +96,9 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   if (species === 2 && f.yesNo && f.sameOrBoth && p.rankWord) return set('same_taxon', p.rankWord);
   if (taxa === 1 && species === 0 && rels <= 1 && f.yesNo) {
     const isA = new RegExp(`§tx (?:still )?(?:an? |the )?(${RANKS.join('|')})\\b`).exec(r);
-    if (isA && !f.still) return set('rank_is', isA[1] as Rank);
+    // ("Is Poxviridae a family of RNA viruses?" asks more than the rank: what the family holds)
+    const more = isA ? r.slice(isA.index + isA[0].length).replace(/\b(?:or (?:an? )?[a-z]+|now|today|still|§rel|in §rel|right|correct|true)\b/g, '').replace(/[\s?.!,]+/g, '') : '';
+    if (isA && !f.still && more === '') return set('rank_is', isA[1] as Rank);
     if (f.more) return 'taxon_threshold';
   }
   if (species === 1 && taxa === 0 && (p.genomeTypes.length > 0 || f.nucleicVirus) && f.yesNo && !f.or) return 'genome_type';
