@@ -3,7 +3,7 @@
 // releases; and the confidence of the reading. Also the checks that turn a reading into "not understood":
 // an answer is given only when every part of the question was read and the answer uses every part.
 import type { Intent, Parsed, SpeciesRef } from './parse.js';
-import { rankOf } from './vocabulary.js';
+import { findGenomeTypes, findHosts, rankOf } from './vocabulary.js';
 
 export type Resolved = 'exact' | 'former_name' | 'virus_name' | 'abbreviation' | 'short_name' | 'typo' | 'identifier' | 'common_name';
 
@@ -101,6 +101,19 @@ export function everyRelease(p: Parsed): string | null {
   if (!['member_of', 'taxon_in_taxon'].includes(p.relation)) return null;
   const m = /\b(?:always|every release|all (?:the )?releases|throughout)\b/.exec(p.residue);
   return m ? m[0] : null;
+}
+
+/**
+ * "Is Zika virus a tick-borne flavivirus?", "Is HIV a retrovirus of primates?": a membership whose group is
+ * qualified, right before it or by what follows it, by a word no answer of membership reads (a host, a genome, any
+ * word not understood): its Yes would be said of the group alone.
+ */
+export function qualifiedGroup(p: Parsed): string | null {
+  if (p.relation !== 'member_of' && p.relation !== 'taxon_in_taxon') return null;
+  const before = /([a-z][\w'-]*)\s+§(?:tx|grp)\b/.exec(p.residue)?.[1];
+  const after = /§(?:tx|grp)\s+(?:of|that|which|infecting|from|found in|in)\s+(?:(?:the|a|an|infects?|infected|infecting)\s+)?([a-z][\w'-]*)/.exec(p.residue)?.[1];
+  const qualifies = (w: string | undefined) => w !== undefined && (p.leftovers.includes(w) || findHosts(w).length > 0 || findGenomeTypes(w).length > 0 || /-borne$|^(?:new|emerging|recent|modern|ancient)$/.test(w));
+  return qualifies(before) ? `"${before}"` : qualifies(after) ? `"${after}"` : null;
 }
 
 /**
