@@ -110,8 +110,11 @@ export function everyRelease(p: Parsed): string | null {
  */
 export function qualifiedGroup(p: Parsed): string | null {
   if (p.relation !== 'member_of' && p.relation !== 'taxon_in_taxon') return null;
-  const before = /([a-z][\w'-]*)\s+§(?:tx|grp)\b/.exec(p.residue)?.[1];
-  const after = /§(?:tx|grp)\s+(?:of|that|which|infecting|from|found in|in)\s+(?:(?:the|a|an|infects?|infected|infecting)\s+)?([a-z][\w'-]*)/.exec(p.residue)?.[1];
+  // the group asked is the last taxon named ("Is human rhinovirus an enterovirus?": "human" is the subject's)
+  const at = Math.max(p.residue.lastIndexOf('§tx'), p.residue.lastIndexOf('§grp'));
+  if (at < 0) return null;
+  const before = /([a-z][\w'-]*)\s+$/.exec(p.residue.slice(0, at))?.[1];
+  const after = /^§(?:tx|grp)\s+(?:of|that|which|infecting|from|found in|in)\s+(?:(?:the|a|an|infects?|infected|infecting)\s+)?([a-z][\w'-]*)/.exec(p.residue.slice(at))?.[1];
   const qualifies = (w: string | undefined) => w !== undefined && (p.leftovers.includes(w) || findHosts(w).length > 0 || findGenomeTypes(w).length > 0 || /-borne$|^(?:new|emerging|recent|modern|ancient)$/.test(w));
   return qualifies(before) ? `"${before}"` : qualifies(after) ? `"${after}"` : null;
 }
