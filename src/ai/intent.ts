@@ -222,7 +222,9 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     }
     if (has(KW.milestone, r) || (has(KW.realmIntro, r) && !has(KW.count, r))) return 'milestones';
     // "when did the number of species pass 10,000?": a threshold crossed, not a count
-    if (p.threshold !== null && p.threshold >= 1000 && has(KW.threshold, r) && (!has(KW.count, r) || /\b(?:when|which|what|first)\b/.test(r))) return 'milestones';
+    // (a rank's smaller totals too: "when did the number of families pass 100?")
+    const rankThreshold = p.targetRank !== null && p.targetRank !== 'species' && p.releases.length === 0 ? 10 : 1000;
+    if (p.threshold !== null && p.threshold >= rankThreshold && has(KW.threshold, r) && (!has(KW.count, r) || /\b(?:when|which|what|first)\b/.test(r))) return 'milestones';
     // "when was the rank class first used": a rank word with an introduction verb and no release
     const whichRelease = /\b(?:which|what) (?:release|version|msl|year)\b/.test(r);
     if (p.targetRank && p.targetRank !== 'species' && has(KW.rankIntro, r) && (has(KW.when, r) || whichRelease) && p.releases.length === 0) return 'milestones';

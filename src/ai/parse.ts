@@ -863,8 +863,9 @@ const LAZY_PARTS: { [K in LazyPart]: (s: ReadingSource['source']) => Parsed[K] }
     return m ? Number(m[1] ?? m[2] ?? m[3]) : null;
   },
   threshold: (s) => {
-    const m = /\b(\d{1,3}(?:,\d{3})+|\d{4,6})\s*(?:species|taxa)?\b/.exec(s.residue);
-    return m ? Number(m[1]!.replaceAll(',', '')) : null;
+    // (a small number only with the rank it counts: "more than 100 families")
+    const m = /\b(\d{1,3}(?:,\d{3})+|\d{4,6})\s*(?:species|taxa)?\b|\b(\d{2,3})\s+(?:genera|families|orders|realms|classes|phyla|kingdoms|subfamilies|subgenera|suborders)\b/.exec(s.residue);
+    return m ? Number((m[1] ?? m[2])!.replaceAll(',', '')) : null;
   },
   leftovers: (s) => leftoverWords(s.tokens),
   rankWord: (s) => firstRank(bareOf(s.residue)),

@@ -8,7 +8,7 @@ import type { ReleaseRow } from '../../read/releases.js';
 import { fateOf, taxaNames, timeline, type TimelineEvent } from '../../read/taxonomy-facts.js';
 import { and, count, num, RANK_PLURAL, release, signed } from '../format.js';
 import type { Parsed } from '../parse.js';
-import { fallback, rowOf, sources, span, withNote, type Answer, type Ctx } from './common.js';
+import { fallback, notUnderstood, rowOf, sources, span, withNote, type Answer, type Ctx } from './common.js';
 import { countOf } from './taxa.js';
 
 const plural = (rank: Rank, n: number) => (n === 1 ? rank : RANK_PLURAL[rank] ?? `${rank}s`);
@@ -75,6 +75,22 @@ export async function milestones(ctx: Ctx, p: Parsed): Promise<Answer> {
     data: { milestones: rowsOf.map((x) => ({ ...x, figures: JSON.parse(x.figures) as unknown })) },
     sources,
   });
+  // "which was the first family abolished", "the first genus renamed": no milestone here names the first taxon of a
+  // rank to change, and the rank's first use is another question
+  if (p.targetRank && p.targetRank !== 'species' && p.change && p.change !== 'added') {
+    return notUnderstood('milestone', `I do not hold which ${p.targetRank} was the first to be ${p.change}; ask what was ${p.change} in a release, or when a named taxon was.`);
+  }
+  // "when did the number of genera first exceed 1,000", "the first release with more than 100 families": a rank's
+  // total against the number, release by release
+  const rank = p.targetRank ?? 'species';
+  if (rank !== 'species' && p.threshold !== null && /\b(?:more than|over|exceed\w*|pass\w*|surpass\w*|reach\w*|above|cross\w*|top\w*)\b/.test(r)) {
+    const first = ctx.all.find((x) => (releaseTotal(ctx.store, x, rank) ?? 0) > p.threshold!);
+    const plural = RANK_PLURAL[rank]!;
+    const sourcesR = [{ model: 'releases', version: span(ctx) }];
+    return first
+      ? { response: `${release(first)} is the first release with more than ${num(p.threshold)} ${plural} (${num(releaseTotal(ctx.store, first, rank)!)}).`, data: { threshold: p.threshold, rank, version: first.version }, sources: sourcesR }
+      : { response: `No release has more than ${num(p.threshold)} ${plural}; the latest, ${release(ctx.latest)}, has ${num(releaseTotal(ctx.store, ctx.latest, rank) ?? 0)}.`, data: { threshold: p.threshold, rank, version: null }, sources: sourcesR };
+  }
   if (/\brealms?\b/.test(r) && !/\bhow many\b/.test(r)) {
     const row = rows.find((x) => x.kind === 'first_realm');
     if (row) return pick([row]);
