@@ -927,7 +927,7 @@ const FORM_READERS: { [K in keyof Form]: (lower: string, residue: string) => For
   typeSpecies: (lower) => /\btype[- ]species\b/.test(lower),
   howMany: (lower) => /\b(?:how many|number of|count)\b/.test(lower),
   which: (lower) => /\b(?:which|what|list|name|names|show)\b/.test(lower),
-  aboutReleases: (lower) => /\b(?:re?a?l[ae]{0,2}[sc][ae]?s?|msls?|versions?|lists?|editions?)\b/.test(lower) && /\b(?:which|what|when|how many|list|name)\b/.test(lower)
+  aboutReleases: (lower) => /\b(?:re?a?l[ae]{0,2}[sc][ae]?s?|msls?|versions?|lists?|editions?)\b/.test(lower) && /\b(?:which|what|when|how many|list|name|(?:were|was|are) there)\b/.test(lower)
       && !/\b(?:species|genera|famil\w*|orders?|realms?)\b/.test(lower),
   yearTogether: (lower) => /\b(?:both|two|each)\b|\b(?:19|20)\d\d\s+(?:releases|lists|versions|msls|editions)\b|\b(?:releases|lists|versions|editions)\s+(?:of|in|from)\s+(?:19|20)\d\d\b/.test(lower),
   yearCounting: (lower) => /\b(?:how many|number of|numbers|count|differen\w*|differ|compar\w*|vs\.?|versus|both|two)\b/.test(lower),

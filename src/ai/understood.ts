@@ -153,6 +153,8 @@ export function unreadPart(p: Parsed): string | null {
   if (span && !['compare_releases', 'fastest_growing', 'count_taxon', 'family_evolution', 'milestones'].includes(p.intent)) return `"${span[1]}" a release (I answer about a release, not the releases ${span[1]} it)`;
   // "Which is older, MSL30 or MSL31?": the order of two releases, not the changes between them
   if (p.intent === 'compare_releases' && /\b(?:older|oldest|newer|newest|earlier|came first|more recent)\b/.test(p.residue) && !/\b(?:species|genera|famil\w*|orders|taxa|more|fewer)\b/.test(p.residue)) return 'which of the two releases came first (MSL numbers run in order of publication)';
+  // "How many releases listed the family Siphoviridae?", "for how many years": a span of releases, not a count in one
+  if (p.intent === 'count_taxon' && /\bhow many (?:releases|years|msls|lists|versions|editions)\b|\bhow long\b/.test(p.residue)) return 'the number of releases or years asked (I count the taxa in a release)';
   // "How many segments does influenza A virus have?": the VMR's genome records hold no count of segments
   if (/\bsegments\b|\bhow many (?:genome )?segments?\b/.test(p.residue) && ['genome', 'count_taxon', 'count_release', 'classification'].includes(p.intent)) return 'the number of genome segments (the genome records here hold no count of segments)';
   // "How many variants of SARS-CoV-2 are there?": a count asked of a species, which its classification does not hold

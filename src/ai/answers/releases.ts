@@ -44,6 +44,14 @@ export function countRelease(ctx: Ctx, p: Parsed): Answer {
 export function releaseInfo(ctx: Ctx, p: Parsed): Answer {
   const sources = [{ model: 'releases', version: span(ctx) }];
   if (p.releases.length === 0) {
+    // "which years had two releases?": the years, by their releases
+    if (/\b(?:which|what) years?\b/.test(p.residue) && /\b(?:two|2|several|multiple|more than one) (?:releases|lists|versions|msls)\b/.test(p.residue)) {
+      const years = [...new Set(ctx.all.map((r) => r.year))].filter((y) => ctx.all.filter((r) => r.year === y).length > 1);
+      return {
+        response: `${and(years.map((y) => `${y} (${and(ctx.all.filter((r) => r.year === y).map((r) => `${r.version} = ${r.label}`))})`))} had more than one release.`,
+        data: { years }, sources,
+      };
+    }
     if (/\b(?:how many|number of|count)\b/.test(p.residue) || /\ball\b/.test(p.residue) || /\b(?:which|what|list)\b.*\b(?:releases|versions)\b/.test(p.residue)) {
       return {
         response: `The data set holds ${ctx.all.length} releases of the ICTV Master Species List, from ${release(ctx.all[0]!)} to ${release(ctx.latest)}${/\b(?:list|which|what)\b/.test(p.residue) ? `: ${ctx.all.map((r) => `${r.version} (${r.label})`).join(', ')}` : ''}.`,
@@ -54,6 +62,12 @@ export function releaseInfo(ctx: Ctx, p: Parsed): Answer {
     return fallback('I understood a question about a release but not which release: name it as MSL39, a year (2019, 1999a) or "the latest".');
   }
   const r = rowOf(ctx, p.releases[0]!.msl)!;
+  // "Were there two releases in 2019?": a year of one release (a year of two is read by releases_of_year)
+  const counted = /\b(?:more than one|two|2|several|multiple|one|1|a single|only one|just one) (?:releases?|lists?|versions?|msls?)\b/.test(p.residue);
+  if (p.form.yesNo && counted && String(r.year) === p.releases[0]!.text) {
+    const lead = yearLead(p.residue) === 'Yes: ' && !/\b(?:an?|any)\b/.test(p.residue) ? 'No: ' : 'Yes: ';
+    return { response: `${lead}${r.year} had one release, ${release(r)}.`, data: { year: r.year, releases: [{ version: r.version, label: r.label }], answer: lead === 'Yes: ' ? 'yes' : 'no' }, sources };
+  }
   const latest = r.msl === ctx.latest.msl ? ', the latest release in the data set' : r.msl === ctx.all[0]!.msl ? ', the first release in the data set' : '';
   return {
     response: withNote(`${r.version} is the ${r.label} release${r.label === String(r.year) ? '' : `, published in ${r.year}`}${latest}: ${count(r.total_species, 'species', 'species')}, ${count(r.total_genera, 'genus', 'genera')}, ${count(r.total_families, 'family', 'families')}, ${count(r.total_orders, 'order', 'orders')} and ${count(r.total_realms, 'realm', 'realms')}.`, p),
@@ -230,11 +244,18 @@ export function yearCounts(ctx: Ctx, p: Parsed): Answer {
 }
 
 /** "Which releases were published in 2018?". */
+/** The Yes or No of "Were there two releases in 2018?" (a year read here has several): by the number the question says. */
+function yearLead(residue: string): string {
+  if (/\b(?:more than one|two|2|several|multiple)\b/.test(residue)) return 'Yes: ';
+  if (/\b(?:one|1|a single|only one|just one)\b/.test(residue)) return 'No: ';
+  return /\b(?:an?|any)\b/.test(residue) ? 'Yes: ' : '';
+}
+
 export function releasesOfYear(ctx: Ctx, p: Parsed): Answer {
   const year = p.releases[0]!.year;
   const rows = ctx.all.filter((r) => r.year === year);
   return {
-    response: `${year} had ${rows.length} releases: ${and(rows.map((r) => release(r)))}.`,
+    response: `${p.form.yesNo ? yearLead(p.residue) : ''}${year} had ${rows.length} releases: ${and(rows.map((r) => release(r)))}.`,
     data: { year, releases: rows.map((r) => ({ version: r.version, label: r.label })) }, sources: sources(ctx, 'releases'),
   };
 }
