@@ -48,6 +48,11 @@ export function taxonClassification(ctx: Ctx, p: Parsed, t: TaxonRef): Answer {
   const c = countsIn(e, target.msl) ?? countsIn(e, e.last_msl)!;
   const at = countsIn(e, target.msl) ? target : lastRow;
   const parents = e.parents.map((x) => `${x.rank} ${x.name}`).join(' > ');
+  // "Which family was the genus Flavivirus in in 1979?": the record holds its place in its last release (Flaviviridae),
+  // not in the release asked (Togaviridae then)
+  if (p.askedRank && p.askedRank !== t.rank && p.releases.length > 0 && target.msl !== e.last_msl) {
+    return notUnderstood('release', `I place the ${t.rank} ${e.name} within other taxa by its last release, ${release(lastRow)}, not by ${release(target)}, the release asked.`);
+  }
   const asked = p.askedRank && p.askedRank !== t.rank ? e.parents.find((x) => x.rank === p.askedRank) : undefined;
   const life = e.last_msl === ctx.latest.msl ? `listed since ${e.first_msl === ctx.all[0]!.msl ? `${ctx.all[0]!.version}, the first release in the data set` : `MSL${e.first_msl}`}` : `listed MSL${e.first_msl}-MSL${e.last_msl}, no longer used`;
   const size = `${count(c.species, 'species', 'species')}${t.rank !== 'genus' && t.rank !== 'subgenus' ? ` in ${count(c.genera, 'genus', 'genera')}` : ''}`;
