@@ -211,7 +211,8 @@ const JOIN = /^\s*(?:(?:release|list|msl|version|edition|taxonomy)\s*)?(?:\(\s*(
 // "MSL36, released in 2020", "MSL41 of 2025": two names side by
 // side, joined only when they are names of different kinds (a number and a year, a label or a place): "MSL35,
 // MSL36" or "2019/2020" are two releases
-const BESIDE = /^(?:'s\s+(?:(?:release|list|msl|version|edition)\s*,?\s*)?|\s*(?:(?:release|list|msl|version|edition)\s*)?(?:[/:-]\s*(?:the\s+)?|,\s*the\s+)|\s+(?:the\s+)?|\s*(?:release|list|version|edition)\s*,\s*|\s*,?\s*(?:released|published|issued|out)\s+(?:in\s+)?|\s+of\s+)$/;
+// ("MSL35 from 2020", "MSL35 [2020]", "MSL35, 2020", "MSL35 in 2020": joined the same way)
+const BESIDE = /^(?:'s\s+(?:(?:release|list|msl|version|edition)\s*,?\s*)?|\s*(?:(?:release|list|msl|version|edition)\s*)?(?:[/:-]\s*(?:the\s+)?|,\s*the\s+)|\s+(?:the\s+)?|\s*(?:release|list|version|edition)\s*,\s*|\s*,?\s*(?:released|published|issued|out)\s+(?:in\s+)?|\s+(?:of|from|in)\s+|\s*\[\s*|\s*,\s*)$/;
 const CLOSE = /^\s*(?:release|list)?\s*\)/;
 // the word after the second name of a release joined so ("the 2019 list", "the 2018a one")
 const TRAILING = /^\s*(?:list|release|one|version|msl|edition)\b/;
@@ -252,7 +253,8 @@ function paired(lower: string, mentions: Mention[]): Mention[] {
       out.push(a);
       continue;
     }
-    const end = gap.includes('(') ? b.end + CLOSE.exec(lower.slice(b.end))![0].length : b.end + (TRAILING.exec(lower.slice(b.end))?.[0].length ?? 0);
+    const end = gap.includes('(') ? b.end + CLOSE.exec(lower.slice(b.end))![0].length
+      : gap.includes('[') ? b.end + (/^\s*\]/.exec(lower.slice(b.end))?.[0].length ?? 0) : b.end + (TRAILING.exec(lower.slice(b.end))?.[0].length ?? 0);
     const text = lower.slice(a.start, end);
     const [ra, rb] = [a.refs[0]!, b.refs[0]!];
     const fits = (x: ReleaseRef, y: ReleaseRef) => (x.ambiguous ? x.ambiguous.includes(y.label) : x.msl === y.msl);
