@@ -133,6 +133,9 @@ function twoRanksChanged(p: Parsed): string | null {
   return null;
 }
 
+// The yes or no questions a virus's classification answers: whether it is a species or a virus the taxonomy lists
+const SPECIES_YES_NO = /^(?:is|was|are|were|does|do|did|has|have) (?:the )?(?:virus )?§sp (?:still |really |actually )?(?:(?:an? |the )?(?:(?:valid|recognised|recognized|official|accepted|ictv) )?(?:species|virus|taxon)(?: (?:name|in (?:the )?(?:ictv|taxonomy|ictv taxonomy|msl|list)))?|(?:in|part of|listed in|included in|recognised in|recognized in|recognised by|recognized by|classified (?:in|by)|known to) (?:the )?(?:ictv|taxonomy|ictv taxonomy|msl|list|master species list|virus taxonomy)|(?:be )?(?:listed|classified|recognised|recognized|valid|accepted|official|included)(?: (?:as a )?species)?|exist|have a (?:species|place))?$/;
+
 /** The part of a question the intent's answer would leave out, or null when it reads every part. */
 export function unreadPart(p: Parsed): string | null {
   // two names of one species ("the rabies virus species before it became Lyssavirus rabies") are one entity
@@ -147,6 +150,9 @@ export function unreadPart(p: Parsed): string | null {
   // "Is Ebola virus a haemorrhagic fever virus?": a yes or no of words no table reads is no question about the
   // virus's classification
   if (p.intent === 'classification' && p.leftovers.length > 0 && p.form.yesNo) return `"${p.leftovers.join(' ')}" (neither a taxon nor a group name I know)`;
+  // "What does ZIKV stand for?", "What is the exemplar of X?": a record of the virus its classification does not give
+  const record = p.intent === 'classification' ? /\b(?:abbreviat\w*|acronyms?|stands? for|exemplars?|isolates?|accessions?|genbank|refseq|taxid)\b/.exec(p.residue) : null;
+  if (record) return `the ${record[0]} asked (its classification does not give it)`;
   if (p.taxa.length > 0 && !TAXON_INTENTS.has(p.intent)) return `what is asked about "${p.taxa[0]!.text}"`;
   // "before 2023", "after MSL30": a span of releases, which these answers do not read
   const span = /\b(before|after|prior to|until|till|up to)\s+(?:the\s+)?§rel/.exec(p.residue);
@@ -173,5 +179,8 @@ export function unreadPart(p: Parsed): string | null {
   const ambiguous = p.releases.find((r) => r.ambiguous);
   if (ambiguous && p.intent !== 'release_info') return `the release: ${ambiguous.note} (ask about ${ambiguous.ambiguous!.join(' or ')})`;
   if (p.releases.length > 1 && !['compare_releases', 'count_taxon', 'family_evolution', 'fastest_growing', 'release_info'].includes(p.intent)) return 'the second release named';
+  // "Is Zika virus recognised by WHO?", "Is Zika virus old?": a yes or no asked of a virus that its classification
+  // answers only when it asks whether the virus is a species, listed or classified
+  if (p.intent === 'classification' && p.form.yesNo && p.species.length === 1 && p.taxa.length === 0 && !SPECIES_YES_NO.test(p.residue.replace(/[?.!]+$/, '').trim())) return `what is asked of "${p.species[0]!.text}"`;
   return null;
 }
