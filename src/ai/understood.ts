@@ -136,6 +136,9 @@ function twoRanksChanged(p: Parsed): string | null {
 // The yes or no questions a virus's classification answers: whether it is a species or a virus the taxonomy lists
 const SPECIES_YES_NO = /^(?:is|was|are|were|does|do|did|has|have) (?:the )?(?:virus )?§sp (?:still |really |actually )?(?:(?:an? |the )?(?:(?:valid|recognised|recognized|official|accepted|ictv) )?(?:species|virus|taxon)(?: (?:name|in (?:the )?(?:ictv|taxonomy|ictv taxonomy|msl|list)))?|(?:in|part of|listed in|included in|recognised in|recognized in|recognised by|recognized by|classified (?:in|by)|known to) (?:the )?(?:ictv|taxonomy|ictv taxonomy|msl|list|master species list|virus taxonomy)|(?:be )?(?:listed|classified|recognised|recognized|valid|accepted|official|included)(?: (?:as a )?species)?|exist|have a (?:species|place))?$/;
 
+// The yes or no questions a taxon's classification answers: whether the taxonomy lists it
+const TAXON_YES_NO = /^(?:is|was|are|were|does|do|did) (?:the )?(?:[a-z]+ )?§tx (?:still )?(?:(?:an? )?(?:recogni[sz]ed|valid|official|accepted|listed|real|current|existing|ictv)(?: (?:taxon|name|taxa))?|(?:in|part of|listed in|recogni[sz]ed (?:in|by)) (?:the )?(?:ictv|taxonomy|ictv taxonomy|msl|list|virus taxonomy)|exist)?$/;
+
 /** The part of a question the intent's answer would leave out, or null when it reads every part. */
 export function unreadPart(p: Parsed): string | null {
   // two names of one species ("the rabies virus species before it became Lyssavirus rabies") are one entity
@@ -182,5 +185,7 @@ export function unreadPart(p: Parsed): string | null {
   // "Is Zika virus recognised by WHO?", "Is Zika virus old?": a yes or no asked of a virus that its classification
   // answers only when it asks whether the virus is a species, listed or classified
   if (p.intent === 'classification' && p.form.yesNo && p.species.length === 1 && p.taxa.length === 0 && !SPECIES_YES_NO.test(p.residue.replace(/[?.!]+$/, '').trim())) return `what is asked of "${p.species[0]!.text}"`;
+  // "Is Coronaviridae the largest family?", "Is Coronaviridae big?": likewise of a taxon
+  if (p.intent === 'classification' && p.form.yesNo && p.taxa.length === 1 && p.species.length === 0 && !TAXON_YES_NO.test(p.residue.replace(/[?.!]+$/, '').trim())) return `what is asked of "${p.taxa[0]!.text}"`;
   return null;
 }

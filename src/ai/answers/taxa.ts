@@ -113,6 +113,15 @@ export async function taxonHistory(ctx: Ctx, p: Parsed, t: TaxonRef): Promise<An
   // one asked (or after it, before it, as the question spans)
   const one = p.releases.length === 1 ? p.releases[0]! : null;
   if (one && yes === true) yes = inSpan(p.form.span, t.entry.last_msl + 1, one.msl);
+  // "Was Coronaviridae created in 1976?", "Did Caudovirales exist in 2021?": its first release, or its releases,
+  // against the one asked (a taxon may be missing from releases within its span: only its first and last are told)
+  if (yes === null && one && p.form.yesNo && !p.form.span) {
+    const e = t.entry;
+    if (p.change === 'added' || /\b(?:creat\w*|introduc\w*|establish\w*|first (?:listed|appear\w*|used|recogni[sz]ed))\b/.test(p.residue)) yes = e.first_msl === one.msl;
+    else if (p.change === null && /\b(?:exist\w*|listed|in (?:the )?§rel|recogni[sz]ed)\b/.test(p.residue)) {
+      yes = one.msl < e.first_msl || one.msl > e.last_msl ? false : e.counts.some((c) => c.msl === one.msl) ? true : null;
+    }
+  }
   return yes === null ? a : { ...a, response: `${yes ? 'Yes' : 'No'}: ${a.response.replace(/^The /, 'the ')}` };
 }
 
