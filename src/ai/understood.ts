@@ -162,6 +162,8 @@ export function unreadPart(p: Parsed): string | null {
   if (span && !['compare_releases', 'fastest_growing', 'count_taxon', 'family_evolution', 'milestones'].includes(p.intent)) return `"${span[1]}" a release (I answer about a release, not the releases ${span[1]} it)`;
   // "Which is older, MSL30 or MSL31?": the order of two releases, not the changes between them
   if (p.intent === 'compare_releases' && /\b(?:older|oldest|newer|newest|earlier|came first|more recent)\b/.test(p.residue) && !/\b(?:species|genera|famil\w*|orders|taxa|more|fewer)\b/.test(p.residue)) return 'which of the two releases came first (MSL numbers run in order of publication)';
+  // "What changed in Coronaviridae in MSL39?": a family's changes in one release, which its history over all releases is not
+  if (p.intent === 'family_evolution' && p.releases.length === 1 && !p.form.span) return `the change in ${p.releases[0]!.version} alone (I tell a family's history over all releases)`;
   // "How many releases listed the family Siphoviridae?", "for how many years": a span of releases, not a count in one
   if (p.intent === 'count_taxon' && /\bhow many (?:releases|years|msls|lists|versions|editions)\b|\bhow long\b/.test(p.residue)) return 'the number of releases or years asked (I count the taxa in a release)';
   // "How many segments does influenza A virus have?": the VMR's genome records hold no count of segments
@@ -170,6 +172,8 @@ export function unreadPart(p: Parsed): string | null {
   if (p.intent === 'classification' && p.species.length > 0 && /\bhow many\b/.test(p.residue)) return '"how many" of a virus (I count the taxa of a release or a taxon, not kinds of one virus)';
   // "How many genera did Flaviviridae have when it was created?": a count in a release the words name by an event
   if (/\bwhen\b/.test(p.residue) && p.releases.length === 0 && (p.intent === 'count_taxon' || p.intent === 'count_release')) return '"when" (the release is named by an event; I count in a release named as such)';
+  // "How many species did Flaviviridae lose in MSL41?": a change in a taxon, which its count in the release is not
+  if (p.intent === 'count_taxon' && p.change !== null && p.releases.length <= 1) return `the ${p.change} taxa asked (a taxon's count in a release is not its change)`;
   // "Has the family of hepatitis C virus changed since 2020?": a place or a count in one release says nothing of
   // the releases since
   if (/\bsince\s+(?:the\s+)?§rel/.test(p.residue) && ['classification', 'genome', 'hosts', 'count_release'].includes(p.intent)) return '"since" a release (I answer about a release, not the releases since it)';

@@ -4,7 +4,7 @@
 // largest and fastest-growing taxa of a rank.
 import { releaseTotal } from '../../read/diversity.js';
 import { familyProfiles, type FamilyProfile } from '../../read/family-profiles.js';
-import { mslOf, taxonDoc, type Rank } from '../../read/lineages.js';
+import { mslOf, RANKS, taxonDoc, type Rank } from '../../read/lineages.js';
 import { lookupName } from '../../read/names.js';
 import type { ReleaseRow } from '../../read/releases.js';
 import { fateOf, renamesTo, timeline, typeSpecies, typeSpeciesReleases } from '../../read/taxonomy-facts.js';
@@ -50,6 +50,10 @@ export function taxonClassification(ctx: Ctx, p: Parsed, t: TaxonRef): Answer {
   const parents = e.parents.map((x) => `${x.rank} ${x.name}`).join(' > ');
   // "Which family was the genus Flavivirus in in 1979?": the record holds its place in its last release (Flaviviridae),
   // not in the release asked (Togaviridae then)
+  // "Which genera left Flaviviridae in MSL41?": a rank below the taxon asked is no place of it
+  if (p.askedRank && RANKS.indexOf(p.askedRank) > RANKS.indexOf(t.rank as Rank)) {
+    return notUnderstood('rank', `I understood the ${t.rank} ${e.name}, but the ${RANK_PLURAL[p.askedRank]} below it asked of are not what its classification holds.`);
+  }
   if (p.askedRank && p.askedRank !== t.rank && p.releases.length > 0 && target.msl !== e.last_msl) {
     return notUnderstood('release', `I place the ${t.rank} ${e.name} within other taxa by its last release, ${release(lastRow)}, not by ${release(target)}, the release asked.`);
   }
