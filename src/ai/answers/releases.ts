@@ -211,8 +211,10 @@ export async function betweenReleases(ctx: Ctx, p: Parsed): Promise<Answer> {
   const pct = a > 0 && d !== 0 ? `, ${d > 0 ? '+' : '-'}${(Math.abs(d) * 100 / a).toFixed(1)}%` : '';
   const change = d === 0 ? 'the same number' : `${num(Math.abs(d))} ${d > 0 ? 'more' : 'fewer'} (${d > 0 ? '+' : '-'}${num(Math.abs(d))}${pct})`;
   const which = p.form.or && d !== 0 ? ` ${d > 0 ? to.label : from.label} had more.` : '';
+  // "in MSL30 and MSL31 combined": the two counts added (the same taxa are in both, so it counts them twice: said)
+  const sum = p.form.sum ? ` Added together, ${num(a + b)} (a taxon listed in both is counted twice).` : '';
   return {
-    response: `${lead}${release(from)} had ${num(a)} ${what}${t ? '' : listedAside(ctx.store, from, rank, a)} and ${release(to)} had ${num(b)}${t ? '' : listedAside(ctx.store, to, rank, b)}: ${change} in ${to.version} than in ${from.version}.${which}`,
+    response: `${lead}${release(from)} had ${num(a)} ${what}${t ? '' : listedAside(ctx.store, from, rank, a)} and ${release(to)} had ${num(b)}${t ? '' : listedAside(ctx.store, to, rank, b)}: ${change} in ${to.version} than in ${from.version}.${which}${sum}`,
     data: { rank, ...(t ? { taxon: t.name } : {}), from: { version: from.version, count: a }, to: { version: to.version, count: b }, difference: d },
     sources: sources(ctx, t ? 'taxon_profile' : 'releases'),
   };
