@@ -50,7 +50,8 @@ export function groupMembership(ctx: Ctx, p: Parsed): Answer {
   const it = who(s, doc.scientific_name);
   // "Was Hantaan virus a bunyavirus in 2005?": a release before the word's taxon was made (the class Bunyaviricetes,
   // MSL39) cannot say No; the group was then another taxon (the family Bunyaviridae), which the table does not name
-  if (!inStrict && !inWider && !listedIn(ctx, strict.rank, strictName, r.msl)) return notYetDefined(ctx, word, strict.rank, strictName, r, it, c);
+  // (a species never in the taxon, in any release, is not one then either: "Was Human rhinovirus 95 a filovirus in 1982?")
+  if (!inStrict && !inWider && !listedIn(ctx, strict.rank, strictName, r.msl) && everIn(ctx, [...s.lineage_ids, doc.lineage_id], g)) return notYetDefined(ctx, word, strict.rank, strictName, r, it, c);
   const src = sources(ctx, 'species_doc', r.version);
   const data = { species: doc.scientific_name, version: r.version, group: word, taxon: { rank: strict.rank, name: strictName }, wider: wider ?? null, classification: c, source: g.source };
   const former = g.former?.filter((f) => mslOf(f.renamed_in) <= r.msl).map((f) => `, formerly the ${f.rank} ${f.name} (renamed in ${f.renamed_in})`).join('') ?? '';
@@ -85,6 +86,12 @@ export function groupMembership(ctx: Ctx, p: Parsed): Answer {
     response: `No: in ${release(r)}${lastNote}, ${it} ${lastNote ? 'was' : 'is'} in ${where}, not in ${reading(word, strict, strictName)}${wider ? ` (or, loosely, the ${wider.rank} ${wider.name})` : ''}${history}.`,
     data: { ...data, answer: 'no' }, sources: src,
   };
+}
+
+/** Whether a species' lineage was in the word's taxon (by any of its names, or its wider sense) in any release. */
+function everIn(ctx: Ctx, ids: number[], g: GroupEntry): boolean {
+  const names = new Set([g.taxon!.name, ...(g.former ?? []).map((f) => f.name), ...(g.wider ? [g.wider.name] : [])]);
+  return ids.some((id) => lineageOutline(ctx.store, id).timeline.some((e) => e.lineage.split(';').some((x) => names.has(x))));
 }
 
 /** Whether a taxon of that rank and name is listed in the release. */
