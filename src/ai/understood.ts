@@ -115,7 +115,7 @@ export function qualifiedGroup(p: Parsed): string | null {
   if (at < 0) return null;
   const before = /([a-z][\w'-]*)\s+$/.exec(p.residue.slice(0, at))?.[1];
   const after = /^§(?:tx|grp)\s+(?:of|that|which|infecting|from|found in|in)\s+(?:(?:the|a|an|infects?|infected|infecting)\s+)?([a-z][\w'-]*)/.exec(p.residue.slice(at))?.[1];
-  const qualifies = (w: string | undefined) => w !== undefined && (p.leftovers.includes(w) || findHosts(w).length > 0 || findGenomeTypes(w).length > 0 || /-borne$|^(?:new|emerging|recent|modern|ancient)$/.test(w));
+  const qualifies = (w: string | undefined) => w !== undefined && (p.leftovers.includes(w) || findHosts(w).length > 0 || findGenomeTypes(w).length > 0 || /-borne$|^(?:new|emerging|recent|modern|ancient|only|sole|single|other|another|typical|main|first|last|largest|biggest|smallest|oldest|newest)$/.test(w));
   return qualifies(before) ? `"${before}"` : qualifies(after) ? `"${after}"` : null;
 }
 

@@ -50,9 +50,11 @@ export function taxonClassification(ctx: Ctx, p: Parsed, t: TaxonRef): Answer {
   const parents = e.parents.map((x) => `${x.rank} ${x.name}`).join(' > ');
   // "Which family was the genus Flavivirus in in 1979?": the record holds its place in its last release (Flaviviridae),
   // not in the release asked (Togaviridae then)
-  // "Which genera left Flaviviridae in MSL41?": a rank below the taxon asked is no place of it
-  if (p.askedRank && RANKS.indexOf(p.askedRank) > RANKS.indexOf(t.rank as Rank)) {
-    return notUnderstood('rank', `I understood the ${t.rank} ${e.name}, but the ${RANK_PLURAL[p.askedRank]} below it asked of are not what its classification holds.`);
+  // "Which genera left Flaviviridae in MSL41?", "Which species were in the genus Flavivirus in 2015?": a rank below
+  // the taxon asked is no place of it
+  const speciesAsked = /\b(?:which|what|list|name)\b(?: the)? species\b/.test(p.residue);
+  if (p.unknownNames.length === 0 && (speciesAsked || (p.askedRank && RANKS.indexOf(p.askedRank) > RANKS.indexOf(t.rank as Rank)))) {
+    return notUnderstood('rank', `I understood the ${t.rank} ${e.name}, but the ${speciesAsked ? 'species' : RANK_PLURAL[p.askedRank!]} below it asked of are not what its classification holds.`);
   }
   if (p.askedRank && p.askedRank !== t.rank && p.releases.length > 0 && target.msl !== e.last_msl) {
     return notUnderstood('release', `I place the ${t.rank} ${e.name} within other taxa by its last release, ${release(lastRow)}, not by ${release(target)}, the release asked.`);
