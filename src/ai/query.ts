@@ -21,7 +21,7 @@ import { matches } from './matches.js';
 import { identifierWords, isQuestionWord, parseQuestion, storeLexicon, type Intent, type Lexicon, type Parsed, type Reading, type ReleaseRef, type SpeciesRef } from './parse.js';
 import { outOfScope, SCOPE_SENTENCE } from './scope.js';
 import { chooseIntent } from './intent.js';
-import { confidenceOf, everyRelease, negatedClaim, qualifiedGroup, understoodOf, unreadPart, unreadWords, type Understood } from './understood.js';
+import { confidenceOf, everyRelease, negatedClaim, numberOfOtherRank, qualifiedGroup, understoodOf, unreadPart, unreadWords, type Understood } from './understood.js';
 
 export type Status = 'answered' | 'not_understood' | 'declined' | 'clarify';
 
@@ -292,6 +292,8 @@ export async function askQuestion(store: Store, query: string): Promise<QueryRes
   if (negation) return refuse('not_understood', parsed, parsed.intent, `I did not understand all of this question: not understood, the negation "${negation}" in a yes or no (my Yes or No would be of the claim without it, which reads as the opposite). Ask it without the negation, as "Is ... a ...?". ${offered()}`);
   const qualified = qualifiedGroup(parsed);
   if (qualified) return refuse('not_understood', parsed, parsed.intent, `I did not understand all of this question: not understood, ${qualified} beside the group asked (I answer whether a virus is in a taxon, not in a kind of it). ${offered()}`);
+  const numbered = numberOfOtherRank(parsed);
+  if (numbered) return refuse('not_understood', parsed, parsed.intent, `I did not understand all of this question: not understood, ${numbered}. ${offered()}`);
   const always = everyRelease(parsed);
   if (always) return refuse('not_understood', parsed, parsed.intent, `I did not understand all of this question: not understood, "${always}" (I answer whether it is in the taxon in one release, or whether it ever was). ${offered()}`);
   const words = unreadWords(parsed);

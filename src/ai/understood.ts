@@ -120,6 +120,20 @@ export function qualifiedGroup(p: Parsed): string | null {
 }
 
 /**
+ * "How many families have more than 50 species?", "Which family had 54 species in 2025?": the taxa of a release
+ * counted or named by a number of another rank they hold, which the counts of a release do not read.
+ */
+export function numberOfOtherRank(p: Parsed): string | null {
+  if (p.relation !== 'taxa_of_release' && p.relation !== 'count_release') return null;
+  const asked = p.relationRank ?? p.targetRank ?? 'species';
+  for (const m of p.residue.matchAll(/\b(\d[\d,]*)\s+(species|genera|genus|famil(?:y|ies)|orders?|realms?|classes|subfamil(?:y|ies))\b/g)) {
+    if (rankOf(m[2]!) !== asked) return `"${m[0]}" (I count the ${RANK_WORD[asked] ?? asked} of a release, not those holding a number of ${m[2]})`;
+  }
+  return null;
+}
+const RANK_WORD: Partial<Record<string, string>> = { species: 'species', genus: 'genera', family: 'families', order: 'orders', realm: 'realms', class: 'classes', subfamily: 'subfamilies' };
+
+/**
  * "How many new genera and species were added in MSL41?": the changes of two ranks at once, which the answers of
  * one rank's changes would answer for the first only.
  */
