@@ -9,7 +9,7 @@ import type { ReleaseRow } from '../../read/releases.js';
 import { and, release } from '../format.js';
 import type { GroupEntry, GroupTaxon } from '../groups.js';
 import type { Parsed } from '../parse.js';
-import { notUnderstood, PAST, profileEntries, rowOf, sources, targetRelease, type Answer, type Ctx } from './common.js';
+import { askedNow, notUnderstood, PAST, profileEntries, rowOf, sources, targetRelease, type Answer, type Ctx } from './common.js';
 import { ambiguousAbbreviation, speciesIn, who } from './species.js';
 
 /** The name a group's taxon had in a release: its former name before the rename, its own after. */
@@ -164,6 +164,13 @@ function endedGroup(ctx: Ctx, p: Parsed, r: ReleaseRow, name: string, c: Record<
   if (doubt) return doubt;
   if (mslOf(l.first_appearance) > t.entry.last_msl) {
     return notUnderstood('group', `${it} was first listed in ${release(rowOf(ctx, mslOf(l.first_appearance))!)}, after ${taxon}, was ${end}, so the taxonomy never said whether it was one; ${now}.`);
+  }
+  // "Is T4 still a myovirus?": now, no species is in a taxon no longer listed
+  if (yes && askedNow(p) && r.msl === ctx.latest.msl) {
+    return {
+      response: `No: the ${t.rank} ${t.name}, which "${word}" names, was ${end}; ${it} was in it until ${release(rowOf(ctx, mslOf(lastIn.version))!)}, and ${now}.`,
+      data: { ...data, answer: 'no', by: 'taxon ended' }, sources: src,
+    };
   }
   if (yes) {
     const leftAt = mslOf(lastIn.version) < t.entry.last_msl ? l.timeline.find((e) => mslOf(e.version) > mslOf(lastIn.version)) : undefined;

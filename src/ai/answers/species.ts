@@ -12,7 +12,7 @@ import { lineageCurrentName, lineageOutline, lineagePlace, lineageRenames, renam
 import { and, release } from '../format.js';
 import type { Parsed, SpeciesRef } from '../parse.js';
 import { COMPOSITION_NAMES, findHosts } from '../vocabulary.js';
-import { fallback, inSpan, labelled, notUnderstood, PAST, renamedAs, rowOf, sources, span, targetRelease, taxonFate, type Answer, type Ctx, type Source } from './common.js';
+import { askedNow, fallback, inSpan, labelled, notUnderstood, PAST, renamedAs, rowOf, sources, span, targetRelease, taxonFate, type Answer, type Ctx, type Source } from './common.js';
 
 /**
  * The lineage a name means in a release: of the lineages it was used for, the one listed there under it (a name
@@ -431,7 +431,7 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
     // a taxon renamed since, written as an everyday word ("Is AAV2 a dependovirus?"), is the same group under its
     // later name, also for a species that came into it after the rename; named as a taxon ("in the genus
     // Dependovirus") or asked "still", it is the name, which is gone: a No that says the rename
-    const renamed = t.entry.last_msl < r.msl && everyday && !p.form.still ? await renamedAs(ctx, t, r.msl) : null;
+    const renamed = t.entry.last_msl < r.msl && everyday && !askedNow(p) ? await renamedAs(ctx, t, r.msl) : null;
     const wasToEnd = was !== undefined && mslOf(was.version) === t.entry.last_msl;
     if (renamed && !wasToEnd && at !== null && at.toLowerCase() === renamed.name.toLowerCase()) {
       const steps = renamed.steps.map((x) => `${x.from} was renamed ${x.to} in ${release(x.at)}`);
@@ -459,7 +459,7 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
     since = `${was ? `; it was in the ${t.rank} ${t.name} until ${labelled(ctx, was.version)}` : ''}${became}`;
     // "Is mumps virus a rubulavirus?": a taxon's name written as an everyday word (lower case, no rank word) for a
     // taxon no longer listed, which the species was in to its last release: a member by that name as people use it
-    if (wasToEnd && t.entry.last_msl < r.msl && everyday) {
+    if (wasToEnd && t.entry.last_msl < r.msl && everyday && !askedNow(p)) {
       return {
         response: `Yes, by a former ${t.rank}: ${who(s, doc.scientific_name)} was in the ${t.rank} ${t.name} until ${labelled(ctx, was!.version)}, the last release that lists it${became}; in ${release(r)} it is in ${at ? `the ${t.rank} ${at}` : `no ${t.rank}`}.`,
         data: { species: doc.scientific_name, rank: t.rank, asked: t.name, actual: at, version: r.version, answer: 'yes', by: 'former taxon' }, sources: sources(ctx, 'species_doc', r.version),
