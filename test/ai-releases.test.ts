@@ -363,7 +363,7 @@ describe('POST /ai/query outside the data', () => {
   it('still answers taxonomy questions whose words are near those of the topics declined (found in, most, infect)', async () => {
     const [top] = await real.db.all<{ family: string; msl: number }>(`SELECT family, msl FROM src.species WHERE msl = (SELECT max(msl) FROM src.species)
       AND family IS NOT NULL GROUP BY family, msl ORDER BY count(*) DESC LIMIT 1`);
-    for (const [q, fact] of [[`Which family has the most species in MSL${top!.msl}?`, top!.family], ['Is West Nile virus found in mosquitoes?', 'Yes'],
+    for (const [q, fact] of [[`Which family has the most species in MSL${top!.msl}?`, top!.family], ['Is West Nile virus found in invertebrates?', 'Yes'],
       ['Which families of viruses infect plants?', 'plants'], ['What is the host of tobacco mosaic virus?', 'plants']] as const) {
       const a = (await request(real.app).post('/ai/query').send({ query: q, use_cache: false }).expect(200)).body as Body;
       expect(a.status, `${q}: ${a.response}`).to.equal('answered');

@@ -24,7 +24,7 @@ const KW = {
   rankIntro: /\b(?:introduc|first|creat|establish|appear|began|start|added)\w*\b/,
   currentName: /\b(?:current(?:ly)?|now|new|latest|today|present|present-day|modern|updated|up-to-date|contemporary|accepted|official|valid|proper|correct|binomial)\b[^?]*\bnames?\b|\bnames? (?:that |which )?replac\w*|\b(?:known as|named|go(?:es)? by) (?:\w+ )?(?:now|today|nowadays|these days|currently|§rel)(?!\w)|\bwhat (?:is|are) (?:it|they) (?:called )?(?:now|today|nowadays|these days|currently)\b|\bcalled (?:now|today|nowadays|currently)\b|\bnames? (?:now|today|nowadays)\b|\b(?:now|currently) (?:called|known|named)\b|\brenamed (?:to|as|into)\b|\bwhat (?:is|was) (?:\S+ )?renamed\b|\bwhat(?: is| are|'s) .*\b(?:called|known as)\b|\b(?:by|under) (?:what|which) (?:species )?name\b|\b(?:what|which) (?:species )?name\b.*(?:\b(?:now|today|nowadays|these days|currently)\b|§rel(?!\w))|\bstill called\b/,
   formerNames: /\bchang\w* (?:its |their |the )?names?\b|\b(?:was|were)\b[^?]*\b(?:called|named|known as)\b[^?]*\b(?:before|previously|formerly|originally|earlier|once|first|in the past)\b|\bcalled before\b|\b(?:former(?:ly)?|previous(?:ly)?|old(?:er)?|earlier|past|prior|original(?:ly)?|other|alternative|historic(?:al)?)\b[^?]*\bnames?\b|\bnames?\b[^?]*\b(?:before|over time|history|used|had|carried|changed)\b|\bsynonyms?\b|\bformerly\b|\bused to be (?:called|named|known)\b|\b(?:was|were) (?:once |previously )?(?:called|named|known as)\b|\brenam\w*|\bhow many names\b|\bnames? (?:did|has|have)\b|\bwhen did .* (?:get|receive) (?:its|a) (?:new |current )?name\b/,
-  history: /\b(?:first|last|earliest|latest|initially)\b[^?]*§rel|\b(?:first|last|earliest|latest|initially)\b[^?]*\b(?:appear\w*|listed|list|recogni[sz]ed|releases?|msl|seen|included|added|introduced|classified|described|ratified)\b|\b(?:appear\w*|introduc\w*|added|ratified)\b|\bhistory\b|\bstill\b|\b(?:abolish\w*|merg\w*|split\w*|remov\w*|exist\w*|delet\w*|when|since|valid|disappear\w*|fate|happened|end(?:ed)?|obsolete|gone|lifespan|span)\b/,
+  history: /\b(?:which|what) (?:release|msl|version|year)\b[^?]*\b(?:first|last)\b|\b(?:first|last|earliest|latest|initially)\b[^?]*§rel|\b(?:first|last|earliest|latest|initially)\b[^?]*\b(?:appear\w*|listed|list|recogni[sz]ed|releases?|msl|seen|included|added|introduced|classified|described|ratified)\b|\b(?:appear\w*|introduc\w*|added|ratified)\b|\bhistory\b|\bstill\b|\b(?:abolish\w*|merg\w*|split\w*|remov\w*|exist\w*|delet\w*|when|since|valid|disappear\w*|fate|happened|end(?:ed)?|obsolete|gone|lifespan|span)\b/,
   genome: /\bgenom\w*|\b(?:dna|rna|nucleic|segment\w*|kb|bp|base pairs?|nucleotides?|length|how long|how big|size|strand\w*|sense|baltimore)\b/,
   host: /\bhosts?\b|\b(?:infect\w*|hosted|reservoir|vectors?|attack\w*|affect\w*|pathogens? of|found in|isolated from|liv(?:e|es|ed|ing)|parasit\w*)\b/,
   releaseInfo: /\b(?:releas\w*|versions?|msls?|editions?)\b/,
@@ -41,7 +41,7 @@ const REPORTED: Partial<Record<Reading, Intent>> = {
   year_counts: 'count_release', releases_of_year: 'release_info', releases_in_years: 'release_info', years_between: 'release_info',
   release_is_year: 'release_info', taxa_of_release: 'release_info', rank_is: 'classification', taxon_threshold: 'count_taxon', member_of: 'same_taxon',
   has_host: 'hosts', taxon_former_names: 'taxon_history', taxon_in_taxon: 'same_taxon', taxon_became: 'taxon_history', species_moved: 'species_history', taxon_genome_type: 'genome_type', name_in_release: 'current_name', still_named: 'current_name', listed_in: 'species_history',
-  two_taxa: 'compare_taxa', two_taxa_between: 'compare_taxa', between_releases: 'compare_releases',
+  two_taxa: 'compare_taxa', two_taxa_between: 'compare_taxa', two_taxa_first: 'compare_taxa', between_releases: 'compare_releases',
   taxa_changed_between: 'which_changed', every_rank_changed: 'which_changed', which_changed_within: 'which_changed',
   span_unread: 'which_changed', compare_rank_unread: 'compare_taxa', changes_or_unread: 'compare_releases',
   change_unread: 'which_changed', within_rank_unread: 'which_changed',
@@ -98,7 +98,9 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   if (species === 2 && f.yesNo && f.sameOrBoth && p.rankWord) return set('same_taxon', p.rankWord);
   if (taxa === 1 && species === 0 && rels <= 1 && f.yesNo) {
     const isA = new RegExp(`§tx (?:still )?(?:an? |the )?(${RANKS.join('|')})\\b`).exec(r);
-    if (isA && !f.still) return set('rank_is', isA[1] as Rank);
+    // ("Is Poxviridae a family of RNA viruses?" asks more than the rank: what the family holds)
+    const more = isA ? r.slice(isA.index + isA[0].length).replace(/\b(?:or (?:an? )?[a-z]+|now|today|still|§rel|in §rel|right|correct|true)\b/g, '').replace(/[\s?.!,]+/g, '') : '';
+    if (isA && !f.still && more === '') return set('rank_is', isA[1] as Rank);
     if (f.more) return 'taxon_threshold';
   }
   if (species === 1 && taxa === 0 && (p.genomeTypes.length > 0 || f.nucleicVirus) && f.yesNo && !f.or) return 'genome_type';
@@ -107,7 +109,8 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   if (species === 1 && taxa === 1 && rels <= 1 && f.yesNo && (f.member || p.taxa[0]!.group)) return 'member_of';
   // "Is the 1971 species Langat virus a flavivirus today?": the earlier release says where the name was used, the
   // question is asked of today's
-  if (species === 1 && taxa === 1 && rels === 2 && f.yesNo && (f.member || p.taxa[0]!.group)) {
+  // ("in both 1990 and 2025", "in 1990 and in 2025": asked of each release, which this reading does not do)
+  if (species === 1 && taxa === 1 && rels === 2 && f.yesNo && (f.member || p.taxa[0]!.group) && !/\bboth\b|§rel,? (?:and|&|or) (?:in )?§rel/.test(r)) {
     const now = p.releases.findIndex((x, k) => /^(?:right now|now|today|currently|nowadays)$/.test(x.text) || (x.msl === latestMsl && p.releases[1 - k]!.msl !== latestMsl));
     if (now >= 0 && p.releases[1 - now]!.msl !== latestMsl) {
       p.nameRelease = p.releases[1 - now]!;
@@ -164,12 +167,16 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
     const rank = p.countedRank ?? 'species';
     return set(COUNTABLE.includes(rank) ? 'two_taxa_between' : 'compare_rank_unread', rank);
   }
+  // "which came first, Flaviviridae or Togaviridae?": the release each was first listed in, not their sizes
+  if (taxa === 2 && species === 0 && rels === 0 && !f.howMany && /\b(?:came first|first|earlier|earliest|older|oldest|newer|newest|younger|youngest|more recent|later)\b/.test(r)
+    && !/\b(?:species|genera|families|members|more|fewer|bigger|larger|smaller)\b/.test(r)) return 'two_taxa_first';
   if (taxa === 2 && species === 0 && rels <= 1 && (f.comparing || f.howMany)) {
     const rank = p.countedRank ?? 'species';
     return set(COUNTABLE.includes(rank) ? 'two_taxa' : 'compare_rank_unread', rank);
   }
   // "were more species added in 2020 or 2021": each release's own change, not the step between them
-  if (distinct && species === 0 && taxa === 0 && f.changeAsked && f.or) return 'changes_or_unread';
+  // ("how many species were added in MSL40 and MSL41": each release's change too, not the step between them)
+  if (distinct && species === 0 && taxa === 0 && f.changeAsked && (f.or || /\bin (?:both )?§rel,? (?:and|&) (?:in )?§rel\b/.test(r))) return 'changes_or_unread';
   // "which family grew the most between ...": a ranking of taxa (fastest_growing), not two totals
   if (distinct && species === 0 && taxa <= 1 && (f.counting || f.changeAsked) && !(f.ranking && taxa === 0)) {
     const rank = p.countedRank ?? p.rankWord ?? 'species';
@@ -180,11 +187,12 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   }
   const change = p.change;
   // "which species were merged in MSL41", "how many species were split in 2025": a merge or split is told by its species
-  const listing = () => f.which || /\b(?:genera|families|orders|realms|subfamilies|classes|phyla|kingdoms|suborders|subgenera)\b/.test(r)
+  // ("how many taxa were renamed in MSL39": the taxa of every rank, counted by rank)
+  const listing = () => f.which || /\b(?:genera|families|orders|realms|subfamilies|classes|phyla|kingdoms|suborders|subgenera|taxa)\b/.test(r)
     || change === 'merged' || change === 'split';
   // ("which family gained the most species in MSL39" ranks the families by growth: no list of new ones)
   if (rels === 1 && species === 0 && taxa === 0 && change && listing() && !(f.ranking && /\b(?:gain\w*|gr[eo]w\w*)\b/.test(r))
-    && (!f.howMany || change === 'merged' || change === 'split' || (p.rankWord !== null && p.rankWord !== 'species'))) {
+    && (!f.howMany || change === 'merged' || change === 'split' || (p.rankWord !== null && p.rankWord !== 'species') || (p.rankWord === null && /\btaxa\b/.test(r)))) {
     if (!p.rankWord) return change === 'added' || change === 'abolished' || change === 'renamed' ? 'every_rank_changed' : set('which_changed', 'species');
     return set('which_changed', p.rankWord);
   }
@@ -198,7 +206,8 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
     const rank = firstRank(r.replace(/\b[a-z]+\s+§tx/g, ' ').replace(/§\w+/g, ' '));
     return rank && RANKS.indexOf(rank) > RANKS.indexOf(p.taxa[0]!.rank as Rank) ? set('which_changed_within', rank) : 'within_rank_unread';
   }
-  if (rels === 2 && f.than && f.yesNo) return set('between_releases', p.rankWord ?? 'species');
+  // ("did MSL41 add more species than MSL40": each release's additions, not the two totals)
+  if (rels === 2 && f.than && f.yesNo) return f.changeAsked ? 'changes_or_unread' : set('between_releases', p.rankWord ?? 'species');
   return null;
 }
 
@@ -218,7 +227,9 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     }
     if (has(KW.milestone, r) || (has(KW.realmIntro, r) && !has(KW.count, r))) return 'milestones';
     // "when did the number of species pass 10,000?": a threshold crossed, not a count
-    if (p.threshold !== null && p.threshold >= 1000 && has(KW.threshold, r) && (!has(KW.count, r) || /\b(?:when|which|what|first)\b/.test(r))) return 'milestones';
+    // (a rank's smaller totals too: "when did the number of families pass 100?")
+    const rankThreshold = p.targetRank !== null && p.targetRank !== 'species' && p.releases.length === 0 ? 10 : 1000;
+    if (p.threshold !== null && p.threshold >= rankThreshold && has(KW.threshold, r) && (!has(KW.count, r) || /\b(?:when|which|what|first)\b/.test(r))) return 'milestones';
     // "when was the rank class first used": a rank word with an introduction verb and no release
     const whichRelease = /\b(?:which|what) (?:release|version|msl|year)\b/.test(r);
     if (p.targetRank && p.targetRank !== 'species' && has(KW.rankIntro, r) && (has(KW.when, r) || whichRelease) && p.releases.length === 0) return 'milestones';
@@ -228,7 +239,8 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     if (p.targetRank && p.targetRank !== 'species' && /\b(?:first|earliest|oldest)\b/.test(r) && /\b(?:which|what|name)\b/.test(r) && p.releases.length === 0 && !has(KW.count, r)) return 'milestones';
     // "which release had 1906 species?"
     if (whichRelease && p.threshold !== null && p.threshold >= 1000) return 'milestones';
-    if (/\b(?:which|what) (?:release|version|msl|year)\b.*\b(?:most|largest|biggest|fewest)\b/.test(r)) return 'milestones';
+    // (the release that abolished, merged, split or moved the most is no milestone these answers hold)
+    if (/\b(?:which|what) (?:release|version|msl|year)\b.*\b(?:most|largest|biggest|fewest)\b/.test(r) && (p.change === null || p.change === 'added' || p.change === 'renamed')) return 'milestones';
     // "how many species were in the smallest release?": the release is picked by its size, not the latest
     if (p.releases.length === 0 && /\b(?:smallest|largest|biggest|fewest)\s+(?:release|version|msl|list|edition)\b/.test(r)) return 'milestones';
   }
@@ -256,7 +268,9 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     if (has(KW.host, r) || (p.hosts.length > 0 && !has(KW.count, r))) return 'hosts';
     if (has(KW.genome, r) && !has(KW.count, r)) return 'genome';
     // "which genera are in Coronaviridae?", "what species does Betacoronavirus contain?": the taxa under it, listed
-    if (p.targetRank && RANKS.indexOf(p.targetRank) > RANKS.indexOf(t.rank as Rank) && !has(KW.count, r) && p.form.which && !p.form.yesNo
+    // (not a change: "which genera left Flaviviridae in MSL41")
+    if (p.targetRank && RANKS.indexOf(p.targetRank) > RANKS.indexOf(t.rank as Rank) && !has(KW.count, r) && p.form.which && !p.form.yesNo && p.change === null
+      && !/\b(?:left|leave|leaving|join\w*|enter\w*|exit\w*|went|gone)\b/.test(r)
       && /\b(?:in|under|within|of|contain\w*|includ\w*|compris\w*|make up|members?)\b/.test(r)) return 'largest_taxa';
     if (has(KW.largest, r) && p.targetRank && p.targetRank !== t.rank) return 'largest_taxa';
     if (has(KW.growth, r) && !has(KW.count, r)) return t.rank === 'family' ? 'family_evolution' : 'taxon_history';
@@ -264,7 +278,7 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     // "how did Flaviviridae change between 2010 and 2020": its size in each
     if (p.releases.length >= 2 && (has(KW.evolution, r) || has(KW.growth, r) || has(KW.compare, r))) return 'count_taxon';
     if (has(changeWords('abolished'), r) || has(changeWords('merged'), r) || has(changeWords('split'), r) || has(KW.rankIntro, r)
-      || /\b(?:when|happened|fate|end(?:ed)?|gone|dissol\w*|still|exist\w*|abolition|demise|bec[oa]me|turned into|replaced|successor|renam\w* (?:to|into|as)|renam\w*\b.*\bto)\b|\bcalled (?:§rel|now|today|nowadays)|\b(?:current|new|present|latest) name\b|\bname (?:§rel|now|today)/.test(r)) {
+      || /\b(?:when|happened|fate|end(?:ed)?|gone|where did (?:the )?(?:[a-z]+ )?§tx go|what became of|dissol\w*|still|exist\w*|abolition|demise|bec[oa]me|turned into|replaced|successor|renam\w* (?:to|into|as)|renam\w*\b.*\bto)\b|\bcalled (?:§rel|now|today|nowadays)|\b(?:current|new|present|latest) name\b|\bname (?:§rel|now|today)/.test(r)) {
       return t.rank === 'family' && has(/\b(?:evol\w*|over time|history|histor\w*)\b/, r) ? 'family_evolution' : 'taxon_history';
     }
     if (has(KW.evolution, r)) return t.rank === 'family' ? 'family_evolution' : 'taxon_history';
@@ -281,7 +295,8 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     if (p.genomeTypes.length > 0) return 'families_by_genome';
     if (p.hosts.length > 0) return 'families_by_host';
   }
-  if (has(KW.largest, r) && !has(/\b(?:releases?|versions?|msls?|years?|editions?)\b/, r)) return 'largest_taxa';
+  // ("which virus has the largest genome": the size of genomes, which no ranking here reads)
+  if (has(KW.largest, r) && !has(/\b(?:releases?|versions?|msls?|years?|editions?)\b/, r) && !has(KW.genome, r)) return 'largest_taxa';
   if (has(KW.growth, r) && (p.targetRank !== null && p.targetRank !== 'species' || has(/\b(?:fastest|most)\b/, r))) return 'fastest_growing';
   if (has(KW.stability, r)) return 'family_stability';
   // host and genome questions without a name are about the families of the latest release
@@ -292,6 +307,8 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
   if (p.badReleases.length > 0) return 'unknown';
   if (p.releases.length >= 2 && /\b(?:more|fewer|less|than|differ\w*|grew|increase\w*)\b/.test(r) && (p.targetRank ?? 'species') === 'species') return 'compare_releases';
   if (has(KW.count, r) && p.change && p.releases.length <= 1 && (p.targetRank ?? 'species') === 'species') return 'release_changes';
+  // "by how much did the number of species grow in MSL41": the release's change, not its total
+  if (p.releases.length === 1 && /\b(?:grow|grew|growth|increas\w*|rise|rose|net change|go up|went up|by how much)\b/.test(r)) return 'release_changes';
   // "how many species did MSL37 add over MSL36": the changes between the two
   if (p.releases.length === 2 && p.change && (p.targetRank ?? 'species') === 'species') return 'compare_releases';
   if (has(KW.count, r) && /\b(?:releases|versions|msls|editions)\b/.test(r)) return 'release_info';

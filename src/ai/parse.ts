@@ -40,7 +40,7 @@ export type Reading =
   | Exclude<Intent, 'help' | 'unknown'>
   | 'year_counts' | 'releases_of_year' | 'releases_in_years' | 'years_between' | 'release_is_year' | 'rank_is'
   | 'taxon_threshold' | 'member_of' | 'taxon_in_taxon' | 'taxa_of_release' | 'taxon_became' | 'species_moved' | 'taxon_genome_type' | 'has_host' | 'taxon_former_names' | 'name_in_release' | 'still_named' | 'listed_in'
-  | 'two_taxa' | 'two_taxa_between' | 'between_releases' | 'taxa_changed_between' | 'every_rank_changed'
+  | 'two_taxa' | 'two_taxa_between' | 'two_taxa_first' | 'between_releases' | 'taxa_changed_between' | 'every_rank_changed'
   | 'which_changed_within' | 'span_unread' | 'compare_rank_unread' | 'changes_or_unread' | 'change_unread'
   | 'within_rank_unread' | 'help' | 'unknown';
 
@@ -122,11 +122,6 @@ export interface Form {
   releasedIn: boolean;
   sameOrBoth: boolean;
   still: boolean;
-  /**
-   * "Is SARS-CoV-2 not a coronavirus?": a yes or no asked in the negative (not "isn't it", "or not", "is it not",
-   * which ask the positive).
-   */
-  negated: boolean;
   /** "still a thing", "still exist", "still used": a taxon still in use. */
   stillInUse: boolean;
   /** "more than 10 species": a threshold of a taxon's size. */
@@ -873,8 +868,9 @@ const LAZY_PARTS: { [K in LazyPart]: (s: ReadingSource['source']) => Parsed[K] }
     return m ? Number(m[1] ?? m[2] ?? m[3]) : null;
   },
   threshold: (s) => {
-    const m = /\b(\d{1,3}(?:,\d{3})+|\d{4,6})\s*(?:species|taxa)?\b/.exec(s.residue);
-    return m ? Number(m[1]!.replaceAll(',', '')) : null;
+    // (a small number only with the rank it counts: "more than 100 families")
+    const m = /\b(\d{1,3}(?:,\d{3})+|\d{4,6})\s*(?:species|taxa)?\b|\b(\d{2,3})\s+(?:genera|families|orders|realms|classes|phyla|kingdoms|subfamilies|subgenera|suborders)\b/.exec(s.residue);
+    return m ? Number((m[1] ?? m[2])!.replaceAll(',', '')) : null;
   },
   leftovers: (s) => leftoverWords(s.tokens),
   rankWord: (s) => firstRank(bareOf(s.residue)),
@@ -936,7 +932,7 @@ const FORM_READERS: { [K in keyof Form]: (lower: string, residue: string) => For
   typeSpecies: (lower) => /\btype[- ]species\b/.test(lower),
   howMany: (lower) => /\b(?:how many|number of|count)\b/.test(lower),
   which: (lower) => /\b(?:which|what|list|name|names|show)\b/.test(lower),
-  aboutReleases: (lower) => /\b(?:re?a?l[ae]{0,2}[sc][ae]?s?|msls?|versions?|lists?|editions?)\b/.test(lower) && /\b(?:which|what|when|how many|list|name)\b/.test(lower)
+  aboutReleases: (lower) => /\b(?:re?a?l[ae]{0,2}[sc][ae]?s?|msls?|versions?|lists?|editions?)\b/.test(lower) && /\b(?:which|what|when|how many|list|name|(?:were|was|are) there)\b/.test(lower)
       && !/\b(?:species|genera|famil\w*|orders?|realms?)\b/.test(lower),
   yearTogether: (lower) => /\b(?:both|two|each)\b|\b(?:19|20)\d\d\s+(?:releases|lists|versions|msls|editions)\b|\b(?:releases|lists|versions|editions)\s+(?:of|in|from)\s+(?:19|20)\d\d\b/.test(lower),
   yearCounting: (lower) => /\b(?:how many|number of|numbers|count|differen\w*|differ|compar\w*|vs\.?|versus|both|two)\b/.test(lower),
@@ -945,7 +941,6 @@ const FORM_READERS: { [K in keyof Form]: (lower: string, residue: string) => For
   releasedIn: (lower) => /\b(?:released|published|issued|out|from|of)\b/.test(lower) && /\bmsl\s*-?\s*\d/.test(lower),
   sameOrBoth: (lower) => /\b(?:same|both)\b/.test(lower),
   still: (lower) => /\bstill\b/.test(lower),
-  negated: (lower) => /\bnot\b/.test(lower) && /\bnot\b/.test(lower.replace(/\b(?:or not|is (?:it|that|this) not|whether or not)\b/g, '')),
   stillInUse: (lower) => /\bstill\b.*\b(?:a thing|exist\w*|valid|used|around|in use|an? \w+|recogni[sz]ed|listed|there)\b/.test(lower) || /\b(?:does|do) .* still exist\b/.test(lower),
   more: (lower) => (() => { const m = MORE.exec(lower); return m ? { how: m[1]!, n: Number(m[2]!.replaceAll(',', '')), rank: rankOf(m[3]!)! } : null; })(),
   nucleicVirus: (lower) => /\b(?:dna|rna) virus\b/.test(lower),

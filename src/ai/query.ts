@@ -21,7 +21,7 @@ import { matches } from './matches.js';
 import { identifierWords, isQuestionWord, parseQuestion, storeLexicon, type Intent, type Lexicon, type Parsed, type Reading, type ReleaseRef, type SpeciesRef } from './parse.js';
 import { outOfScope, SCOPE_SENTENCE } from './scope.js';
 import { chooseIntent } from './intent.js';
-import { confidenceOf, understoodOf, unreadPart, unreadWords, type Understood } from './understood.js';
+import { confidenceOf, everyRelease, negatedClaim, numberOfOtherRank, qualifiedGroup, understoodOf, unreadPart, unreadWords, type Understood } from './understood.js';
 
 export type Status = 'answered' | 'not_understood' | 'declined' | 'clarify';
 
@@ -288,6 +288,14 @@ export async function askQuestion(store: Store, query: string): Promise<QueryRes
   if (parsed.conflicts.length > 0) {
     return refuse('declined', parsed, 'release_conflict', `${parsed.conflicts[0]}. I answer for one release named consistently, never for a guess between two: ask again naming the one you mean. ${offered()}`, { conflict: parsed.conflicts[0] });
   }
+  const negation = negatedClaim(parsed);
+  if (negation) return refuse('not_understood', parsed, parsed.intent, `I did not understand all of this question: not understood, the negation "${negation}" in a yes or no (my Yes or No would be of the claim without it, which reads as the opposite). Ask it without the negation, as "Is ... a ...?". ${offered()}`);
+  const qualified = qualifiedGroup(parsed);
+  if (qualified) return refuse('not_understood', parsed, parsed.intent, `I did not understand all of this question: not understood, ${qualified} beside the group asked (I answer whether a virus is in a taxon, not in a kind of it). ${offered()}`);
+  const numbered = numberOfOtherRank(parsed);
+  if (numbered) return refuse('not_understood', parsed, parsed.intent, `I did not understand all of this question: not understood, ${numbered}. ${offered()}`);
+  const always = everyRelease(parsed);
+  if (always) return refuse('not_understood', parsed, parsed.intent, `I did not understand all of this question: not understood, "${always}" (I answer whether it is in the taxon in one release, or whether it ever was). ${offered()}`);
   const words = unreadWords(parsed);
   if (words) return refuse('not_understood', parsed, parsed.intent, `I did not understand all of this question: not understood, ${words}. I answer only when I understood every part. ${offered()}`);
   // what a name is called now is answered for all its species at once (answers/species.ts currentName); anything else is asked of one

@@ -97,6 +97,10 @@ export function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
     }
     // "2018b" names one release by its label ("1999c" none); "2019" the release(s) of that year
     for (const m of matches(/\b((?:19|20)\d\d)([a-rt-z])?\b/g, lower)) {
+      // a year joined to letters by a hyphen, slash or underscore is part of a virus's name ("Synechococcus phage
+      // ACG-2014j", "parvovirus YX-2010/CHN", "2019-nCoV"), not a release ("MSL37/2022" is one release named twice)
+      const joined = /(?:^|[^a-z\d])([a-z][a-z\d]*)[-_/]$/.exec(lower.slice(Math.max(0, m.index! - 16), m.index));
+      if ((joined && !/^msl\d*$/.test(joined[1]!)) || /^(?:[_/][a-z\d]|-[a-z])/.test(lower.slice(m.index! + m[0].length))) continue;
       const year = Number(m[1]);
       if (m[2]) {
         const r = all.find((x) => x.label === `${m[1]}${m[2]}`);
@@ -207,7 +211,8 @@ const JOIN = /^\s*(?:(?:release|list|msl|version|edition|taxonomy)\s*)?(?:\(\s*(
 // "MSL36, released in 2020", "MSL41 of 2025": two names side by
 // side, joined only when they are names of different kinds (a number and a year, a label or a place): "MSL35,
 // MSL36" or "2019/2020" are two releases
-const BESIDE = /^(?:'s\s+(?:(?:release|list|msl|version|edition)\s*,?\s*)?|\s*(?:(?:release|list|msl|version|edition)\s*)?(?:[/:-]\s*(?:the\s+)?|,\s*the\s+)|\s+(?:the\s+)?|\s*(?:release|list|version|edition)\s*,\s*|\s*,?\s*(?:released|published|issued|out)\s+(?:in\s+)?|\s+of\s+)$/;
+// ("MSL35 from 2020", "MSL35 [2020]", "MSL35, 2020", "MSL35 in 2020": joined the same way)
+const BESIDE = /^(?:'s\s+(?:(?:release|list|msl|version|edition)\s*,?\s*)?|\s*(?:(?:release|list|msl|version|edition)\s*)?(?:[/:-]\s*(?:the\s+)?|,\s*the\s+)|\s+(?:the\s+)?|\s*(?:release|list|version|edition)\s*,\s*|\s*,?\s*(?:released|published|issued|out)\s+(?:in\s+)?|\s+(?:of|from|in)\s+|\s*\[\s*|\s*,\s*)$/;
 const CLOSE = /^\s*(?:release|list)?\s*\)/;
 // the word after the second name of a release joined so ("the 2019 list", "the 2018a one")
 const TRAILING = /^\s*(?:list|release|one|version|msl|edition)\b/;
@@ -248,7 +253,8 @@ function paired(lower: string, mentions: Mention[]): Mention[] {
       out.push(a);
       continue;
     }
-    const end = gap.includes('(') ? b.end + CLOSE.exec(lower.slice(b.end))![0].length : b.end + (TRAILING.exec(lower.slice(b.end))?.[0].length ?? 0);
+    const end = gap.includes('(') ? b.end + CLOSE.exec(lower.slice(b.end))![0].length
+      : gap.includes('[') ? b.end + (/^\s*\]/.exec(lower.slice(b.end))?.[0].length ?? 0) : b.end + (TRAILING.exec(lower.slice(b.end))?.[0].length ?? 0);
     const text = lower.slice(a.start, end);
     const [ra, rb] = [a.refs[0]!, b.refs[0]!];
     const fits = (x: ReleaseRef, y: ReleaseRef) => (x.ambiguous ? x.ambiguous.includes(y.label) : x.msl === y.msl);

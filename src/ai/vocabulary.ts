@@ -174,7 +174,7 @@ export const CHANGE_WORDS: ReadonlyArray<[ChangeKind, RegExp]> = [
   ['split', /\bsplit\w*/],
   // ("changed genus", "switched genus": a change of the taxon above, not of the name; a species' move is a move
   // out of its genus)
-  ['reclassified', /\b(?:reclassif\w*|moved|relocat\w*|reassign\w*|transferr\w*|(?:chang\w*|switch\w*) (?:their |its |the )?(?:genus|genera))\b/],
+  ['reclassified', /\b(?:reclassif\w*|mov(?:e|ed|es)|relocat\w*|reassign\w*|transferr\w*|(?:chang\w*|switch\w*) (?:their |its |the )?(?:genus|genera))\b/],
   ['abolished', /\b(?:abolish\w*|remov\w*|delet\w*|dropp\w*|discontinu\w*|eliminat\w*|retir\w*|disappear\w*|lost|lose|withdrawn)\b/],
   // ("recognised" alone is not new: "how many species were recognised in MSL35" counts them all; "newly
   // recognised" is new by its first word)

@@ -36,7 +36,10 @@ function higherTaxaChanged(now: Named[], before: Named[], records: RenameRow[], 
   if (change === 'renamed' || change === 'promoted' || change === 'demoted') {
     const re = { renamed: /renam/i, promoted: /promot/i, demoted: /demot/i }[change];
     const inside = new Set([...now, ...before].filter(under).map((n) => n.name));
-    return { names: records.filter((x) => x.new_name && re.test(x.change) && (ends(x).from === rank || ends(x).to === rank) && (!within || inside.has(x.old_name) || inside.has(x.new_name)))
+    // a rank's taxa promoted or demoted are those that were of the rank (ICTV's "Promoted"), not the taxa that came
+    // into it so ("Newly Promoted"), which its sheet counts beside them
+    const ofRank = (x: RenameRow) => ends(x).from === rank || (change === 'renamed' && ends(x).to === rank);
+    return { names: records.filter((x) => x.new_name && re.test(x.change) && ofRank(x) && (!within || inside.has(x.old_name) || inside.has(x.new_name)))
       .map((x) => `${x.old_name} -> ${x.new_name}${ends(x).from === ends(x).to ? '' : ` (${ends(x).from} to ${ends(x).to})`}`), renamed: [] };
   }
   // the names left out as renames are said too: "no genus new (Flavivirus was renamed Orthoflavivirus)"
@@ -308,10 +311,13 @@ async function sheetCounts(ctx: Ctx, r: ReleaseRow, rank: Rank, words: string[])
 }
 
 /** ICTV's words for the changes of higher taxa its sheets count, the main one first. */
-const RANK_OFFICIAL: Partial<Record<ChangeKind, string[]>> = { added: ['New', 'New Splits'], abolished: ['Abolished'], renamed: ['Renamed'] };
+const RANK_OFFICIAL: Partial<Record<ChangeKind, string[]>> = {
+  added: ['New', 'New Splits'], abolished: ['Abolished'], renamed: ['Renamed'], promoted: ['Promoted', 'Newly Promoted'], demoted: ['Demoted', 'Newly Demoted'],
+};
 
 const ICTV_SAYS: Record<string, string> = {
   New: 'new', 'New Splits': 'new by splits', Abolished: 'abolished', Renamed: 'renamed', Moved: 'moved', Merged: 'merged',
+  Promoted: 'promoted', 'Newly Promoted': 'new by promotion', Demoted: 'demoted', 'Newly Demoted': 'new by demotion',
 };
 
 /**

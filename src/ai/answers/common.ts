@@ -36,6 +36,17 @@ export function contextOf(store: Store): Ctx {
 
 export type Handler = (ctx: Ctx, p: Parsed) => Answer | Promise<Answer>;
 
+/**
+ * "Is T4 still a myovirus?", "Is lambda a siphovirus today?": asked of now in so many words, where a taxon no longer
+ * listed holds no Yes by what it once held.
+ */
+export function askedNow(p: Parsed): boolean {
+  return p.form.still || /\b(?:now|today|currently|nowadays|these days|any ?more|any longer)\b/.test(p.normalised);
+}
+
+/** A question in the past tense ("Was ...", "Did ... belong", "Has ... been"): asked of no release, whether it ever was. */
+export const PAST = /^\s*(?:was|were|did|had|has|have|used)\b/;
+
 /** "MSL1-MSL41": every release, as a source's version. */
 export const span = (ctx: Ctx): string => `${ctx.all[0]!.version}-${ctx.latest.version}`;
 export const rowOf = (ctx: Ctx, msl: number): ReleaseRow | undefined => ctx.all.find((r) => r.msl === msl);

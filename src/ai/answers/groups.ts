@@ -9,7 +9,7 @@ import type { ReleaseRow } from '../../read/releases.js';
 import { and, release } from '../format.js';
 import type { GroupEntry, GroupTaxon } from '../groups.js';
 import type { Parsed } from '../parse.js';
-import { notUnderstood, profileEntries, rowOf, sources, targetRelease, type Answer, type Ctx } from './common.js';
+import { askedNow, notUnderstood, PAST, profileEntries, rowOf, sources, targetRelease, type Answer, type Ctx } from './common.js';
 import { ambiguousAbbreviation, speciesIn, who } from './species.js';
 
 /** The name a group's taxon had in a release: its former name before the rename, its own after. */
@@ -52,6 +52,10 @@ export function groupMembership(ctx: Ctx, p: Parsed): Answer {
   const inStrict = c[strict.rank] === strictName;
   const inWider = wider ? c[wider.rank] === wider.name : false;
   const it = who(s, doc.scientific_name);
+  // "Was Hantaan virus a bunyavirus in 2005?": a release before the word's taxon was made (the class Bunyaviricetes,
+  // MSL39) cannot say No; the group was then another taxon (the family Bunyaviridae), which the table does not name
+  // (a species never in the taxon, in any release, is not one then either: "Was Human rhinovirus 95 a filovirus in 1982?")
+  if (!inStrict && !inWider && !listedIn(ctx, strict.rank, strictName, r.msl) && everIn(ctx, [...s.lineage_ids, doc.lineage_id], g)) return notYetDefined(ctx, word, strict.rank, strictName, r, it, c);
   const src = sources(ctx, 'species_doc', r.version);
   const data = { species: doc.scientific_name, version: r.version, group: word, taxon: { rank: strict.rank, name: strictName }, wider: wider ?? null, classification: c, source: g.source };
   const former = g.former?.filter((f) => mslOf(f.renamed_in) <= r.msl).map((f) => `, formerly the ${f.rank} ${f.name} (renamed in ${f.renamed_in})`).join('') ?? '';
@@ -66,9 +70,10 @@ export function groupMembership(ctx: Ctx, p: Parsed): Answer {
   }
   const doubt = ambiguousAbbreviation(ctx, s, doc.scientific_name);
   if (doubt) return doubt;
-  // the word's taxon not yet listed in that release ("Was Sputnik a virophage in MSL30?", before the class): that
-  // release's taxonomy has no such group, so it cannot say No
-  if (!listedAt(ctx, strict.rank, strictName, r) && !(wider && listedAt(ctx, wider.rank, wider.name, r))) {
+  // a species no longer listed, answered from its last release, which did not have the word's taxon yet ("Is torque
+  // teno virus an anellovirus?": the species ended in MSL24, split into species of the family Anelloviridae, first
+  // listed in MSL25): that release cannot say No
+  if (lastNote && !listedAt(ctx, strict.rank, strictName, r) && !(wider && listedAt(ctx, wider.rank, wider.name, r))) {
     const first = profileEntries(ctx, strictName).find((e) => e.rank === strict.rank);
     const since = first ? `, first listed in ${release(rowOf(ctx, first.first_msl)!)}` : '';
     return notUnderstood('group', `In ${release(r)}${lastNote}, ${it} ${lastNote ? 'was' : 'is'} in ${placedBy(c)}; ${reading(word, strict, strictName)}, is not a taxon of that release${since}, so it cannot say whether it was one.`);
@@ -81,10 +86,37 @@ export function groupMembership(ctx: Ctx, p: Parsed): Answer {
   const history = last ? `; it was in ${and([...new Set(last.lineage.split(';').filter((x) => names.has(x)))])} until ${release(rowOf(ctx, mslOf(last.version))!)}` : '';
   const placedAt = (rank: string) => (c[rank] ? `the ${rank} ${c[rank]}` : `no ${rank}`);
   const where = `${placedAt(strict.rank)}${wider && strict.rank !== wider.rank ? ` and ${placedAt(wider.rank)}` : ''}`;
+  // "Was rubella virus a togavirus?", of no release: whether it ever was, not whether it is now
+  if (last && p.releases.length === 0 && PAST.test(p.normalised)) {
+    const heldNames = [...new Set(was.flatMap((e) => e.lineage.split(';').filter((x) => names.has(x))))];
+    const loosely = wider && heldNames.every((x) => x === wider.name) ? ' in its wider sense' : '';
+    return {
+      response: `Yes: ${it} was in ${and(heldNames)}, which "${word}" names${loosely}, from ${release(rowOf(ctx, mslOf(was[0]!.version))!)} to ${release(rowOf(ctx, mslOf(last.version))!)}; in ${release(r)} it is in ${where}.`,
+      data: { ...data, answer: 'yes', by: 'former taxon' }, sources: src,
+    };
+  }
   return {
     response: `No: in ${release(r)}${lastNote}, ${it} ${lastNote ? 'was' : 'is'} in ${where}, not in ${reading(word, strict, strictName)}${wider ? ` (or, loosely, the ${wider.rank} ${wider.name})` : ''}${history}.`,
     data: { ...data, answer: 'no' }, sources: src,
   };
+}
+
+/** Whether a species' lineage was in the word's taxon (by any of its names, or its wider sense) in any release. */
+function everIn(ctx: Ctx, ids: number[], g: GroupEntry): boolean {
+  const names = new Set([g.taxon!.name, ...(g.former ?? []).map((f) => f.name), ...(g.wider ? [g.wider.name] : [])]);
+  return ids.some((id) => lineageOutline(ctx.store, id).timeline.some((e) => e.lineage.split(';').some((x) => names.has(x))));
+}
+
+/** Whether a taxon of that rank and name is listed in the release. */
+function listedIn(ctx: Ctx, rank: string, name: string, msl: number): boolean {
+  return profileEntries(ctx, name).some((e) => e.rank === rank && e.first_msl <= msl && e.last_msl >= msl);
+}
+
+/** The answer to a group word asked of a release that did not list the taxon the word names: not a No. */
+function notYetDefined(ctx: Ctx, word: string, rank: string, name: string, r: ReleaseRow, it: string, c: Record<string, string | null>): Answer {
+  const e = profileEntries(ctx, name).find((x) => x.rank === rank);
+  const when = e && e.first_msl > r.msl ? `was first listed in ${release(rowOf(ctx, e.first_msl)!)}` : 'is not listed there';
+  return notUnderstood('group', `"${word}" names the ${rank} ${name}, which ${when}, so ${release(r)} does not say whether ${it} was one; in ${release(r)} it is in ${placedBy(c, ['genus', 'subfamily', 'family', 'order'])}.`);
 }
 
 /**
@@ -146,19 +178,19 @@ function endedGroup(ctx: Ctx, p: Parsed, r: ReleaseRow, name: string, c: Record<
   if (mslOf(l.first_appearance) > t.entry.last_msl) {
     return notUnderstood('group', `${it} was first listed in ${release(rowOf(ctx, mslOf(l.first_appearance))!)}, after ${taxon}, was ${end}, so the taxonomy never said whether it was one; ${now}.`);
   }
+  // "Is T4 still a myovirus?": now, no species is in a taxon no longer listed
+  if (yes && askedNow(p) && r.msl === ctx.latest.msl) {
+    return {
+      response: `No: the ${t.rank} ${t.name}, which "${word}" names, was ${end}; ${it} was in it until ${release(rowOf(ctx, mslOf(lastIn.version))!)}, and ${now}.`,
+      data: { ...data, answer: 'no', by: 'taxon ended' }, sources: src,
+    };
+  }
   if (yes) {
     const leftAt = mslOf(lastIn.version) < t.entry.last_msl ? l.timeline.find((e) => mslOf(e.version) > mslOf(lastIn.version)) : undefined;
     const into = leftAt?.lineage.split(';').find((x) => x.endsWith(t.rank === 'family' ? 'viridae' : ''));
     const until = leftAt
       ? `until ${release(rowOf(ctx, mslOf(lastIn.version))!)}; ${release(rowOf(ctx, mslOf(leftAt.version))!)} moved it${into ? ` to the ${t.rank} ${into}` : ' out of it'}`
       : `until ${release(last)}, the last release that lists it`;
-    // "Is T4 still a myovirus?" asks whether it is one now: the taxon is gone, so no longer
-    if (p.form.still) {
-      return {
-        response: `No, no longer: ${it} was in ${taxon}, ${until}; the ${t.rank} ${t.name} was ${end}, and ${now}.`,
-        data: { ...data, answer: 'no', by: 'former taxon' }, sources: src,
-      };
-    }
     return {
       response: `Yes, by a former ${t.rank}: ${it} was in ${taxon}, ${until}; the ${t.rank} ${t.name} was ${end}, and ${now}.`,
       data: { ...data, answer: 'yes', by: 'former taxon' }, sources: src,

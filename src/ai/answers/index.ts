@@ -7,14 +7,14 @@ import { and, or, release } from '../format.js';
 import type { Parsed, Reading, SpeciesRef } from '../parse.js';
 import { betweenReleases, countRelease, milestones, releaseInfo, releaseIsYear, releasesInYears, releasesOfYear, taxaOfRelease, yearCounts, yearsBetween } from './releases.js';
 import { changeUnread, changesOrUnread, compareReleases, everyRankChanged, releaseChanges, spanUnread, taxaChangedBetween, whichChanged, whichChangedWithin, withinRankUnread } from './changes.js';
-import { contextOf, fallback, notUnderstood, profileEntries, targetRelease, type Answer, type Ctx, type Handler } from './common.js';
+import { contextOf, fallback, profileEntries, targetRelease, type Answer, type Ctx, type Handler } from './common.js';
 import { groupNamed } from '../groups.js';
 import { familiesBy } from './families.js';
 import { groupMembership, notATaxon } from './groups.js';
 import { currentName, formerNames, hasHost, isGenomeType, listedIn, memberOf, nameIn, sameTaxon, speciesClassification, speciesGenome, speciesHistory, speciesHosts, speciesMoves, stillNamed } from './species.js';
 import {
   compareRankUnread, countTaxon, taxonIn, taxonGenomeType, familyEvolution, familyStability, fastestGrowing, largestTaxa, rankIs, stillInUse, taxonClassification,
-  taxonFormerNames, taxonGenome, taxonHistory, taxonHosts, taxonThreshold, twoTaxa, twoTaxaBetween, typeSpeciesOf,
+  taxonFormerNames, taxonGenome, taxonHistory, taxonHosts, taxonThreshold, twoTaxa, twoTaxaBetween, twoTaxaFirst, typeSpeciesOf,
 } from './taxa.js';
 
 export type { Answer, Source } from './common.js';
@@ -71,6 +71,7 @@ const HANDLERS: Record<Exclude<Reading, 'help' | 'unknown'>, Handler> = {
   listed_in: listedIn,
   two_taxa: twoTaxa,
   two_taxa_between: twoTaxaBetween,
+  two_taxa_first: twoTaxaFirst,
   between_releases: betweenReleases,
   taxa_changed_between: taxaChangedBetween,
   every_rank_changed: everyRankChanged,
@@ -121,11 +122,6 @@ export async function answer(store: Store, p: Parsed): Promise<Answer> {
   }
   if (p.badReleases.length > 0 && p.releases.length === 0 && p.intent !== 'classification') {
     return fallback(`${p.badReleases[0]!.charAt(0).toUpperCase()}${p.badReleases[0]!.slice(1)}.`);
-  }
-  // "Is SARS-CoV-2 not a coronavirus?": a bare Yes or No to a question asked in the negative is read both ways
-  // (the answers say Yes for "it is one"), so it is asked back, not guessed
-  if (p.form.negated && p.form.yesNo) {
-    return notUnderstood('form', 'I answer a yes-or-no question asked in the positive, where Yes means it is: ask again without "not" (for example "Is SARS-CoV-2 a coronavirus?").');
   }
   return HANDLERS[p.relation](ctx, p);
 }

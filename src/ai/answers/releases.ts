@@ -8,7 +8,7 @@ import type { ReleaseRow } from '../../read/releases.js';
 import { fateOf, taxaNames, timeline, type TimelineEvent } from '../../read/taxonomy-facts.js';
 import { and, count, num, RANK_PLURAL, release, signed } from '../format.js';
 import type { Parsed } from '../parse.js';
-import { fallback, rowOf, sources, span, withNote, type Answer, type Ctx } from './common.js';
+import { fallback, notUnderstood, rowOf, sources, span, withNote, type Answer, type Ctx } from './common.js';
 import { countOf } from './taxa.js';
 
 /** The release totals a size is read by, for the ranks every release has. */
@@ -51,6 +51,14 @@ export function countRelease(ctx: Ctx, p: Parsed): Answer {
 export function releaseInfo(ctx: Ctx, p: Parsed): Answer {
   const sources = [{ model: 'releases', version: span(ctx) }];
   if (p.releases.length === 0) {
+    // "which years had two releases?": the years, by their releases
+    if (/\b(?:which|what) years?\b/.test(p.residue) && /\b(?:two|2|several|multiple|more than one) (?:releases|lists|versions|msls)\b/.test(p.residue)) {
+      const years = [...new Set(ctx.all.map((r) => r.year))].filter((y) => ctx.all.filter((r) => r.year === y).length > 1);
+      return {
+        response: `${and(years.map((y) => `${y} (${and(ctx.all.filter((r) => r.year === y).map((r) => `${r.version} = ${r.label}`))})`))} had more than one release.`,
+        data: { years }, sources,
+      };
+    }
     if (/\b(?:how many|number of|count)\b/.test(p.residue) || /\ball\b/.test(p.residue) || /\b(?:which|what|list)\b.*\b(?:releases|versions)\b/.test(p.residue)) {
       return {
         response: `The data set holds ${ctx.all.length} releases of the ICTV Master Species List, from ${release(ctx.all[0]!)} to ${release(ctx.latest)}${/\b(?:list|which|what)\b/.test(p.residue) ? `: ${ctx.all.map((r) => `${r.version} (${r.label})`).join(', ')}` : ''}.`,
@@ -61,6 +69,12 @@ export function releaseInfo(ctx: Ctx, p: Parsed): Answer {
     return fallback('I understood a question about a release but not which release: name it as MSL39, a year (2019, 1999a) or "the latest".');
   }
   const r = rowOf(ctx, p.releases[0]!.msl)!;
+  // "Were there two releases in 2019?": a year of one release (a year of two is read by releases_of_year)
+  const counted = /\b(?:more than one|two|2|several|multiple|one|1|a single|only one|just one) (?:releases?|lists?|versions?|msls?)\b/.test(p.residue);
+  if (p.form.yesNo && counted && String(r.year) === p.releases[0]!.text) {
+    const lead = yearLead(p.residue) === 'Yes: ' && !/\b(?:an?|any)\b/.test(p.residue) ? 'No: ' : 'Yes: ';
+    return { response: `${lead}${r.year} had one release, ${release(r)}.`, data: { year: r.year, releases: [{ version: r.version, label: r.label }], answer: lead === 'Yes: ' ? 'yes' : 'no' }, sources };
+  }
   const latest = r.msl === ctx.latest.msl ? ', the latest release in the data set' : r.msl === ctx.all[0]!.msl ? ', the first release in the data set' : '';
   return {
     response: withNote(`${r.version} is the ${r.label} release${r.label === String(r.year) ? '' : `, published in ${r.year}`}${latest}: ${count(r.total_species, 'species', 'species')}, ${count(r.total_genera, 'genus', 'genera')}, ${count(r.total_families, 'family', 'families')}, ${count(r.total_orders, 'order', 'orders')} and ${count(r.total_realms, 'realm', 'realms')}.`, p),
@@ -82,6 +96,22 @@ export async function milestones(ctx: Ctx, p: Parsed): Promise<Answer> {
     data: { milestones: rowsOf.map((x) => ({ ...x, figures: JSON.parse(x.figures) as unknown })) },
     sources,
   });
+  // "which was the first family abolished", "the first genus renamed": no milestone here names the first taxon of a
+  // rank to change, and the rank's first use is another question
+  if (p.targetRank && p.targetRank !== 'species' && p.change && p.change !== 'added') {
+    return notUnderstood('milestone', `I do not hold which ${p.targetRank} was the first to be ${p.change}; ask what was ${p.change} in a release, or when a named taxon was.`);
+  }
+  // "when did the number of genera first exceed 1,000", "the first release with more than 100 families": a rank's
+  // total against the number, release by release
+  const rank = p.targetRank ?? 'species';
+  if (rank !== 'species' && p.threshold !== null && /\b(?:more than|over|exceed\w*|pass\w*|surpass\w*|reach\w*|above|cross\w*|top\w*)\b/.test(r)) {
+    const first = ctx.all.find((x) => (releaseTotal(ctx.store, x, rank) ?? 0) > p.threshold!);
+    const plural = RANK_PLURAL[rank]!;
+    const sourcesR = [{ model: 'releases', version: span(ctx) }];
+    return first
+      ? { response: `${release(first)} is the first release with more than ${num(p.threshold)} ${plural} (${num(releaseTotal(ctx.store, first, rank)!)}).`, data: { threshold: p.threshold, rank, version: first.version }, sources: sourcesR }
+      : { response: `No release has more than ${num(p.threshold)} ${plural}; the latest, ${release(ctx.latest)}, has ${num(releaseTotal(ctx.store, ctx.latest, rank) ?? 0)}.`, data: { threshold: p.threshold, rank, version: null }, sources: sourcesR };
+  }
   if (/\brealms?\b/.test(r) && !/\bhow many\b/.test(r)) {
     const row = rows.find((x) => x.kind === 'first_realm');
     if (row) return pick([row]);
@@ -194,8 +224,10 @@ export async function betweenReleases(ctx: Ctx, p: Parsed): Promise<Answer> {
   const pct = a > 0 && d !== 0 ? `, ${d > 0 ? '+' : '-'}${(Math.abs(d) * 100 / a).toFixed(1)}%` : '';
   const change = d === 0 ? 'the same number' : `${num(Math.abs(d))} ${d > 0 ? 'more' : 'fewer'} (${d > 0 ? '+' : '-'}${num(Math.abs(d))}${pct})`;
   const which = p.form.or && d !== 0 ? ` ${d > 0 ? to.label : from.label} had more.` : '';
+  // "in MSL30 and MSL31 combined": the two counts added (the same taxa are in both, so it counts them twice: said)
+  const sum = p.form.sum ? ` Added together, ${num(a + b)} (a taxon listed in both is counted twice).` : '';
   return {
-    response: `${lead}${release(from)} had ${num(a)} ${what}${t ? '' : listedAside(ctx.store, from, rank, a)} and ${release(to)} had ${num(b)}${t ? '' : listedAside(ctx.store, to, rank, b)}: ${change} in ${to.version} than in ${from.version}.${which}`,
+    response: `${lead}${release(from)} had ${num(a)} ${what}${t ? '' : listedAside(ctx.store, from, rank, a)} and ${release(to)} had ${num(b)}${t ? '' : listedAside(ctx.store, to, rank, b)}: ${change} in ${to.version} than in ${from.version}.${which}${sum}`,
     data: { rank, ...(t ? { taxon: t.name } : {}), from: { version: from.version, count: a }, to: { version: to.version, count: b }, difference: d },
     sources: sources(ctx, t ? 'taxon_profile' : 'releases'),
   };
@@ -227,11 +259,18 @@ export function yearCounts(ctx: Ctx, p: Parsed): Answer {
 }
 
 /** "Which releases were published in 2018?". */
+/** The Yes or No of "Were there two releases in 2018?" (a year read here has several): by the number the question says. */
+function yearLead(residue: string): string {
+  if (/\b(?:more than one|two|2|several|multiple)\b/.test(residue)) return 'Yes: ';
+  if (/\b(?:one|1|a single|only one|just one)\b/.test(residue)) return 'No: ';
+  return /\b(?:an?|any)\b/.test(residue) ? 'Yes: ' : '';
+}
+
 export function releasesOfYear(ctx: Ctx, p: Parsed): Answer {
   const year = p.releases[0]!.year;
   const rows = ctx.all.filter((r) => r.year === year);
   return {
-    response: `${year} had ${rows.length} releases: ${and(rows.map((r) => release(r)))}.`,
+    response: `${p.form.yesNo ? yearLead(p.residue) : ''}${year} had ${rows.length} releases: ${and(rows.map((r) => release(r)))}.`,
     data: { year, releases: rows.map((r) => ({ version: r.version, label: r.label })) }, sources: sources(ctx, 'releases'),
   };
 }

@@ -11,8 +11,8 @@ import { abbreviationAside, placeIn, resolveOne } from '../../read/resolve.js';
 import { lineageCurrentName, lineageOutline, lineagePlace, lineageRenames, renamesIn, type LineageOutline } from '../../read/species-walks.js';
 import { and, release } from '../format.js';
 import type { Parsed, SpeciesRef } from '../parse.js';
-import { COMPOSITION_NAMES } from '../vocabulary.js';
-import { fallback, inSpan, labelled, notUnderstood, renamedAs, rowOf, sources, span, targetRelease, taxonFate, type Answer, type Ctx, type Source } from './common.js';
+import { COMPOSITION_NAMES, findHosts } from '../vocabulary.js';
+import { askedNow, fallback, inSpan, labelled, notUnderstood, PAST, renamedAs, rowOf, sources, span, targetRelease, taxonFate, type Answer, type Ctx, type Source } from './common.js';
 
 /**
  * The lineage a name means in a release: of the lineages it was used for, the one listed there under it (a name
@@ -207,6 +207,14 @@ export function formerNames(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
   // "since 2015", "after MSL30": any rename after it; "before 2015": any before it; else one in that release
   const yes = renames.some((r) => !asked || inSpan(p.form.span, mslOf(r.version), asked.msl));
   const lead = p.form.yesNo && p.change === 'renamed' && p.releases.length <= 1 ? `${yes ? 'Yes' : 'No'}: ` : '';
+  // a species that ended in a split or merge ("Ebola virus", split in MSL14) lives on in others, whose renames are
+  // not its own: its No would be said of the virus the name is still used for
+  if (lead && (l.ended === 'split' || l.ended === 'merged')) {
+    return notUnderstood('species', `${called(s, last.name)} is the name of a species listed ${l.first_appearance}-${l.last_appearance}, ${endingText(l)}; its own record says nothing of the names of the species it went to: ask about one of them.`);
+  }
+  if (spans.length === 1 && l.ended !== 'current') {
+    return { response: `${lead}${called(s, last.name)} had one name, ${last.name}, in every release it is listed in (${last.first}-${last.last}), and was ${endingText(l)}.`, data, sources };
+  }
   if (spans.length === 1) {
     return { response: `${lead}${called(s, last.name)} has had one name, ${last.name}, in every release it is listed in (${last.first}-${last.last}); it was never renamed.`, data, sources };
   }
@@ -407,7 +415,7 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
       .sort((a, b) => mslOf(a.version) - mslOf(b.version));
     const was = inIt[inIt.length - 1];
     // "Was coliphage T4 in the family Myoviridae?", of no release: whether it ever was, and when
-    if (was && p.releases.length === 0 && /^(?:was|were|has|had)\b/.test(p.normalised.trim())) {
+    if (was && p.releases.length === 0 && PAST.test(p.normalised)) {
       const first = inIt[0]!;
       return {
         response: `Yes: ${who(s, doc.scientific_name)} was in the ${t.rank} ${t.name} from ${labelled(ctx, first.version)} to ${labelled(ctx, was.version)}; in ${release(r)} it is in ${at ? `the ${t.rank} ${at}` : `no ${t.rank}`}.`,
@@ -423,7 +431,7 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
     // a taxon renamed since, written as an everyday word ("Is AAV2 a dependovirus?"), is the same group under its
     // later name, also for a species that came into it after the rename; named as a taxon ("in the genus
     // Dependovirus") or asked "still", it is the name, which is gone: a No that says the rename
-    const renamed = t.entry.last_msl < r.msl && everyday && !p.form.still ? await renamedAs(ctx, t, r.msl) : null;
+    const renamed = t.entry.last_msl < r.msl && everyday && !askedNow(p) ? await renamedAs(ctx, t, r.msl) : null;
     const wasToEnd = was !== undefined && mslOf(was.version) === t.entry.last_msl;
     if (renamed && !wasToEnd && at !== null && at.toLowerCase() === renamed.name.toLowerCase()) {
       const steps = renamed.steps.map((x) => `${x.from} was renamed ${x.to} in ${release(x.at)}`);
@@ -452,17 +460,46 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
     // "Is mumps virus a rubulavirus?": a taxon's name written as an everyday word (lower case, no rank word) for a
     // taxon no longer listed, which the species was in to its last release: a member by that name as people use it
     // ("Is mumps virus still a rubulavirus?" asks whether it is one now: the final No, with until when it was)
-    if (wasToEnd && t.entry.last_msl < r.msl && everyday && !p.form.still) {
+    if (wasToEnd && t.entry.last_msl < r.msl && everyday && !askedNow(p)) {
       return {
         response: `Yes, by a former ${t.rank}: ${who(s, doc.scientific_name)} was in the ${t.rank} ${t.name} until ${labelled(ctx, was!.version)}, the last release that lists it${became}; in ${release(r)} it is in ${at ? `the ${t.rank} ${at}` : `no ${t.rank}`}.`,
         data: { species: doc.scientific_name, rank: t.rank, asked: t.name, actual: at, version: r.version, answer: 'yes', by: 'former taxon' }, sources: sources(ctx, 'species_doc', r.version),
       };
+    }
+    // "Is banana bunchy top virus a nanovirus?": a genus's name written as an everyday word is also said of the
+    // family of its stem (Nanoviridae), which holds the species, or held it (Qbeta, in Leviviridae to MSL35): a
+    // No of the genus alone would answer one sense of two
+    const family = t.rank === 'genus' && everyday && stem !== t.name ? stemFamilyOf(ctx, ids, stem, r.msl) : null;
+    if (family) {
+      return notUnderstood('group', `"${t.text}" may mean the genus ${t.name}, which ${who(s, doc.scientific_name)} is not in (in ${release(r)} it is in ${at ? `the genus ${at}` : 'no genus'}), or any member of the family ${family}, which it ${doc.classification.family === family ? 'is in' : 'was in'}: ask about the genus or the family by name.`);
     }
   }
   return {
     response: `${yes ? 'Yes' : 'No'}: in ${release(r)}, ${who(s, doc.scientific_name)} is in ${at ? `the ${t.rank} ${at}` : `no ${t.rank}`}${since}.`,
     data: { species: doc.scientific_name, rank: t.rank, asked: t.name, actual: at, version: r.version, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'species_doc', r.version),
   };
+}
+
+// The words of a host source group itself, which a Yes of the VMR's host source answers
+const BROAD_HOST = /^(?:prokaryot\w*|archae\w*|bacteri\w*|(?:bacterio)?phages?|oomycetes?|fung(?:i|us|al)|mycovirus(?:es)?|alga[el]?|protists?|protozoa\w*|plants?|invertebrates?|vertebrates?|animals?|soil|marine|freshwater|sewage|phytobiome)$/;
+
+/** The host word of a question narrower than the group it falls in ("bats" of vertebrates), or qualified by a word left unread. */
+function narrowerHost(p: Parsed, hosts: string[]): string | null {
+  const asked = findHosts(p.residue).filter((m) => m.values.some((v) => hosts.includes(v)));
+  const narrow = asked.find((m) => !BROAD_HOST.test(m.text));
+  if (narrow) return narrow.text;
+  // a word no vocabulary reads right before the host word qualifies it ("a lytic phage", "a temperate phage")
+  for (const m of asked) {
+    const before = /([a-z]+)\s*$/.exec(p.residue.slice(0, m.index))?.[1];
+    if (before && p.leftovers.includes(before)) return `${before} ${m.text}`;
+  }
+  return null;
+}
+
+/** The family named by a genus word's stem ("Nanovir" -> Nanoviridae) that held the species up to the release, if any. */
+function stemFamilyOf(ctx: Ctx, ids: number[], stem: string, msl: number): string | null {
+  const family = `${stem}idae`;
+  return ids.some((id) => lineageOutline(ctx.store, id).timeline.some((e) => mslOf(e.version) <= msl && e.lineage.split(';').includes(family))) ? family : null;
 }
 
 /** "Does Zika virus infect insects?": the VMR exemplar's host source. */
@@ -472,6 +509,12 @@ export function hasHost(ctx: Ctx, p: Parsed): Answer {
   const doc = speciesIn(ctx, s, r).species;
   if (!doc || doc.hosts.length === 0) return notUnderstood('host', `No host source is recorded for ${s.text} in ${release(r)}.`);
   const yes = doc.hosts.some((h) => p.hosts.includes(h));
+  // the VMR's host source is a broad group ("vertebrates"): it holds no Yes for a narrower host ("bats",
+  // "mosquitoes", "E. coli"), nor for a kind of phage ("a lytic phage"), only a No where the group differs
+  const narrower = yes ? narrowerHost(p, doc.hosts) : null;
+  if (narrower) {
+    return notUnderstood('host', `The VMR records host source by broad group only: ${who(s, doc.scientific_name)} has host source ${doc.hosts.join(', ')} (the VMR exemplar's, ${doc.hosts_from_version ?? r.version}); it holds no Yes for "${narrower}", which is narrower.`);
+  }
   return {
     response: `${yes ? 'Yes' : 'No'}: ${who(s, doc.scientific_name)} has host source ${doc.hosts.join(', ')} (the VMR exemplar's, ${doc.hosts_from_version ?? r.version}).`,
     data: { species: doc.scientific_name, hosts: doc.hosts, asked: p.hosts, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'species_doc', r.version),

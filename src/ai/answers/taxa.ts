@@ -4,7 +4,7 @@
 // largest and fastest-growing taxa of a rank.
 import { releaseTotal } from '../../read/diversity.js';
 import { familyProfiles, type FamilyProfile } from '../../read/family-profiles.js';
-import { CLASSIFICATION_RANKS, mslOf, taxonDoc, type Rank } from '../../read/lineages.js';
+import { CLASSIFICATION_RANKS, mslOf, RANKS, taxonDoc, type Rank } from '../../read/lineages.js';
 import { lookupName } from '../../read/names.js';
 import type { ReleaseRow } from '../../read/releases.js';
 import { fateOf, renamesTo, timeline, typeSpecies, typeSpeciesReleases } from '../../read/taxonomy-facts.js';
@@ -12,7 +12,7 @@ import { and, count, dec, num, RANK_PLURAL, release, signed } from '../format.js
 import type { Parsed, TaxonEntry, TaxonRef } from '../parse.js';
 import { stabilityExtremes, stabilityRow, stabilitySentence, STABILITY_FORMULA, statusOf } from '../stability.js';
 import { formatGenomeSize, genomeLabel } from '../vocabulary.js';
-import { fallback, inSpan, notUnderstood, profileEntries, rowOf, sources, span, targetRelease, taxonFate, withNote, type Answer, type Ctx, type Source } from './common.js';
+import { fallback, inSpan, notUnderstood, PAST, profileEntries, rowOf, sources, span, targetRelease, taxonFate, withNote, type Answer, type Ctx, type Source } from './common.js';
 import { speciesIn, who } from './species.js';
 
 export function countsIn(e: TaxonEntry, msl: number) {
@@ -48,6 +48,17 @@ export function taxonClassification(ctx: Ctx, p: Parsed, t: TaxonRef): Answer {
   const c = countsIn(e, target.msl) ?? countsIn(e, e.last_msl)!;
   const at = countsIn(e, target.msl) ? target : lastRow;
   const parents = e.parents.map((x) => `${x.rank} ${x.name}`).join(' > ');
+  // "Which family was the genus Flavivirus in in 1979?": the record holds its place in its last release (Flaviviridae),
+  // not in the release asked (Togaviridae then)
+  // "Which genera left Flaviviridae in MSL41?", "Which species were in the genus Flavivirus in 2015?": a rank below
+  // the taxon asked is no place of it
+  const speciesAsked = /\b(?:which|what|list|name)\b(?: the)? species\b/.test(p.residue);
+  if (p.unknownNames.length === 0 && (speciesAsked || (p.askedRank && RANKS.indexOf(p.askedRank) > RANKS.indexOf(t.rank as Rank)))) {
+    return notUnderstood('rank', `I understood the ${t.rank} ${e.name}, but the ${speciesAsked ? 'species' : RANK_PLURAL[p.askedRank!]} below it asked of are not what its classification holds.`);
+  }
+  if (p.askedRank && p.askedRank !== t.rank && p.releases.length > 0 && target.msl !== e.last_msl) {
+    return notUnderstood('release', `I place the ${t.rank} ${e.name} within other taxa by its last release, ${release(lastRow)}, not by ${release(target)}, the release asked.`);
+  }
   const asked = p.askedRank && p.askedRank !== t.rank ? e.parents.find((x) => x.rank === p.askedRank) : undefined;
   const life = e.last_msl === ctx.latest.msl ? `listed since ${e.first_msl === ctx.all[0]!.msl ? `${ctx.all[0]!.version}, the first release in the data set` : `MSL${e.first_msl}`}` : `listed MSL${e.first_msl}-MSL${e.last_msl}, no longer used`;
   const size = `${count(c.species, 'species', 'species')}${t.rank !== 'genus' && t.rank !== 'subgenus' ? ` in ${count(c.genera, 'genus', 'genera')}` : ''}`;
@@ -108,6 +119,15 @@ export async function taxonHistory(ctx: Ctx, p: Parsed, t: TaxonRef): Promise<An
   // one asked (or after it, before it, as the question spans)
   const one = p.releases.length === 1 ? p.releases[0]! : null;
   if (one && yes === true) yes = inSpan(p.form.span, t.entry.last_msl + 1, one.msl);
+  // "Was Coronaviridae created in 1976?", "Did Caudovirales exist in 2021?": its first release, or its releases,
+  // against the one asked (a taxon may be missing from releases within its span: only its first and last are told)
+  if (yes === null && one && p.form.yesNo && !p.form.span) {
+    const e = t.entry;
+    if (p.change === 'added' || /\b(?:creat\w*|introduc\w*|establish\w*|first (?:listed|appear\w*|used|recogni[sz]ed))\b/.test(p.residue)) yes = e.first_msl === one.msl;
+    else if (p.change === null && /\b(?:exist\w*|listed|in (?:the )?§rel|recogni[sz]ed)\b/.test(p.residue)) {
+      yes = one.msl < e.first_msl || one.msl > e.last_msl ? false : e.counts.some((c) => c.msl === one.msl) ? true : null;
+    }
+  }
   return yes === null ? a : { ...a, response: `${yes ? 'Yes' : 'No'}: ${a.response.replace(/^The /, 'the ')}` };
 }
 
@@ -313,8 +333,10 @@ export function rankIs(ctx: Ctx, p: Parsed): Answer {
   const t = p.taxa[0]!;
   const rank = p.relationRank!;
   const yes = t.rank === rank;
+  // "Is Coronaviridae an order or a family?" is no yes or no: the rank alone answers it
+  const lead = /§tx (?:still )?(?:an? |the )?[a-z]+ or (?:an? )?[a-z]+\b/.test(p.residue) ? '' : `${yes ? 'Yes' : 'No'}: `;
   return {
-    response: `${yes ? 'Yes' : 'No'}: ${t.name} is ${/^[aeiou]/.test(t.rank) ? 'an' : 'a'} ${t.rank} (listed MSL${t.entry.first_msl}-MSL${t.entry.last_msl}).`,
+    response: `${lead}${t.name} is ${/^[aeiou]/.test(t.rank) ? 'an' : 'a'} ${t.rank} (listed MSL${t.entry.first_msl}-MSL${t.entry.last_msl}).`,
     data: { taxon: t.name, rank: t.rank, asked: rank, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'taxon_profile'),
   };
 }
@@ -327,11 +349,16 @@ export async function taxonIn(ctx: Ctx, p: Parsed): Promise<Answer> {
   const [a, b] = p.taxa as [TaxonRef, TaxonRef];
   // "Are coronaviruses and arteriviruses related?" asks what they share, not whether one holds the other
   if (/\brelated\b/.test(p.residue)) return related(ctx, a, b);
-  // "Was Coronaviridae in Nidovirales in 1990?": its place in that release
-  if (p.releases.length > 0) return taxonInRelease(ctx, a, b, targetRelease(ctx, p));
+  // "Was Coronaviridae in Nidovirales in 1990?": its place in that release, when the second taxon is of a rank above
+  // the first's and the question asks nothing else of them ("Were A and B both created in 1975?")
+  if (p.releases.length > 0) {
+    const r = targetRelease(ctx, p);
+    if (RANKS.indexOf(b.rank as Rank) < RANKS.indexOf(a.rank as Rank) && p.change === null && !/\b(?:both|each|creat\w*|introduc\w*|exist\w*|listed|abolish\w*)\b/.test(p.residue)) return taxonInRelease(ctx, a, b, r);
+    return notUnderstood('release', `I place the ${a.rank} ${a.name} within a taxon of a higher rank in one release at a time, and did not read this question as that.`);
+  }
   // a taxon no longer listed, asked of today ("Is human rhinovirus an enterovirus?"): where its species went; asked
   // in the past ("Was Siphoviridae in Caudovirales?"), its place in its last release (below)
-  if (a.entry.last_msl < ctx.latest.msl && !/^(?:was|were|did|had)\b/.test(p.normalised.trim())) {
+  if (a.entry.last_msl < ctx.latest.msl && !PAST.test(p.normalised)) {
     const went = endedInto(ctx, a, b);
     if (went) return went;
   }
@@ -349,6 +376,10 @@ export async function taxonIn(ctx: Ctx, p: Parsed): Promise<Answer> {
   }
   const at = rowOf(ctx, a.entry.last_msl)!;
   const yes = a.entry.parents.some((x) => x.rank === b.rank && x.name === b.name);
+  // "Was Flavivirus ever in Togaviridae?": its place in its last release holds a Yes, never a No of every release
+  if (!yes && p.releases.length === 0 && (PAST.test(p.normalised) || /\b(?:ever|always|once|originally|formerly)\b/.test(p.residue))) {
+    return notUnderstood('release', `I place the ${a.rank} ${a.name} within other taxa by its last release, ${release(at)}, where it is not in the ${b.rank} ${b.name}; whether it was in an earlier release is not in that record.`);
+  }
   const path = a.entry.parents.map((x) => `${x.rank} ${x.name}`).join(' > ');
   const word = b.group ? `, which "${b.text.toLowerCase()}" names` : '';
   return {
@@ -419,6 +450,27 @@ function endedInto(ctx: Ctx, a: TaxonRef, b: TaxonRef): Answer | null {
   };
 }
 
+/**
+ * "Which came first, Flaviviridae or Togaviridae?", "Is Nidovirales older than Mononegavirales?": the release each
+ * was first listed in (by the names asked: a taxon renamed was listed before under its former name).
+ */
+export function twoTaxaFirst(ctx: Ctx, p: Parsed): Answer {
+  const [x, y] = p.taxa as [TaxonRef, TaxonRef];
+  const [a, b] = [x, y].sort((m, n) => m.entry.first_msl - n.entry.first_msl) as [TaxonRef, TaxonRef];
+  const first = (t: TaxonRef) => `the ${t.rank} ${t.name} was first listed in ${release(rowOf(ctx, t.entry.first_msl)!)}`;
+  const same = a.entry.first_msl === b.entry.first_msl;
+  // "Is A newer than B?" asks of the later one; anything else ("older", "earlier", "came first") of the earlier
+  const newer = /\b(?:newer|newest|younger|youngest|later|more recent)\b/.test(p.residue);
+  const which = same ? 'both were first listed in the same release' : newer ? `${b.name} is the newer` : `${a.name} came first`;
+  // a yes or no is of the first taxon named: "Is Nidovirales older than Mononegavirales?"
+  const lead = p.form.yesNo ? `${!same && (newer ? x === b : x === a) ? 'Yes' : 'No'}: ` : '';
+  return {
+    response: `${lead}${lead ? first(a) : `${first(a).charAt(0).toUpperCase()}${first(a).slice(1)}`} and ${first(b)}: ${which}.`,
+    data: { taxa: [a, b].map((t) => ({ rank: t.rank, name: t.name, first_version: `MSL${t.entry.first_msl}` })), ...(lead ? { answer: lead.startsWith('Yes') ? 'yes' : 'no' } : {}) },
+    sources: sources(ctx, 'taxon_profile'),
+  };
+}
+
 /** "Does Coronaviridae have more than 50 species?". */
 export function taxonThreshold(ctx: Ctx, p: Parsed): Answer {
   const t = p.taxa[0]!;
@@ -445,8 +497,6 @@ export const countOf = (t: TaxonRef, msl: number, rank: Rank): number => {
 
 /** "Which has more species, A or B?": both counts and the difference, or their sum. */
 export function twoTaxa(ctx: Ctx, p: Parsed): Answer {
-  // "Is Nidovirales older than Mononegavirales?", "Which is older, ...?": their ages, not their sizes
-  if (AGE.test(p.normalised)) return twoTaxaByAge(ctx, p);
   const rank = p.relationRank ?? 'species';
   const r = targetRelease(ctx, p);
   const [a, b] = p.taxa as [TaxonRef, TaxonRef];
@@ -476,26 +526,6 @@ export function twoTaxa(ctx: Ctx, p: Parsed): Answer {
   return {
     response: `${lead}In ${release(r)}, the ${a.rank} ${a.name} has ${num(na)} ${plural(rank, na)} and the ${b.rank} ${b.name} ${num(nb)}: ${verdict}.`,
     data: { version: r.version, rank, counts: { [a.name]: na, [b.name]: nb }, difference: na - nb }, sources: src,
-  };
-}
-
-/** Words that compare two taxa by when they were first listed. */
-const AGE = /\b(?:older|oldest|newer|newest|younger|youngest|(?:created|introduced|came|listed|recogni[sz]ed|established) first)\b/;
-
-/** Which of two taxa was listed first, by the first release that lists each under the name asked. */
-function twoTaxaByAge(ctx: Ctx, p: Parsed): Answer {
-  const [a, b] = p.taxa as [TaxonRef, TaxonRef];
-  const since = (t: TaxonRef) => `the ${t.rank} ${t.name} is listed from ${release(rowOf(ctx, t.entry.first_msl)!)}`;
-  const older = a.entry.first_msl === b.entry.first_msl ? null : a.entry.first_msl < b.entry.first_msl ? a : b;
-  const newer = /\b(?:newer|newest|younger|youngest)\b/.test(p.normalised);
-  const lead = p.form.yesNo ? `${older === null ? 'No' : (older === a) !== newer ? 'Yes' : 'No'}: ` : '';
-  const younger = older === a ? b : a;
-  const verdict = older === null ? 'both are first listed in the same release' : newer ? `${younger.name} is the newer` : `${older.name} is the older`;
-  return {
-    // (by the names asked: a taxon renamed was listed before under its former name)
-    response: `${lead}${since(a)[0]!.toUpperCase()}${since(a).slice(1)} and ${since(b)} (by these names): ${verdict}.`,
-    data: { first_listed: { [a.name]: `MSL${a.entry.first_msl}`, [b.name]: `MSL${b.entry.first_msl}` }, older: older?.name ?? null },
-    sources: sources(ctx, 'taxon_profile', ctx.latest.version),
   };
 }
 
@@ -599,8 +629,8 @@ export async function largestTaxa(ctx: Ctx, p: Parsed): Promise<Answer> {
   };
 }
 
-/** Species named in full when a taxon holds up to this many; beyond, the first of them and how many more. */
-const SPECIES_NAMED = 30;
+/** Species named when a taxon holds up to this many; a taxon of more is counted, and its list left to the API. */
+const SPECIES_NAMED = 60;
 
 /** "Which species are in Betacoronavirus?": the species of a taxon in a release, by name. */
 async function speciesOf(ctx: Ctx, t: TaxonRef, r: ReleaseRow): Promise<Answer> {
@@ -609,13 +639,16 @@ async function speciesOf(ctx: Ctx, t: TaxonRef, r: ReleaseRow): Promise<Answer> 
   }
   const rows = await ctx.store.query<{ species: string; total: number }>(
     `SELECT species, (count(*) OVER ())::INTEGER AS total FROM src.species WHERE msl = $1 AND lower("${t.rank}") = lower($2) ORDER BY species LIMIT $3`,
-    [r.msl, t.name, SPECIES_NAMED]);
+    [r.msl, t.name, SPECIES_NAMED + 1]);
   const total = rows[0]?.total ?? 0;
+  // a part of the list would read as all of it: a longer one is counted and left to the API
+  if (total > SPECIES_NAMED) {
+    return notUnderstood('list', `In ${release(r)} the ${t.rank} ${t.name} has ${count(total, 'species', 'species')}, more than I list here: GET /api/v1/taxonomy/${r.version}/${t.rank}/${encodeURIComponent(t.name)} pages through them.`);
+  }
   const names = rows.map((x) => x.species);
-  const more = total > names.length ? ` and ${num(total - names.length)} more` : '';
   return {
     response: total === 0 ? `In ${release(r)} the ${t.rank} ${t.name} holds no species.`
-      : `In ${release(r)} the ${t.rank} ${t.name} has ${count(total, 'species', 'species')}: ${and(names)}${more}.`,
+      : `In ${release(r)} the ${t.rank} ${t.name} has ${count(total, 'species', 'species')}: ${and(names)}.`,
     data: { rank: t.rank, name: t.name, version: r.version, total, species: names },
     sources: [{ model: 'species', version: r.version }],
   };
