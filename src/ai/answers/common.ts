@@ -50,7 +50,6 @@ export const PAST = /^\s*(?:was|were|did|had|has|have|used)\b/;
 /** "MSL1-MSL41": every release, as a source's version. */
 export const span = (ctx: Ctx): string => `${ctx.all[0]!.version}-${ctx.latest.version}`;
 export const rowOf = (ctx: Ctx, msl: number): ReleaseRow | undefined => ctx.all.find((r) => r.msl === msl);
-/** The release before this one, if any. */
 /**
  * Whether a change in release `msl` is in what a question asks of the release `asked`: "since 2015", "after MSL30",
  * "before 2015", "until MSL20" (the span the parser read), or in that release itself.
@@ -64,6 +63,7 @@ export function inSpan(span: string | null, msl: number, asked: number): boolean
     default: return msl === asked;
   }
 }
+/** The release before this one, if any. */
 export const previousOf = (ctx: Ctx, r: ReleaseRow): ReleaseRow | undefined => ctx.all.filter((x) => x.msl < r.msl).pop();
 
 /** "MSL39" -> "MSL39 (2023)": a release named in an answer says when it was. */

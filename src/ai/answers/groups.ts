@@ -19,10 +19,6 @@ function nameAt(g: GroupEntry, t: GroupTaxon, r: ReleaseRow): string {
   return earlier[0]?.name ?? t.name;
 }
 
-/** Whether a taxon of that rank and name is listed in the release. */
-const listedAt = (ctx: Ctx, rank: string, name: string, r: ReleaseRow): boolean =>
-  profileEntries(ctx, name).some((e) => e.rank === rank && e.first_msl <= r.msl && e.last_msl >= r.msl);
-
 /** "the family Coronaviridae, which \"coronavirus\" names" */
 function reading(word: string, t: GroupTaxon, name: string): string {
   return `the ${t.rank} ${name}, which "${word}" names`;
@@ -73,7 +69,7 @@ export function groupMembership(ctx: Ctx, p: Parsed): Answer {
   // a species no longer listed, answered from its last release, which did not have the word's taxon yet ("Is torque
   // teno virus an anellovirus?": the species ended in MSL24, split into species of the family Anelloviridae, first
   // listed in MSL25): that release cannot say No
-  if (lastNote && !listedAt(ctx, strict.rank, strictName, r) && !(wider && listedAt(ctx, wider.rank, wider.name, r))) {
+  if (lastNote && !listedIn(ctx, strict.rank, strictName, r.msl) && !(wider && listedIn(ctx, wider.rank, wider.name, r.msl))) {
     const first = profileEntries(ctx, strictName).find((e) => e.rank === strict.rank);
     const since = first ? `, first listed in ${release(rowOf(ctx, first.first_msl)!)}` : '';
     return notUnderstood('group', `In ${release(r)}${lastNote}, ${it} ${lastNote ? 'was' : 'is'} in ${placedBy(c)}; ${reading(word, strict, strictName)}, is not a taxon of that release${since}, so it cannot say whether it was one.`);

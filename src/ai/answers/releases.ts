@@ -258,7 +258,6 @@ export function yearCounts(ctx: Ctx, p: Parsed): Answer {
   };
 }
 
-/** "Which releases were published in 2018?". */
 /** The Yes or No of "Were there two releases in 2018?" (a year read here has several): by the number the question says. */
 function yearLead(residue: string): string {
   if (/\b(?:more than one|two|2|several|multiple)\b/.test(residue)) return 'Yes: ';
@@ -266,6 +265,7 @@ function yearLead(residue: string): string {
   return /\b(?:an?|any)\b/.test(residue) ? 'Yes: ' : '';
 }
 
+/** "Which releases were published in 2018?". */
 export function releasesOfYear(ctx: Ctx, p: Parsed): Answer {
   const year = p.releases[0]!.year;
   const rows = ctx.all.filter((r) => r.year === year);

@@ -377,7 +377,8 @@ export async function taxonIn(ctx: Ctx, p: Parsed): Promise<Answer> {
   const at = rowOf(ctx, a.entry.last_msl)!;
   const yes = a.entry.parents.some((x) => x.rank === b.rank && x.name === b.name);
   // "Was Flavivirus ever in Togaviridae?": its place in its last release holds a Yes, never a No of every release
-  if (!yes && p.releases.length === 0 && (PAST.test(p.normalised) || /\b(?:ever|always|once|originally|formerly)\b/.test(p.residue))) {
+  // ("always" is read above)
+  if (!yes && p.releases.length === 0 && (PAST.test(p.normalised) || /\b(?:ever|once|originally|formerly)\b/.test(p.residue))) {
     return notUnderstood('release', `I place the ${a.rank} ${a.name} within other taxa by its last release, ${release(at)}, where it is not in the ${b.rank} ${b.name}; whether it was in an earlier release is not in that record.`);
   }
   const path = a.entry.parents.map((x) => `${x.rank} ${x.name}`).join(' > ');
