@@ -201,40 +201,36 @@ export async function sendFile(res: Response, path: string, bytes: number): Prom
     res.end();
     return;
   }
-  const gone = { closed: false };
-  const close = () => { gone.closed = true; };
+  // the request's connection as well as the response: see written()
   const connection = res.req.socket;
-  res.once('close', close);
-  connection.once('close', close);
   const file = await open(path, 'r');
   try {
     const buffer = Buffer.allocUnsafeSlow(Math.max(1, Math.min(FILE_STEP_BYTES, bytes)));
-    for (let at = 0; at < bytes && !gone.closed && !res.destroyed && !connection.destroyed;) {
+    for (let at = 0; at < bytes && !res.destroyed && !connection.destroyed;) {
       const { bytesRead } = await file.read(buffer, 0, Math.min(buffer.length, bytes - at), at);
       if (bytesRead === 0) throw new Error(`${path} ended at byte ${at} of ${bytes}`);
       at += bytesRead;
-      await written(res, buffer.subarray(0, bytesRead), gone, connection);
+      await written(res, buffer.subarray(0, bytesRead), connection);
       // Downloads take their steps in the queue of sliced work (slices.ts): one step a turn among all of
       // them and the batches, with lookups answered between.
       await nextTurn();
     }
   } finally {
-    connection.off('close', close);
     await file.close();
   }
-  if (!gone.closed && !res.destroyed && !connection.destroyed) res.end();
+  if (!res.destroyed && !connection.destroyed) res.end();
 }
 
 /** Writes a chunk and settles when the socket has taken it, or when the client has gone. */
-function written(res: Response, chunk: Buffer, gone: { closed: boolean }, connection: Socket): Promise<void> {
+function written(res: Response, chunk: Buffer, connection: Socket): Promise<void> {
   return new Promise((resolve) => {
     // Node drops a write to a socket already destroyed without calling it back, and the response's 'close' may
     // have come while the file was read: waiting then would never end (the file handle left to the garbage
     // collector, which warned of it under the bench's downloads). A response with no socket yet (one pipelined
     // behind another on its connection) is written as ever: Node holds its bytes until the socket is its; but
     // if that connection closes first, such a response never gets 'close' nor the write's callback, so the
-    // connection's own close counts too (sendFile).
-    if (gone.closed || res.destroyed || connection.destroyed) {
+    // connection's own close counts too.
+    if (res.destroyed || connection.destroyed) {
       resolve();
       return;
     }
