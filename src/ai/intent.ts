@@ -33,6 +33,13 @@ const KW = {
 };
 
 
+/** Taxa changed, as a count of changes asks it ("how many species changed", "how many changes"). */
+const CHANGES = /\b(?:chang\w*|modif\w*|alter\w*|affected|differences)\b(?! (?:(?:their|its) )?(?:hosts?|genomes?)\b)/;
+/** Something asked of two releases beside when they were published: their sizes or changes. */
+const ASKED_OF_RELEASES = /\b(?:species|genera|genus|famil\w*|orders?|taxa|number|count|chang\w*|gr[eo]w\w*|differ\w*)\b/;
+/** The size of a release, as a count of changes does not ask it. */
+const SIZE_WORDS = /\b(?:more|fewer|less|gr[eo]w\w*|increas\w*|decreas\w*|shr[iu]nk\w*|bigger|larger|smaller)\b/;
+
 /** The ranks a comparison of two taxa counts. */
 export const COUNTABLE: Rank[] = ['species', 'genus', 'family', 'order'];
 
@@ -83,14 +90,15 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   }
   if (twoInYear && species === 0 && taxa === 0 && f.aboutReleases) return 'releases_of_year';
   // "Was MSL34 released in 2018?": whether the release is one of that year's (answers/releases.ts releaseIsYear)
-  if (rels === 2 && species === 0 && taxa === 0 && f.yesNo && f.releasedIn && !p.releases[0]!.ambiguous && p.releases[1]!.ambiguous) return 'release_is_year';
+  if (rels === 2 && species === 0 && taxa === 0 && f.yesNo && f.releasedIn && !has(ASKED_OF_RELEASES, r) && !p.releases[0]!.ambiguous && p.releases[1]!.ambiguous) return 'release_is_year';
   if (p.releases.some((x) => x.ambiguous)) return null;
   // "since 2019", "after MSL30": a span of releases, which none of these relations reads as its one release
   // "Has the order Caudovirales been abolished since 2019?": the taxon's history, yes or no, the span read there
   if (f.span && rels === 1 && species === 0 && taxa === 1 && (p.change === 'abolished' || p.change === 'renamed') && !p.taxa[0]!.group && f.yesNo) return 'taxon_history';
   if (rels === 1 && species === 0 && (p.change !== null || taxa === 2) && f.span) return 'span_unread';
   if (rels === 2 && species === 0 && taxa === 0 && f.years) return 'years_between';
-  if (rels === 2 && species === 0 && taxa === 0 && f.yesNo && f.releasedIn) return 'release_is_year';
+  // (not "did the number of species change between MSL30 and MSL31?": something asked of the two releases)
+  if (rels === 2 && species === 0 && taxa === 0 && f.yesNo && f.releasedIn && !has(ASKED_OF_RELEASES, r)) return 'release_is_year';
   // "is MSL40 the latest release?", "was MSL1 the first list?": whether the two names are of one release
   if (rels === 2 && species === 0 && taxa === 0 && f.yesNo && /^(?:is|was) §rel (?:the )?§rel(?: (?:release|list|one|msl|version|edition))?\W*$/.test(r.trim())) return 'release_is_year';
   // "Are there more than 10,000 species in MSL38?": the release's count against the number, yes or no
@@ -180,7 +188,14 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   // "which family grew the most between ...": a ranking of taxa (fastest_growing), not two totals
   if (distinct && species === 0 && taxa <= 1 && (f.counting || f.changeAsked) && !(f.ranking && taxa === 0)) {
     const rank = p.countedRank ?? p.rankWord ?? 'species';
-    if (!f.changeAsked && (taxa === 0 || COUNTABLE.includes(rank))) return set('between_releases', rank);
+    // "how many species changed between MSL40 and MSL41?", "what are the differences between ...": the changes
+    // from one to the other (compare_releases, which gives the two totals too), not only the totals
+    const changes = taxa === 0 && has(CHANGES, r) && !has(SIZE_WORDS, r);
+    if (!f.changeAsked && !changes && (taxa === 0 || COUNTABLE.includes(rank))) return set('between_releases', rank);
+    // ("how many families changed": which change is not said; "the net change in genera", "genera in 1999b against
+    // 2002a, and the change" are their totals)
+    if (changes && rank !== 'species' && /\b(?:changed|modified|altered|affected)\b/.test(r) && !/\b(?:net|number|counts?|totals?|size|were there|are there|there (?:were|are))\b/.test(r)) return set('change_unread', rank);
+    if (!f.changeAsked && (taxa === 0 || COUNTABLE.includes(rank)) && rank !== 'species') return set('between_releases', rank);
     // "orders added between two releases": the taxa of that rank, never the species changes
     if (f.changeAsked && taxa === 0 && rank !== 'species' && p.change) return set('taxa_changed_between', rank);
     if (f.changeAsked && rank !== 'species') return set('change_unread', rank);
@@ -221,7 +236,8 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
   if (!species && !taxon) {
     // "how many species changed family in MSL41?": moves are counted out of a genus (ICTV's tallies and the
     // lineages alike), never by the higher rank a species left, so such a count is not answered with another
-    if ((p.form.howMany || p.form.which) && /\b(?:chang|switch)\w* (?:their |its |the )?(?:famil\w*|orders?|class\w*|realms?|phyl\w*|kingdoms?)\b/.test(r)) return 'unknown';
+    // (nor a change of host or genome, which no release records)
+    if ((p.form.howMany || p.form.which) && /\b(?:chang|switch)\w* (?:their |its |the )?(?:famil\w*|orders?|class\w*|realms?|phyl\w*|kingdoms?|hosts?|genomes?)\b/.test(r)) return 'unknown';
     if (p.releases.length >= 2 && (has(KW.compare, r) || has(KW.changed, r) || /\bfrom §rel to §rel\b/.test(r))) {
       return has(KW.growth, r) && (p.targetRank ?? 'species') !== 'species' ? 'fastest_growing' : 'compare_releases';
     }
@@ -312,6 +328,9 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
   // "how many species did MSL37 add over MSL36": the changes between the two
   if (p.releases.length === 2 && p.change && (p.targetRank ?? 'species') === 'species') return 'compare_releases';
   if (has(KW.count, r) && /\b(?:releases|versions|msls|editions)\b/.test(r)) return 'release_info';
+  // "how many taxa changed in MSL41?": the release's changes, not its size
+  // ("how many genera changed": release_changes counts species, and says so)
+  if (has(KW.count, r) && p.releases.length === 1 && has(CHANGES, r) && !has(SIZE_WORDS, r)) return 'release_changes';
   if (has(KW.count, r) && (p.targetRank !== null || p.releases.length > 0)) return 'count_release';
   if (p.releases.length === 1 && (has(KW.changed, r) || p.change !== null)) return 'release_changes';
   if (p.releases.length >= 2) return 'compare_releases';

@@ -182,10 +182,13 @@ export const CHANGE_WORDS: ReadonlyArray<[ChangeKind, RegExp]> = [
   ['added', /\b(?:add\w*|new(?:ly)?|creat\w*|introduc\w*|establish\w*|describ\w*|ratified|appear\w*|gain\w*|first (?:listed|recogni[sz]ed|included|named|classified|accepted))\b/],
 ];
 const ANY_CHANGE = anyOf(CHANGE_WORDS.map(([, re]) => re));
+const NEW_WITH_SPLITS = /\b(?:new(?:ly)?|add\w*|creat\w*)\b[^?]*\b(?:including|incl\.?|with|and|or|plus|counting)\s+(?:the\s+|those\s+(?:from|by)\s+|new\s+)?splits?\b|\bsplits? included\b/;
 
 /** The change a lower-case text asks about, or null. */
 export function changeIn(text: string): ChangeKind | null {
   if (!ANY_CHANGE.test(text)) return null;
+  // "new species, including splits", "new or split": the new ones, which ICTV counts with its new splits beside
+  if (NEW_WITH_SPLITS.test(text)) return 'added';
   for (const [kind, re] of CHANGE_WORDS) if (re.test(text)) return kind;
   return null;
 }

@@ -306,7 +306,9 @@ async function sheetCounts(ctx: Ctx, r: ReleaseRow, rank: Rank, words: string[])
   const [main, ...more] = words.map((w) => tallies.get(`${r.msl}|${rank}|${w}`));
   if (main === undefined) return null;
   const said = (w: string) => ICTV_SAYS[w] ?? w.toLowerCase();
-  const extra = more.map((n, k) => (n ? ` (and ${num(Math.abs(n))} ${said(words[k + 1]!)})` : '')).join('');
+  // (new splits are new taxa too: said with the sum, which "including splits" asks; a promotion is no sum)
+  const sum = (n: number, w: string) => (w === 'New Splits' ? `: ${num(Math.abs(main) + Math.abs(n))} in all` : '');
+  const extra = more.map((n, k) => (n ? ` (and ${num(Math.abs(n))} ${said(words[k + 1]!)}${sum(n, words[k + 1]!)})` : '')).join('');
   return { counts: [main, ...more].map((n) => Math.abs(n ?? 0)), text: `${num(Math.abs(main))} ${plural(rank, Math.abs(main))} ${said(words[0]!)}${extra}` };
 }
 
@@ -329,7 +331,8 @@ function officialSentence(ctx: Ctx, prev: ReleaseRow, target: ReleaseRow, lead: 
   const tallies = ICTV_WORDS[lead].map((w) => officialTally(ctx.store, prev.msl, target.msl, w)).filter((t): t is OfficialTally => t !== null);
   const main = tallies[0];
   if (!main) return null;
-  const more = tallies.slice(1).filter((t) => t.ictv > 0).map((t) => ` (and ${num(t.ictv)} ${ICTV_SAYS[t.change]})`).join('');
+  // (new splits beside new, the one figure beside a main one: said with the sum, as in sheetCounts)
+  const more = tallies.slice(1).filter((t) => t.ictv > 0).map((t) => ` (and ${num(t.ictv)} ${ICTV_SAYS[t.change]}: ${num(main.ictv + t.ictv)} in all)`).join('');
   const theirs = `In ${release(target)}, ICTV's Taxon Counts sheet counts ${num(main.ictv)} species ${ICTV_SAYS[main.change]}${more} against ${release(prev)}`;
   if (main.ictv === main.ours) return { text: `${theirs}, as the data set does`, tallies };
   const n = main.differences.length;
