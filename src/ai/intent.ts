@@ -168,7 +168,13 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
     return 'taxon_became';
   }
   // "when was hepatitis C virus moved, and into which family?": the releases that moved it, from its lineage
-  if (species === 1 && taxa <= 1 && rels === 0 && p.change === 'reclassified' && /\b(?:when|which|what|where)\b/.test(r)) return set('species_moved', p.askedRank ?? p.rankWord ?? 'family');
+  // ("in which release did West Nile virus move to Orthoflavivirus?": moves of the rank of the taxon named; "has West
+  // Nile virus changed genus?": whether it was moved, yes or no)
+  // (not "was Zika virus reclassified?", which says no rank: its genus was renamed, its family never changed)
+  const movedRank = p.askedRank ?? p.rankWord ?? (p.taxa[0]?.rank as Rank | undefined) ?? null;
+  if (species === 1 && taxa <= 1 && rels === 0 && p.change === 'reclassified' && (/\b(?:when|which|what|where)\b/.test(r) || (f.yesNo && movedRank))) {
+    return set('species_moved', movedRank ?? 'family');
+  }
   // "Is rotavirus a reovirus?", "Is Norovirus in the family Caliciviridae?": one taxon within the other
   if (taxa === 2 && species === 0 && rels <= 1 && f.yesNo && (p.taxa[1]!.group || (f.member && !f.comparing && !f.howMany))) return 'taxon_in_taxon';
   if (taxa === 2 && species === 0 && distinct && (f.comparing || f.counting || f.gainOrLoss)) {
@@ -261,7 +267,9 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     if (p.releases.length === 0 && /\b(?:smallest|largest|biggest|fewest)\s+(?:release|version|msl|list|edition)\b/.test(r)) return 'milestones';
   }
   if (species) {
-    if ((has(KW.genome, r) || p.genomeTypes.length > 0) && !has(/\b(?:families|genera)\b/, r)) return 'genome';
+    // ("how long has Zika virus been a species?" asks for how many releases, not its genome's length)
+    const howLongSince = /\bhow long (?:has|have|had|did|was|were)\b/.test(r) && !/\bgenom/.test(r);
+    if ((has(KW.genome, r) || p.genomeTypes.length > 0) && !has(/\b(?:families|genera)\b/, r) && !howLongSince) return 'genome';
     if (has(KW.host, r)) return 'hosts';
     const pastRelease = p.releases.some((x) => x.msl !== latestMsl);
     // "when did X get its new name" asks when it was renamed, not what it is called
@@ -271,6 +279,8 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     if (!pastRelease && has(KW.currentName, r) && !/\b(?:former|previous|old|earlier|other|before|originally|first)\b/.test(r)) return 'current_name';
     if (has(KW.formerNames, r) && !(pastRelease && /\bcalled\b/.test(r) && !/\b(?:former|previous|old|other)\b/.test(r))) return 'former_names';
     if (has(KW.history, r) && !(pastRelease && has(/\b(?:famil\w*|genus|genera|order|realm|classif\w*|belong\w*)\b/, r))) return 'species_history';
+    // "how long has Zika virus been a species?": its history
+    if (howLongSince) return 'species_history';
     return 'classification';
   }
   // "which families are retroviruses (ssRNA-RT)?": the common name describes the genomes asked about

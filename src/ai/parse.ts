@@ -948,7 +948,8 @@ const FORM_READERS: { [K in keyof Form]: (lower: string, residue: string) => For
   or: (lower) => /\bor\b/.test(lower),
   than: (lower) => /\bthan\b/.test(lower),
   member: (lower) => /\b(?:in|part of|belong\w*|members?|an?|one of|among|classified as|counted as|considered|kind of|type of|sort of|under|classed as|placed in|grouped (?:in|with|under))\b/.test(lower),
-  formerName: (lower) => /\b(?:called before|formerly|previous(?:ly)? (?:called|named)|(?:old|older|former|previous|earlier|earliest|first|original|other) names?|used to be (?:called|named)|(?:was|were) .* (?:called|named)\b.*\bbefore|renamed from)\b/.test(lower),
+  // ("all the names of", "has been called over time": every name it had, the former ones with today's)
+  formerName: (lower) => /\b(?:called before|formerly|previous(?:ly)? (?:called|named)|(?:old|older|oldest|former|previous|earlier|earliest|first|original|other) names?|used to be (?:called|named)|(?:was|were) .* (?:called|named)\b.*\bbefore|renamed from|(?:all|every|each) (?:of )?(?:the |its |their )?names?|been (?:called|named|known as)\b.*\b(?:over time|over the years|through time|through the years|in the past|across releases|since \d{4}))\b/.test(lower),
   // ("what did the 1982 list call X", "X was listed in 1991: what is it now?")
   naming: (lower) => /\b(?:names?|call|called|named|known as)\b|\bwhat (?:is|are) (?:it|they) (?:now|today|nowadays|these days|currently)\b|\b(?:became|become) of\b|\b(?:is|are) (?:which|what) species\b|\bwhich species (?:is|are)\b/.test(lower),
   higherRankWord: (lower) => /\b(?:famil\w*|genus|genera|order|realm|class|phylum|kingdom)\b/.test(lower),

@@ -286,10 +286,13 @@ export function speciesMoves(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
   const now = l.current_name && !same(l.current_name, s.text) ? ` (now ${l.current_name})` : '';
   const taxon = (n: string | null) => (n ? `the ${rank} ${n}` : `no ${rank}`);
   const told = moves.map((m) => `from ${taxon(m.from)} into ${taxon(m.to)} in ${labelled(ctx, m.version)}`);
+  // yes or no: moved at all, or into the taxon named ("was rubella virus moved to Matonaviridae?")
+  const into = p.taxa[0]?.rank === rank ? p.taxa[0].name : null;
+  const lead = !p.form.yesNo ? '' : (into ? moves.some((m) => m.to === into) : moves.length > 0) ? 'Yes: ' : 'No: ';
   return {
-    response: moves.length === 0
+    response: lead + (moves.length === 0
       ? `${s.text.charAt(0).toUpperCase()}${s.text.slice(1)}${now} was never moved to another ${rank}: it is in ${taxon(at(last))} in every release that lists it with one (${l.first_appearance}-${l.last_appearance}).`
-      : `${s.text.charAt(0).toUpperCase()}${s.text.slice(1)}${now} was moved ${and(told)}.`,
+      : `${s.text.charAt(0).toUpperCase()}${s.text.slice(1)}${now} was moved ${and(told)}.`),
     data: { query_name: s.text, rank, moves, lineage: summaryOf(l) },
     sources: speciesSources(ctx, last.version),
   };
