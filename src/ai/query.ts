@@ -9,6 +9,7 @@ import type { Store } from '../store/store.js';
 import { lookupIdentifiers } from '../read/identifiers.js';
 import { releases as releaseRows } from '../read/releases.js';
 import { abbreviationAside, stemLineages } from '../read/resolve.js';
+import { stemGroup, writtenAsStem as groupWritten } from '../read/abbreviation-stems.js';
 import { lineageCurrentName } from '../read/species-walks.js';
 import { speciesDoc } from '../read/lineages.js';
 import { suggest } from '../read/suggest.js';
@@ -249,13 +250,28 @@ async function asStem(store: Store, p: Parsed, declined: Answer): Promise<Answer
 }
 
 /**
- * An answer about an abbreviation the question wrote as the VMR does, which also begins typed abbreviations
- * of other taxa ("HPV" is Hart Park virus; HPV1, HPV16, ... are papillomaviruses): it stands, and says what
- * else the reader may have meant, as the resolver's note does.
+ * An abbreviation the question wrote as the VMR does, which also begins typed abbreviations of other taxa ("HPV" is
+ * Hart Park virus; HPV1, HPV16, ... are papillomaviruses; "HSV" Hibiscus soymovirus beside HSV1 and HSV2): an
+ * answer about the whole abbreviation's own species is likely about another virus than the one meant, so it is
+ * asked back, naming both. Null where the answer is given for each of the typed ones too (answers/groups.ts).
  */
-function withAsides(store: Store, p: Parsed, a: Answer, response: string): string {
-  const asides = p.species.flatMap((s) => (s.kind === 'abbreviation' ? [abbreviationAside(store, s.text)] : [])).filter((a): a is string => a !== null);
-  return asides.length > 0 && !('also' in a.data) ? `${response} (Note: ${asides.join('; ')}.)` : response;
+/**
+ * Whether an abbreviation is written as the stem of typed ones is ("HPV" of HPV16), or in no one's letter case:
+ * not "ASFV" (African swine fever virus) beside AsFV1, which the VMR, and the reader, tell apart by their case.
+ */
+function writtenAsStem(store: Store, text: string): boolean {
+  const group = stemGroup(store, text);
+  return group !== null && (groupWritten(group, text) || text !== text.toUpperCase());
+}
+
+function abbreviationDoubt(store: Store, p: Parsed, a: Answer): string | null {
+  if ('also' in a.data) return null;
+  for (const s of p.species) {
+    if (s.kind !== 'abbreviation' || !writtenAsStem(store, s.text)) continue;
+    const aside = abbreviationAside(store, s.text);
+    if (aside) return `${s.text} is the VMR's abbreviation of ${s.current_name ?? s.text}, but ${aside}: ask again naming the virus you mean.`;
+  }
+  return null;
 }
 
 /** The answer to one question, as POST /ai/query returns it (without the echoed query and cache flag). */
@@ -333,7 +349,9 @@ const ONE_THING = new Set<Reading>([
 
 function answered(store: Store, p: Parsed, a: Answer): QueryResult {
   const understood = understoodOf(p, p.relation);
-  return { status: 'answered', response: withAsides(store, p, a, withYears(store, a.response)), intent: p.intent, understood, confidence: confidenceOf(understood), entities: entitiesOf(p), data: a.data, sources: a.sources };
+  const doubt = abbreviationDoubt(store, p, a);
+  if (doubt) return { status: 'not_understood', response: `${doubt} ${offered()}`, intent: p.intent, understood, confidence: 0, entities: entitiesOf(p), data: { examples: closest() }, sources: [] };
+  return { status: 'answered', response: withYears(store, a.response), intent: p.intent, understood, confidence: confidenceOf(understood), entities: entitiesOf(p), data: a.data, sources: a.sources };
 }
 
 /**

@@ -375,6 +375,9 @@ export function isGenomeType(ctx: Ctx, p: Parsed): Answer {
   const r = targetRelease(ctx, p);
   const doc = speciesIn(ctx, s, r).species;
   if (!doc?.genome.type) return notUnderstood('genome', `No genome composition is recorded for ${s.text} in ${release(r)}.`);
+  // ("Is HPV a DNA virus?": Hart Park virus's genome is no answer for the papillomaviruses the reader may mean)
+  const doubt = ambiguousAbbreviation(ctx, s, doc.scientific_name);
+  if (doubt) return doubt;
   const type = doc.genome.type;
   const wanted = p.genomeTypes;
   const yes = wanted.length > 0 ? wanted.includes(type) : type.toLowerCase().includes(p.form.nucleic ?? '');
@@ -511,6 +514,8 @@ export function hasHost(ctx: Ctx, p: Parsed): Answer {
   const r = targetRelease(ctx, p);
   const doc = speciesIn(ctx, s, r).species;
   if (!doc || doc.hosts.length === 0) return notUnderstood('host', `No host source is recorded for ${s.text} in ${release(r)}.`);
+  const doubt = ambiguousAbbreviation(ctx, s, doc.scientific_name);
+  if (doubt) return doubt;
   const yes = doc.hosts.some((h) => p.hosts.includes(h));
   // the VMR's host source is a broad group ("vertebrates"): it holds no Yes for a narrower host ("bats",
   // "mosquitoes", "E. coli"), nor for a kind of phage ("a lytic phage"), only a No where the group differs
