@@ -434,12 +434,13 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
     // rank written with its capital, "Does bluetongue virus belong to Reoviridae?", is the taxon's formal name,
     // which nobody uses as an everyday word: asked in the present, a No that says when it ended)
     const everyday = p.rankWord === null && (t.text === t.text.toLowerCase() || (t.entry.last_msl < r.msl && /virus$/i.test(t.text)));
-    // a taxon renamed since, written as an everyday word ("Is AAV2 a dependovirus?"), is the same group under its
-    // later name, also for a species that came into it after the rename; named as a taxon ("in the genus
-    // Dependovirus") or asked "still", it is the name, which is gone: a No that says the rename
-    const renamed = t.entry.last_msl < r.msl && everyday && !askedNow(p) ? await renamedAs(ctx, t, r.msl) : null;
+    // a taxon renamed since is the same taxon under its later name, also for a species that came into it after the
+    // rename, whether written as an everyday word ("Is AAV2 a dependovirus?") or as the taxon ("Is Zika virus in
+    // the genus Flavivirus?", "Is EBV in Herpesviridae?"); asked "still" or "now", it is the name, which is gone: a
+    // No that says the rename
+    const renamed = t.entry.last_msl < r.msl && !askedNow(p) ? await renamedAs(ctx, t, r.msl) : null;
     const wasToEnd = was !== undefined && mslOf(was.version) === t.entry.last_msl;
-    if (renamed && !wasToEnd && at !== null && at.toLowerCase() === renamed.name.toLowerCase()) {
+    if (renamed && at !== null && at.toLowerCase() === renamed.name.toLowerCase()) {
       const steps = renamed.steps.map((x) => `${x.from} was renamed ${x.to} in ${release(x.at)}`);
       return {
         response: `Yes, by the ${t.rank}'s former name: in ${release(r)}, ${who(s, doc.scientific_name)} is in the ${t.rank} ${at}, and the ${t.rank} ${and(steps)}.`,
