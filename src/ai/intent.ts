@@ -327,6 +327,9 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
   if (has(KW.stability, r)) return 'family_stability';
   // host and genome questions without a name are about the families of the latest release
   const aboutFamilies = p.targetRank === null || p.targetRank === 'family' || p.targetRank === 'species';
+  // ("Do phages infect humans?", "Can plant viruses infect humans?": a yes or no of two hosts, which a list of the
+  // families of either does not answer)
+  if (p.hosts.length > 1 && p.form.yesNo) return 'unknown';
   if (p.hosts.length > 0 && aboutFamilies) return 'families_by_host';
   if (p.genomeTypes.length > 0 && aboutFamilies) return 'families_by_genome';
   if (p.unknownNames.length > 0) return 'unknown';
