@@ -230,9 +230,12 @@ export function countedRank(text: string): Rank | null {
   return m ? rankOf(m[1]!) : null;
 }
 
-/** "ssRNA(+)", "dsDNA or ssDNA", "RNA (any kind)": the genome types asked, as an answer names them. */
+/** "ssRNA(+)", "dsDNA or ssDNA", "ssRNA (any sense)", "RNA (any kind)": the genome types asked, as an answer names them. */
 export function genomeLabel(types: readonly string[]): string {
   if (types.length <= 3) return types.join(' or ');
+  // ("single-stranded RNA" is ssRNA of every sense, not RNA of any kind)
+  const stems = new Set(types.map((t) => t.replace(/\(.*$/, '')));
+  if (stems.size === 1) return `${[...stems][0]} (any sense)`;
   return `${types.every((t) => t.includes('RNA')) ? 'RNA' : types.every((t) => t.includes('DNA')) ? 'DNA' : types[0]!.replace(/\(.*$/, '')} (any kind)`;
 }
 

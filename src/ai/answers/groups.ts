@@ -174,8 +174,9 @@ function endedGroup(ctx: Ctx, p: Parsed, r: ReleaseRow, name: string, c: Record<
   if (mslOf(l.first_appearance) > t.entry.last_msl) {
     return notUnderstood('group', `${it} was first listed in ${release(rowOf(ctx, mslOf(l.first_appearance))!)}, after ${taxon}, was ${end}, so the taxonomy never said whether it was one; ${now}.`);
   }
-  // "Is T4 still a myovirus?": now, no species is in a taxon no longer listed
-  if (yes && askedNow(p) && r.msl === ctx.latest.msl) {
+  // "Is T4 still a myovirus?": now, no species is in a taxon no longer listed; nor in a release named after it ended
+  // ("Was T4 a myovirus in 2021?": MSL37 abolished Myoviridae)
+  if (yes && ((askedNow(p) && r.msl === ctx.latest.msl) || p.releases.some((x) => x.msl === r.msl))) {
     return {
       response: `No: the ${t.rank} ${t.name}, which "${word}" names, was ${end}; ${it} was in it until ${release(rowOf(ctx, mslOf(lastIn.version))!)}, and ${now}.`,
       data: { ...data, answer: 'no', by: 'taxon ended' }, sources: src,

@@ -380,7 +380,8 @@ export function isGenomeType(ctx: Ctx, p: Parsed): Answer {
   if (doubt) return doubt;
   const type = doc.genome.type;
   const wanted = p.genomeTypes;
-  const yes = wanted.length > 0 ? wanted.includes(type) : type.toLowerCase().includes(p.form.nucleic ?? '');
+  // (a genome replicating through reverse transcription is of the kind asked: HBV's dsDNA-RT is double-stranded DNA)
+  const yes = wanted.length > 0 ? wanted.includes(type) || wanted.includes(type.replace(/-RT$/, '')) : type.toLowerCase().includes(p.form.nucleic ?? '');
   return {
     response: `${yes ? 'Yes' : 'No'}: ${who(s, doc.scientific_name)} has a ${type} genome (${COMPOSITION_NAMES[type] ?? type}), as the VMR records it for ${r.version}.`,
     data: { species: doc.scientific_name, genome_type: type, asked: wanted.length ? wanted : [p.form.nucleic], answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'species_doc', r.version),

@@ -12,7 +12,7 @@ import { and, count, dec, num, RANK_PLURAL, release, signed } from '../format.js
 import type { Parsed, TaxonEntry, TaxonRef } from '../parse.js';
 import { stabilityExtremes, stabilityRow, stabilitySentence, STABILITY_FORMULA, statusOf } from '../stability.js';
 import { formatGenomeSize, genomeLabel } from '../vocabulary.js';
-import { fallback, inSpan, notUnderstood, PAST, profileEntries, rowOf, sources, span, targetRelease, taxonFate, withNote, type Answer, type Ctx, type Source } from './common.js';
+import { fallback, inSpan, notUnderstood, PAST, profileEntries, renamedAs, rowOf, sources, span, targetRelease, taxonFate, withNote, type Answer, type Ctx, type Source } from './common.js';
 import { speciesIn, who } from './species.js';
 
 export function countsIn(e: TaxonEntry, msl: number) {
@@ -264,7 +264,8 @@ export async function taxonGenomeType(ctx: Ctx, p: Parsed): Promise<Answer> {
   const comps = new Map<string, number>();
   for (const f of profiles) for (const c of f.compositions) comps.set(c.composition, (comps.get(c.composition) ?? 0) + c.species);
   const typed = [...comps.values()].reduce((a, b) => a + b, 0);
-  const match = [...comps].filter(([c]) => p.genomeTypes.includes(c)).reduce((a, [, n]) => a + n, 0);
+  // (reverse-transcribing genomes are of the kind asked, as for one species: ssRNA-RT is single-stranded RNA)
+  const match = [...comps].filter(([c]) => p.genomeTypes.includes(c) || p.genomeTypes.includes(c.replace(/-RT$/, ''))).reduce((a, [, n]) => a + n, 0);
   const lead = match === typed ? 'Yes' : match === 0 ? 'No' : 'Partly';
   const all = [...comps].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} (${num(n)})`);
   const of = found?.of ?? '';
@@ -361,6 +362,21 @@ export async function taxonIn(ctx: Ctx, p: Parsed): Promise<Answer> {
   if (a.entry.last_msl < ctx.latest.msl && !PAST.test(p.normalised)) {
     const went = endedInto(ctx, a, b);
     if (went) return went;
+    // renamed since ("Is the genus Pestivirus still in Flaviviridae?", Orthopestivirus in Pestiviridae since MSL41):
+    // where its later name sits today, not where the name sat in its last release
+    const later = await renamedAs(ctx, a, ctx.latest.msl);
+    const now = later ? profileEntries(ctx, later.name).find((e) => e.rank === a.rank && e.last_msl === ctx.latest.msl) : undefined;
+    if (later && now) {
+      const yes = now.parents.some((x) => x.rank === b.rank && x.name === b.name);
+      const fate = await taxonFate(ctx, a);
+      const steps = fate ? `was ${fate.text} in ${release(fate.at)}` : and(later.steps.map((x) => `was renamed ${x.to} in ${release(x.at)}`));
+      const word = b.group ? `, which "${b.text.toLowerCase()}" names` : '';
+      return {
+        response: `${yes ? 'Yes, by its later name' : 'No'}: the ${a.rank} ${a.name} ${steps}; in ${release(ctx.latest)} the ${a.rank} ${now.name} ${yes ? 'is in' : 'is not in'} the ${b.rank} ${b.name}${word}; it sits in ${now.parents.map((x) => `${x.rank} ${x.name}`).join(' > ') || 'no higher taxon'}.`,
+        data: { taxon: a.name, rank: a.rank, now: now.name, asked: { rank: b.rank, name: b.name }, parents: now.parents, version: ctx.latest.version, answer: yes ? 'yes' : 'no' },
+        sources: sources(ctx, 'taxon_profile', ctx.latest.version),
+      };
+    }
   }
   // "Has Coronaviridae always been in Nidovirales?": across every release that lists it, not only its last; the
   // places of earlier releases are not held here, so only a container listed later than the taxon answers it
