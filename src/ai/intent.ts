@@ -47,7 +47,7 @@ export const COUNTABLE: Rank[] = ['species', 'genus', 'family', 'order'];
 const REPORTED: Partial<Record<Reading, Intent>> = {
   year_counts: 'count_release', releases_of_year: 'release_info', releases_in_years: 'release_info', years_between: 'release_info',
   release_is_year: 'release_info', taxa_of_release: 'release_info', rank_is: 'classification', taxon_threshold: 'count_taxon', member_of: 'same_taxon',
-  has_host: 'hosts', taxon_former_names: 'taxon_history', taxon_in_taxon: 'same_taxon', taxon_became: 'taxon_history', species_moved: 'species_history', taxon_genome_type: 'genome_type', name_in_release: 'current_name', still_named: 'current_name', listed_in: 'species_history',
+  has_host: 'hosts', taxon_former_names: 'taxon_history', taxon_in_taxon: 'same_taxon', same_rank_taxon: 'same_taxon', taxon_became: 'taxon_history', species_moved: 'species_history', taxon_genome_type: 'genome_type', name_in_release: 'current_name', still_named: 'current_name', listed_in: 'species_history',
   two_taxa: 'compare_taxa', two_taxa_between: 'compare_taxa', two_taxa_first: 'compare_taxa', between_releases: 'compare_releases',
   taxa_changed_between: 'which_changed', every_rank_changed: 'which_changed', which_changed_within: 'which_changed',
   span_unread: 'which_changed', compare_rank_unread: 'compare_taxa', changes_or_unread: 'compare_releases',
@@ -104,6 +104,9 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   // "Are there more than 10,000 species in MSL38?": the release's count against the number, yes or no
   if (rels === 1 && species === 0 && taxa === 0 && p.change === null && f.more && f.yesNo) return 'count_release';
   if (species === 2 && f.yesNo && f.sameOrBoth && p.rankWord) return set('same_taxon', p.rankWord);
+  // "Are polio and rhinovirus in the same genus?", "Are poxviruses and adenoviruses in the same realm?": a virus or
+  // taxon beside a taxon, each placed at the rank asked (not whether one is within the other)
+  if (species + taxa === 2 && taxa >= 1 && rels === 0 && f.yesNo && /\bsame\b/.test(r) && p.rankWord) return set('same_rank_taxon', p.rankWord);
   if (taxa === 1 && species === 0 && rels <= 1 && f.yesNo) {
     const isA = new RegExp(`§tx (?:still )?(?:an? |the )?(${RANKS.join('|')})\\b`).exec(r);
     // ("Is Poxviridae a family of RNA viruses?" asks more than the rank: what the family holds)

@@ -39,7 +39,7 @@ export type Intent = (typeof INTENTS)[number];
 export type Reading =
   | Exclude<Intent, 'help' | 'unknown'>
   | 'year_counts' | 'releases_of_year' | 'releases_in_years' | 'years_between' | 'release_is_year' | 'rank_is'
-  | 'taxon_threshold' | 'member_of' | 'taxon_in_taxon' | 'taxa_of_release' | 'taxon_became' | 'species_moved' | 'taxon_genome_type' | 'has_host' | 'taxon_former_names' | 'name_in_release' | 'still_named' | 'listed_in'
+  | 'taxon_threshold' | 'member_of' | 'taxon_in_taxon' | 'same_rank_taxon' | 'taxa_of_release' | 'taxon_became' | 'species_moved' | 'taxon_genome_type' | 'has_host' | 'taxon_former_names' | 'name_in_release' | 'still_named' | 'listed_in'
   | 'two_taxa' | 'two_taxa_between' | 'two_taxa_first' | 'between_releases' | 'taxa_changed_between' | 'every_rank_changed'
   | 'which_changed_within' | 'span_unread' | 'compare_rank_unread' | 'changes_or_unread' | 'change_unread'
   | 'within_rank_unread' | 'help' | 'unknown';

@@ -26,6 +26,12 @@ const COMMON_WORDS: Record<string, string> = {
   'hepatitis D virus': 'Hepatitis delta virus',
   'hepatitis delta': 'Hepatitis delta virus',
   'adeno-associated virus': 'Adeno-associated dependoparvovirus A',
+  // abbreviations papers use that the VMR gives other viruses: HTLV2 is its Hubei toti-like virus 2 (the human
+  // T-lymphotropic viruses are its PTLV1-3), CaMV its Chinese artichoke mosaic virus's initials (it writes
+  // cauliflower mosaic virus CMV)
+  'htlv-1': 'primate T-lymphotropic virus 1',
+  'htlv-2': 'primate T-lymphotropic virus 2',
+  camv: 'cauliflower mosaic virus',
   // WHO's name of the disease (2022), which papers now give the virus; the VMR keeps "monkeypox virus"
   mpox: 'monkeypox virus',
   'mpox virus': 'monkeypox virus',

@@ -13,7 +13,7 @@ import { familiesBy } from './families.js';
 import { groupMembership, notATaxon } from './groups.js';
 import { currentName, formerNames, hasHost, isGenomeType, listedIn, memberOf, nameIn, sameTaxon, speciesClassification, speciesGenome, speciesHistory, speciesHosts, speciesMoves, stillNamed } from './species.js';
 import {
-  compareRankUnread, countTaxon, taxonIn, taxonGenomeType, familyEvolution, familyStability, fastestGrowing, largestTaxa, rankIs, stillInUse, taxonClassification,
+  compareRankUnread, countTaxon, taxonIn, sameRankTaxon, taxonGenomeType, familyEvolution, familyStability, fastestGrowing, largestTaxa, rankIs, stillInUse, taxonClassification,
   taxonFormerNames, taxonGenome, taxonHistory, taxonHosts, taxonThreshold, twoTaxa, twoTaxaBetween, twoTaxaFirst, typeSpeciesOf,
 } from './taxa.js';
 
@@ -61,6 +61,7 @@ const HANDLERS: Record<Exclude<Reading, 'help' | 'unknown'>, Handler> = {
   taxon_threshold: taxonThreshold,
   member_of: (ctx, p) => (p.taxa[0]?.group ? groupMembership(ctx, p) : capitalisedGroup(ctx, p) ?? memberOf(ctx, p)),
   taxon_in_taxon: taxonIn,
+  same_rank_taxon: sameRankTaxon,
   taxon_became: (ctx, p) => taxonHistory(ctx, p, p.taxa[0]!),
   species_moved: withSpecies(speciesMoves),
   taxon_genome_type: taxonGenomeType,

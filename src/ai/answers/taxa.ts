@@ -406,6 +406,36 @@ export async function taxonIn(ctx: Ctx, p: Parsed): Promise<Answer> {
   };
 }
 
+/**
+ * "Are polio and rhinovirus in the same genus?", "Are poxviruses and adenoviruses in the same realm?": each one's
+ * taxon of the rank asked in the latest release, a virus by its species, a taxon by itself or the taxon above it.
+ * A taxon no longer listed, or above the rank asked, has no one taxon of that rank: not answered.
+ */
+export function sameRankTaxon(ctx: Ctx, p: Parsed): Answer {
+  const rank = p.relationRank!;
+  const r = ctx.latest;
+  const items: Array<{ said: string; at: string | null; self?: boolean }> = [];
+  for (const s of p.species) {
+    const doc = speciesIn(ctx, s, r).species;
+    if (!doc) return notUnderstood('species', `${s.text} is not a species in ${release(r)}.`);
+    items.push({ said: who(s, doc.scientific_name), at: doc.classification[rank] ?? null });
+  }
+  for (const t of p.taxa) {
+    const word = t.group ? ` ("${t.text.toLowerCase()}")` : '';
+    if (t.entry.last_msl < r.msl) return notUnderstood('taxon', `the ${t.rank} ${t.name}${word} is not listed in ${release(r)}, so it has no ${rank} there: ask about one of its species.`);
+    if (RANKS.indexOf(t.rank as Rank) < RANKS.indexOf(rank)) return notUnderstood('rank', `the ${t.rank} ${t.name}${word} is above the rank ${rank}: its species are in several ${RANK_PLURAL[rank]} or one, which this question does not ask.`);
+    items.push({ said: `the ${t.rank} ${t.name}${word}`, at: t.rank === rank ? t.name : t.entry.parents.find((x) => x.rank === rank)?.name ?? null, self: t.rank === rank });
+  }
+  const [a, b] = items as [typeof items[0], typeof items[0]];
+  const yes = a.at !== null && a.at === b.at;
+  const place = (x: typeof a) => (x.self ? `${x.said} is that ${rank} itself` : x.at === null ? `${x.said} is in no ${rank}` : `${x.said} is in the ${rank} ${x.at}`);
+  return {
+    response: `${yes ? 'Yes' : 'No'}: in ${release(r)}, ${place(a)} and ${place(b)}.`,
+    data: { rank, version: r.version, items: items.map((x) => ({ name: x.said, [rank]: x.at })), answer: yes ? 'yes' : 'no' },
+    sources: sources(ctx, 'taxon_profile', r.version),
+  };
+}
+
 /** Whether taxon a sits within taxon b in release r, by a's row of that release (src.taxa). */
 async function taxonInRelease(ctx: Ctx, a: TaxonRef, b: TaxonRef, r: ReleaseRow): Promise<Answer> {
   const listed = (t: TaxonRef) => `listed ${t.entry.first_msl === t.entry.last_msl ? `in MSL${t.entry.first_msl}` : `MSL${t.entry.first_msl}-MSL${t.entry.last_msl}`}`;
