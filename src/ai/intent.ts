@@ -33,6 +33,8 @@ const KW = {
 };
 
 
+/** A rank asked by a question word ("what family is ... in?", "which genus"). */
+const WHICH_RANK = /\b(?:what|which) (?:realm|kingdom|phylum|class|order|family|subfamily|genus|subgenus)\b/;
 /** Taxa changed, as a count of changes asks it ("how many species changed", "how many changes"). */
 const CHANGES = /\b(?:chang\w*|modif\w*|alter\w*|affected|differences)\b(?! (?:(?:their|its) )?(?:hosts?|genomes?)\b)/;
 /** Something asked of two releases beside when they were published: their sizes or changes. */
@@ -288,14 +290,17 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     return 'classification';
   }
   // "which families are retroviruses (ssRNA-RT)?": the common name describes the genomes asked about
-  if (taxon && p.taxa[0]!.common && p.targetRank === 'family' && !species) {
+  // (not "what family is human adenovirus in?", where the host word qualifies the group word: its classification)
+  const qualified = /\b(?:human|bat|bovine|porcine|swine|avian|bird|murine|mouse|feline|cat|canine|dog|simian|monkey|equine|horse|ovine|sheep|caprine|goat|fish|insect|mosquito|tick|plant|bacterial|fungal|archaeal) §tx\b/.test(r) && WHICH_RANK.test(r);
+  if (taxon && p.taxa[0]!.common && p.targetRank === 'family' && !species && !qualified) {
     if (p.genomeTypes.length > 0) return 'families_by_genome';
     if (p.hosts.length > 0) return 'families_by_host';
   }
   if (taxon) {
     const t = p.taxa[0]!;
     if (has(KW.stability, r)) return 'family_stability';
-    if (has(KW.host, r) || (p.hosts.length > 0 && !has(KW.count, r))) return 'hosts';
+    // ("What family is human adenovirus in?": a host word qualifying the group word, where a rank is asked)
+    if (has(KW.host, r) || (p.hosts.length > 0 && !has(KW.count, r) && !WHICH_RANK.test(r))) return 'hosts';
     if (has(KW.genome, r) && !has(KW.count, r)) return 'genome';
     // "which genera are in Coronaviridae?", "what species does Betacoronavirus contain?": the taxa under it, listed
     // (not a change: "which genera left Flaviviridae in MSL41")

@@ -9,7 +9,7 @@ import { normaliseName } from '../../read/names.js';
 import { asResolved, type ReleaseRow } from '../../read/releases.js';
 import { abbreviationAside, placeIn, resolveOne } from '../../read/resolve.js';
 import { lineageCurrentName, lineageOutline, lineagePlace, lineageRenames, renamesIn, type LineageOutline } from '../../read/species-walks.js';
-import { and, release } from '../format.js';
+import { and, RANK_PLURAL, release } from '../format.js';
 import type { Parsed, SpeciesRef } from '../parse.js';
 import { COMPOSITION_NAMES, findHosts } from '../vocabulary.js';
 import { askedNow, fallback, inSpan, labelled, notUnderstood, PAST, renamedAs, rowOf, sources, span, targetRelease, taxonFate, type Answer, type Ctx, type Source } from './common.js';
@@ -79,6 +79,19 @@ export function speciesClassification(ctx: Ctx, p: Parsed, s: SpeciesRef): Answe
   }
   const c = doc.classification;
   const asked = p.askedRank && p.askedRank !== 'species' ? p.askedRank : null;
+  // a species split into several ("Human papillomavirus", into HPV1, HPV10, ...): one of them is no answer, unless
+  // they all share the taxon asked
+  const parts = pl.status === 'ended' ? pl.resolution?.results ?? [] : [];
+  if (parts.length > 1) {
+    const placed = parts.map((n) => speciesDoc(ctx.store, target.msl, n)?.classification[asked ?? 'genus'] ?? null);
+    const kinds = [...new Set(placed.map((x) => x ?? `no ${asked ?? 'genus'}`))];
+    if (!asked || kinds.length > 1) {
+      const shown = kinds.slice(0, 6);
+      const l = pl.lineage;
+      const cut = (xs: string[]) => (xs.length > 6 ? [...xs.slice(0, 5), `${xs.length - 5} more`] : xs);
+      return notUnderstood('species', `${s.matched_name} is no species in ${release(target)}: its species was ${endingText({ ...l, split_into: cut(l.split_into), merged_into: cut(l.merged_into) })}, and those ${parts.length} species are in ${kinds.length === 1 ? `the ${asked ?? 'genus'} ${kinds[0]}` : `${kinds.length} ${RANK_PLURAL[asked ?? 'genus']} (${and(shown)}${kinds.length > shown.length ? ', ...' : ''})`}: ask about one of them.`);
+    }
+  }
   const full = lineageText(c) || 'without any rank above species';
   // a lineage that ended in a merge is answered with the species it went into, and says so
   const is = `${pl.status === 'ended' ? 'it is part of' : 'it is'} the species ${doc.scientific_name}${pl.status === 'ended' ? ` (its own species was ${endingText(pl.lineage)})` : ''}`;
