@@ -268,6 +268,10 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     if (whichRelease && p.threshold !== null && p.threshold >= 1000) return 'milestones';
     // (the release that abolished, merged, split or moved the most is no milestone these answers hold)
     if (/\b(?:which|what) (?:release|version|msl|year)\b.*\b(?:most|largest|biggest|fewest)\b/.test(r) && (p.change === null || p.change === 'added' || p.change === 'renamed')) return 'milestones';
+    // ("when were the most species abolished?": the release of most of a change, which no milestone holds, not the
+    // largest taxa)
+    if (/^(?:when|in which|which|what)\b.*\bmost\b/.test(r) && p.change !== null && p.change !== 'added' && p.change !== 'renamed' && p.releases.length === 0
+      && !/\b(?:famil\w*|genus|genera|orders?|class\w*|realms?|phyl\w*|kingdoms?)\b/.test(r)) return 'unknown';
     // "how many species were in the smallest release?": the release is picked by its size, not the latest
     if (p.releases.length === 0 && /\b(?:smallest|largest|biggest|fewest)\s+(?:release|version|msl|list|edition)\b/.test(r)) return 'milestones';
   }

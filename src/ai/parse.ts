@@ -869,8 +869,10 @@ const LAZY_PARTS: { [K in LazyPart]: (s: ReadingSource['source']) => Parsed[K] }
   },
   threshold: (s) => {
     // (a small number only with the rank it counts: "more than 100 families")
-    const m = /\b(\d{1,3}(?:,\d{3})+|\d{4,6})\s*(?:species|taxa)?\b|\b(\d{2,3})\s+(?:genera|families|orders|realms|classes|phyla|kingdoms|subfamilies|subgenera|suborders)\b/.exec(s.residue);
-    return m ? Number((m[1] ?? m[2])!.replaceAll(',', '')) : null;
+    // (or any number after a threshold word with the rank named before it: "the number of families first
+    // exceeded 400", "more than 2 families")
+    const m = /\b(\d{1,3}(?:,\d{3})+|\d{4,6})\s*(?:species|taxa)?\b|\b(\d{2,3})\s+(?:genera|families|orders|realms|classes|phyla|kingdoms|subfamilies|subgenera|suborders)\b|\b(?:more than|over|above|exceed\w*|pass\w*|surpass\w*|reach\w*|cross\w*|at least)\s+(\d{1,3})\b(?!\s*(?:species|%|percent|years?|releases?|times?)\b)(?=\s+(?:genera|families|orders|realms|classes|phyla|kingdoms|subfamilies|subgenera|suborders)\b|\W*$|\s+(?:in|by|for|during)\b)/.exec(s.residue);
+    return m ? Number((m[1] ?? m[2] ?? m[3])!.replaceAll(',', '')) : null;
   },
   leftovers: (s) => leftoverWords(s.tokens),
   rankWord: (s) => firstRank(bareOf(s.residue)),

@@ -110,6 +110,8 @@ export function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
       }
       // ("the 2015 name of X", "the 1995 species X" name a release: a year after "the", before "name" or "species")
       const after = lower.slice(m.index! + m[0].length);
+      // ("when did the number of species first exceed 2000?": a count after a threshold word, not a year)
+      if (/\b(?:more than|over|above|exceed\w*|pass\w*|surpass\w*|reach\w*|cross\w*|at least|fewer than|less than|under|below)\s*$/.test(lower.slice(0, m.index))) continue;
       if (RANK_OR_COUNT_AFTER.test(after) && !/\b(?:in|of|from|to|since|until|and|between)\s*$/.test(lower.slice(0, m.index))
         && !(/^\s*(?:name|species)\b/.test(after) && /\bthe\s*$/.test(lower.slice(0, m.index)))) continue;
       const inYear = all.filter((r) => r.year === year);
@@ -160,7 +162,9 @@ export function findReleases(lower: string, all: ReleaseRow[]): Mention[] {
     else push(m, [], `there is no release ${m[0]} in this data set (${span})`);
   }
   // (not "the first release to list X", "the last list that has X": a question about X's history, no release named)
+  // (nor "when did ICTV first list more than 300 families?", where "list" is the verb)
   if (WORDS_OF.first.test(lower)) for (const m of matches(/\b(?:the\s+)?(?:very\s+)?(?:first|earliest|oldest)\s+(?:(?:ictv|species|master|official|taxonomy)\s+){0,3}(?:release|version|msl|list)\b(?!\s+(?:to|that|which|in which|where|with)\b)/g, lower)) {
+    if (!m[0].startsWith('the') && m[0].endsWith('list') && /\b(?:ictv|it|they|did|does|do)\s*$/.test(lower.slice(0, m.index))) continue;
     push(m, [ref(first, m[0])]);
   }
   for (const p of previous) {

@@ -101,16 +101,36 @@ export async function milestones(ctx: Ctx, p: Parsed): Promise<Answer> {
   if (p.targetRank && p.targetRank !== 'species' && p.change && p.change !== 'added') {
     return notUnderstood('milestone', `I do not hold which ${p.targetRank} was the first to be ${p.change}; ask what was ${p.change} in a release, or when a named taxon was.`);
   }
+  // "which release added the most genera": no milestone counts the taxa of a rank each release added
+  if (p.targetRank && p.targetRank !== 'species' && p.change === 'added' && /\b(?:most|fewest)\b/.test(r)) {
+    return notUnderstood('milestone', `I do not hold which release added the most ${RANK_PLURAL[p.targetRank]}; ask how many were added in a release, or which release had the largest increase in ${RANK_PLURAL[p.targetRank]}.`);
+  }
   // "when did the number of genera first exceed 1,000", "the first release with more than 100 families": a rank's
-  // total against the number, release by release
+  // total against the number, release by release ("reach", "at least": the number itself counts)
   const rank = p.targetRank ?? 'species';
-  if (rank !== 'species' && p.threshold !== null && /\b(?:more than|over|exceed\w*|pass\w*|surpass\w*|reach\w*|above|cross\w*|top\w*)\b/.test(r)) {
-    const first = ctx.all.find((x) => (releaseTotal(ctx.store, x, rank) ?? 0) > p.threshold!);
-    const plural = RANK_PLURAL[rank]!;
-    const sourcesR = [{ model: 'releases', version: span(ctx) }];
+  const sourcesR = [{ model: 'releases', version: span(ctx) }];
+  const totalOf = (x: ReleaseRow) => (rank === 'species' ? x.total_species : releaseTotal(ctx.store, x, rank) ?? 0);
+  const plural = RANK_PLURAL[rank]!;
+  if (rank !== 'species' && p.threshold !== null && /\b(?:more than|over|exceed\w*|pass\w*|surpass\w*|reach\w*|above|cross\w*|top\w*|at least)\b/.test(r)) {
+    const atLeast = /\b(?:reach\w*|at least)\b/.test(r);
+    const first = ctx.all.find((x) => (atLeast ? totalOf(x) >= p.threshold! : totalOf(x) > p.threshold!));
+    const than = atLeast ? `${num(p.threshold)} ${plural} or more` : `more than ${num(p.threshold)} ${plural}`;
     return first
-      ? { response: `${release(first)} is the first release with more than ${num(p.threshold)} ${plural} (${num(releaseTotal(ctx.store, first, rank)!)}).`, data: { threshold: p.threshold, rank, version: first.version }, sources: sourcesR }
-      : { response: `No release has more than ${num(p.threshold)} ${plural}; the latest, ${release(ctx.latest)}, has ${num(releaseTotal(ctx.store, ctx.latest, rank) ?? 0)}.`, data: { threshold: p.threshold, rank, version: null }, sources: sourcesR };
+      ? { response: `${release(first)} is the first release with ${than} (${num(totalOf(first))}).`, data: { threshold: p.threshold, rank, version: first.version }, sources: sourcesR }
+      : { response: `No release has ${than}; the latest, ${release(ctx.latest)}, has ${num(totalOf(ctx.latest))}.`, data: { threshold: p.threshold, rank, version: null }, sources: sourcesR };
+  }
+  // "which release had the largest increase in genera", "the largest drop in species": the step between two
+  // releases in a row whose total changed most
+  const step = /\b(?:largest|biggest|greatest|most|sharpest|steepest)\s+(?:net\s+)?(?:(increase|growth|gain|jump|rise)|(drop|decrease|decline|fall|loss|reduction))\b/.exec(r);
+  if (step) {
+    const steps = ctx.all.slice(1).map((b, k) => ({ a: ctx.all[k]!, b, d: totalOf(b) - totalOf(ctx.all[k]!) }));
+    const drop = step[2] !== undefined;
+    const best = steps.reduce((m, x) => ((drop ? x.d < m.d : x.d > m.d) ? x : m), steps[0]!);
+    if (drop ? best.d >= 0 : best.d <= 0) return { response: `No release has ${drop ? 'fewer' : 'more'} ${plural} than the one before it.`, data: { rank, step: null }, sources: sourcesR };
+    return {
+      response: `${release(best.b)} had the largest ${drop ? 'drop' : 'increase'} in ${plural}: from ${num(totalOf(best.a))} in ${release(best.a)} to ${num(totalOf(best.b))} (${signed(best.d)}).`,
+      data: { rank, from: best.a.version, to: best.b.version, change: best.d }, sources: sourcesR,
+    };
   }
   if (/\brealms?\b/.test(r) && !/\bhow many\b/.test(r)) {
     const row = rows.find((x) => x.kind === 'first_realm');
