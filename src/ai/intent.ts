@@ -15,7 +15,7 @@ const KW = {
   compare: /\b(?:compar\w*|differen\w*|differ|versus|vs\.?|between|against|relative to)\b/,
   changed: /\b(?:chang\w*|happen\w*|new in|what'?s new|news|updates?|differen\w*)\b/,
   count: /\b(?:how many|number of|count(?:s|ed)?|total|how much|tally|how big|size of)\b/,
-  largest: /\b(?:(?:what|which) (?:are|were) the [a-z]+|list (?:the |all )?(?!of\b|in\b|from\b|for\b)[a-z]+|name the [a-z]+|largest|biggest|most (?:species|genera|diverse|speciose|members|taxa)|richest|top(?: \d+)?|leading|the most\b.*\bspecies|more species than any)\b/,
+  largest: /\b(?:(?:what|which) (?:are|were) the (?!(?:[a-z]+ )?(?:changes?|differences?|updates?|news|highlights)\b)[a-z]+|list (?:the |all )?(?!of\b|in\b|from\b|for\b)[a-z]+|name the [a-z]+|largest|biggest|most (?:species|genera|diverse|speciose|members|taxa)|richest|top(?: \d+)?|leading|the most\b.*\bspecies|more species than any)\b/,
   growth: /\b(?:fastest|grew|grow\w*|growth|gained the most|added the most|increas\w*|expan\w*)\b/,
   stability: /\b(?:stab\w*|churn\w*|volatil\w*|unstable|turbulent|turnover)\b/,
   evolution: /\b(?:evol\w*|over time|through time|over the years|across releases|history|historic\w*|chang\w*|develop\w*|trajectory|timeline|story)\b/,
@@ -195,7 +195,8 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   }
   // "were more species added in 2020 or 2021": each release's own change, not the step between them
   // ("how many species were added in MSL40 and MSL41": each release's change too, not the step between them)
-  if (distinct && species === 0 && taxa === 0 && f.changeAsked && (f.or || /\bin (?:both )?§rel,? (?:and|&) (?:in )?§rel\b/.test(r))) return 'changes_or_unread';
+  // ("how many more new species were in MSL39 than in MSL40": each release's own change too)
+  if (distinct && species === 0 && taxa === 0 && f.changeAsked && (f.or || /\bin (?:both )?§rel,? (?:and|&) (?:in )?§rel\b/.test(r) || (f.than && /\b(?:more|fewer|less)\b/.test(r)))) return 'changes_or_unread';
   // "which family grew the most between ...": a ranking of taxa (fastest_growing), not two totals
   if (distinct && species === 0 && taxa <= 1 && (f.counting || f.changeAsked) && !(f.ranking && taxa === 0)) {
     const rank = p.countedRank ?? p.rankWord ?? 'species';
@@ -248,6 +249,8 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     // "how many species changed family in MSL41?": moves are counted out of a genus (ICTV's tallies and the
     // lineages alike), never by the higher rank a species left, so such a count is not answered with another
     // (nor a change of host or genome, which no release records)
+    // ("how many species had no family", "how many families had only one species": no read model counts these)
+    if (/\b(?:no|without(?: an?)?|unassigned to(?: an?)?|not assigned to(?: an?)?)\s+(?:realm|kingdom|phylum|class|order|family|genus)\b|\bunassigned\b|\bonly (?:one|a single|1) species\b|\bsingle species\b|\bmonotypic\b/.test(r)) return 'unknown';
     if ((p.form.howMany || p.form.which) && /\b(?:chang|switch)\w* (?:their |its |the )?(?:famil\w*|orders?|class\w*|realms?|phyl\w*|kingdoms?|hosts?|genomes?)\b/.test(r)) return 'unknown';
     if (p.releases.length >= 2 && (has(KW.compare, r) || has(KW.changed, r) || /\bfrom §rel to §rel\b/.test(r))) {
       return has(KW.growth, r) && (p.targetRank ?? 'species') !== 'species' ? 'fastest_growing' : 'compare_releases';

@@ -169,7 +169,7 @@ export const CHANGE_WORDS: ReadonlyArray<[ChangeKind, RegExp]> = [
   ['promoted', /\b(?:promot\w*|elevat\w*|rais\w* to)\b/],
   ['demoted', /\bdemot\w*/],
   // ("changed name", "names changed", "got new names")
-  ['renamed', /\b(?:renam\w*|name changes?|new names?|chang\w* (?:their |its |the )?names?|names? (?:were |was |have |has |had )?chang\w*)\b/],
+  ['renamed', /\b(?:renam\w*|name changes?|new (?:binomial |official |scientific |latin |two-part |formal |current )?names?|chang\w* (?:their |its |the )?names?|names? (?:were |was |have |has |had )?chang\w*)\b/],
   ['merged', /\bmerg\w*/],
   ['split', /\bsplit\w*/],
   // ("changed genus", "switched genus": a change of the taxon above, not of the name; a species' move is a move

@@ -12,7 +12,7 @@ import { lineageCurrentName, lineageOutline, lineagePlace, lineageRenames, renam
 import { and, RANK_PLURAL, release } from '../format.js';
 import type { Parsed, SpeciesRef } from '../parse.js';
 import { COMPOSITION_NAMES, findHosts } from '../vocabulary.js';
-import { askedNow, fallback, inSpan, labelled, notUnderstood, PAST, renamedAs, rowOf, sources, span, targetRelease, taxonFate, type Answer, type Ctx, type Source } from './common.js';
+import { askedNow, fallback, inSpan, labelled, notUnderstood, PAST, profileEntries, renamedAs, rowOf, sources, span, targetRelease, taxonFate, type Answer, type Ctx, type Source } from './common.js';
 
 /**
  * The lineage a name means in a release: of the lineages it was used for, the one listed there under it (a name
@@ -473,6 +473,18 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
       return {
         response: `Yes: in ${release(r)}, ${who(s, doc.scientific_name)} is in the family ${stemFamily}, which "${t.text}" names today (the genus ${t.name} is no longer listed).`,
         data: { species: doc.scientific_name, rank: 'family', asked: t.name, actual: stemFamily, version: r.version, answer: 'yes', by: 'family of the word' }, sources: sources(ctx, 'species_doc', r.version),
+      };
+    }
+    // asked of an earlier release whose taxon is the one named under its name then ("Was potato virus Y a potyvirus
+    // in 1982?": the genus "Potato virus Y group", renamed Potyvirus in MSL14): the same taxon
+    const then = at !== null && t.entry.first_msl > r.msl ? profileEntries(ctx, at).find((e) => e.rank === t.rank && e.first_msl <= r.msl && e.last_msl >= r.msl) : undefined;
+    const later = then ? await renamedAs(ctx, { rank: t.rank, name: at!, entry: then }, t.entry.first_msl) : null;
+    if (later && later.name.toLowerCase() === t.name.toLowerCase()) {
+      const steps = later.steps.map((x) => `${x.from} was renamed ${x.to} in ${release(x.at)}`);
+      return {
+        response: `Yes, by the ${t.rank}'s name then: in ${release(r)}, ${who(s, doc.scientific_name)} is in the ${t.rank} ${at}, and the ${t.rank} ${and(steps)}.`,
+        data: { species: doc.scientific_name, rank: t.rank, asked: t.name, actual: at, version: r.version, answer: 'yes', by: 'later name', renames: later.steps.map((x) => ({ from: x.from, to: x.to, version: x.at.version })) },
+        sources: sources(ctx, 'species_doc', r.version),
       };
     }
     const fate = t.entry.last_msl < r.msl ? await taxonFate(ctx, t) : null;

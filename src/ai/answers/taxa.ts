@@ -619,10 +619,24 @@ export async function typeSpeciesOf(ctx: Ctx, p: Parsed): Promise<Answer> {
     return notUnderstood('release', `${release(asked)} does not mark type species: the Master Species Lists mark them only in the releases ${between}.`);
   }
   const table = await typeSpecies(ctx.store);
+  // a genus renamed since the last release that marks type species ("Orthoflavivirus", Flavivirus until MSL37): its
+  // type species under the name it had then
+  let name = genus.name;
+  const renames: string[] = [];
+  const marks = (n: string) => marked.some((m) => table.has(`${m}|${n.toLowerCase()}`));
+  for (let k = 0; k < 5 && !asked && !marks(name); k++) {
+    const back = (await renamesTo(ctx.store, name)).filter((x) => x.rank === 'genus').pop();
+    const old = back?.old_name?.split(';').pop();
+    if (!back || !old) break;
+    renames.unshift(`${old} was renamed ${name} in ${release(rowOf(ctx, back.msl)!)}`);
+    name = old;
+  }
+  const formerly = name !== genus.name && marks(name) ? ` (the genus ${and(renames)})` : '';
+  if (!formerly) name = genus.name;
   // no release named: the last release that marks them, said so
-  const at = asked ?? rowOf(ctx, [...marked].reverse().find((m) => table.has(`${m}|${genus.name.toLowerCase()}`)) ?? lastMarked.msl)!;
-  const found = table.get(`${at.msl}|${genus.name.toLowerCase()}`) ?? [];
-  const where = asked ? `In ${release(at)}` : `In ${release(at)}, the last release that marks type species (they are marked ${between})`;
+  const at = asked ?? rowOf(ctx, [...marked].reverse().find((m) => table.has(`${m}|${name.toLowerCase()}`)) ?? lastMarked.msl)!;
+  const found = table.get(`${at.msl}|${name.toLowerCase()}`) ?? [];
+  const where = asked ? `In ${release(at)}` : `In ${release(at)}, the last release that marks type species (they are marked ${between})${formerly}`;
   const src = sources(ctx, 'species_marks', at.version);
   if (found.length === 0) {
     return { response: `${where}, no type species is marked for the genus ${genus.name}${genus.entry.first_msl > at.msl || genus.entry.last_msl < at.msl ? ` (the genus is not in ${at.version}; it is listed MSL${genus.entry.first_msl}-MSL${genus.entry.last_msl})` : ''}.`, data: { genus: genus.name, version: at.version, type_species: [] }, sources: src };
@@ -631,14 +645,14 @@ export async function typeSpeciesOf(ctx: Ctx, p: Parsed): Promise<Answer> {
   const s = p.species[0];
   if (s && p.form.yesNo) {
     const here = speciesIn(ctx, s, at);
-    const name = here.species?.scientific_name ?? s.matched_name;
-    const yes = names.some((n) => n.toLowerCase() === name.toLowerCase());
+    const speciesName = here.species?.scientific_name ?? s.matched_name;
+    const yes = names.some((n) => n.toLowerCase() === speciesName.toLowerCase());
     return {
-      response: `${yes ? 'Yes' : 'No'}: ${where.charAt(0).toLowerCase()}${where.slice(1)}, the type species of the genus ${genus.name} is ${and(names)}${yes ? '' : `, not ${who(s, name)}`}.`,
-      data: { genus: genus.name, version: at.version, type_species: names, asked: name, answer: yes ? 'yes' : 'no' }, sources: src,
+      response: `${yes ? 'Yes' : 'No'}: ${where.charAt(0).toLowerCase()}${where.slice(1)}, the type species of the genus ${name} is ${and(names)}${yes ? '' : `, not ${who(s, speciesName)}`}.`,
+      data: { genus: genus.name, version: at.version, type_species: names, asked: speciesName, answer: yes ? 'yes' : 'no' }, sources: src,
     };
   }
-  return { response: `${where}, the type species of the genus ${genus.name} is ${and(names)}.`, data: { genus: genus.name, version: at.version, type_species: names }, sources: src };
+  return { response: `${where}, the type species of the genus ${name} is ${and(names)}.`, data: { genus: genus.name, version: at.version, type_species: names }, sources: src };
 }
 
 // --- largest and fastest-growing taxa ------------------------------------------------------------------------
