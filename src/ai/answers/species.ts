@@ -5,7 +5,7 @@
 import type { LineageDoc, SpeciesDoc } from '../../read/lineages.js';
 import { endingText, lineageText, mslOf, speciesDoc } from '../../read/lineages.js';
 import { IDENTIFIER_KINDS, type IdentifierKind } from '../../read/identifiers.js';
-import { normaliseName } from '../../read/names.js';
+import { lookupName, normaliseName } from '../../read/names.js';
 import { asResolved, type ReleaseRow } from '../../read/releases.js';
 import { abbreviationAside, placeIn, resolveOne } from '../../read/resolve.js';
 import { lineageCurrentName, lineageOutline, lineagePlace, lineageRenames, renamesIn, type LineageOutline } from '../../read/species-walks.js';
@@ -32,6 +32,35 @@ function placement(ctx: Ctx, s: SpeciesRef, target: ReleaseRow) {
 }
 
 const same = (a: string, b: string) => normaliseName(a) === normaliseName(b);
+
+/**
+ * The species a lineage formed by a merge or a split came from, as an earlier release lists them: "dengue virus"
+ * in 1984, before MSL18 merged them, is Dengue type 1 virus ... Dengue type 4 virus. Empty when it began otherwise.
+ */
+function predecessorsIn(ctx: Ctx, l: LineageDoc, r: ReleaseRow): SpeciesDoc[] {
+  const out = new Map<string, SpeciesDoc>();
+  for (const name of [...l.merged_from, ...l.split_from]) {
+    for (const h of lookupName(ctx.store, name)) {
+      if (h.kind !== 'species') continue;
+      const here = lineagePlace(ctx.store, h.lineage_id, r.msl).name;
+      const doc = here ? speciesDoc(ctx.store, r.msl, here) : null;
+      if (doc) out.set(doc.scientific_name, doc);
+    }
+  }
+  return [...out.values()];
+}
+
+/** "dengue virus was not yet one species: MSL18 (1999a) formed it by merging ...; in MSL9 (1984) those were ...". */
+function beforeItsSpecies(ctx: Ctx, s: SpeciesRef, l: LineageDoc, r: ReleaseRow, before: SpeciesDoc[]): string {
+  const how = l.merged_from.length > 0 ? `merging ${and(l.merged_from)}` : `splitting ${and(l.split_from)}`;
+  return `${s.text} was not yet one species in ${release(r)}: ${labelled(ctx, l.first_appearance)} formed its species by ${how}; in ${release(r)} ${before.length === 1 ? 'it was the species' : 'they were the species'} ${and(before.map((d) => d.scientific_name))}`;
+}
+
+/** The taxon of a rank the species share, or undefined when they differ (null: none of them has one). */
+function sharedTaxon(docs: SpeciesDoc[], rank: string): string | null | undefined {
+  const at = [...new Set(docs.map((d) => d.classification[rank] ?? null))];
+  return at.length === 1 ? at[0]! : undefined;
+}
 
 /** "Zika virus (species Orthoflavivirus zikaense)" or just the species name when that is what was asked. */
 export function called(s: SpeciesRef, name: string): string {
@@ -68,6 +97,20 @@ export function speciesClassification(ctx: Ctx, p: Parsed, s: SpeciesRef): Answe
   if (first) return first;
   const target = targetRelease(ctx, p);
   const pl = placement(ctx, s, target);
+  if (pl.status === 'not_yet') {
+    // formed later by a merge or split of species this release lists: their place, where they share it
+    const before = predecessorsIn(ctx, pl.lineage, target);
+    const rank = p.askedRank && p.askedRank !== 'species' ? p.askedRank : 'family';
+    const at = before.length > 0 ? sharedTaxon(before, rank) : undefined;
+    if (at !== undefined) {
+      const place = at === null ? `, in no ${rank}` : `, in the ${rank} ${at}`;
+      return {
+        response: `${beforeItsSpecies(ctx, s, pl.lineage, target, before).replace(/^./, (c) => c.toUpperCase())}${place}${at !== null && before.every((d) => lineageText(d.classification) === lineageText(before[0]!.classification)) ? ` (classified ${lineageText(before[0]!.classification)})` : ''}.`,
+        data: { query_name: s.text, version: target.version, predecessors: before.map((d) => ({ species: d.scientific_name, classification: d.classification })), [rank]: at },
+        sources: speciesSources(ctx, target.version),
+      };
+    }
+  }
   if (pl.status === 'not_yet' || pl.status === 'gap') return notInRelease(ctx, s, pl.lineage, target, pl.status);
   const doc = pl.species;
   if (!doc) {
@@ -419,8 +462,22 @@ export function ambiguousAbbreviation(ctx: Ctx, s: SpeciesRef, name: string): An
 export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
   const s = p.species[0]!, t = p.taxa[0]!;
   const r = targetRelease(ctx, p);
-  const doc = speciesIn(ctx, s, r).species;
-  if (!doc) return notUnderstood('species', `${s.text} is not a species in ${release(r)}.`);
+  const pl = speciesIn(ctx, s, r);
+  const doc = pl.species;
+  if (!doc) {
+    // formed later by a merge or split: the species it came from, when all of them answer alike
+    const before = pl.status === 'not_yet' ? predecessorsIn(ctx, pl.lineage, r) : [];
+    const shared = before.length > 0 ? sharedTaxon(before, t.rank) : undefined;
+    if (shared !== undefined) {
+      const yes = shared !== null && shared.toLowerCase() === t.name.toLowerCase();
+      return {
+        response: `${yes ? 'Yes' : 'No'}: ${beforeItsSpecies(ctx, s, pl.lineage, r, before)}, ${shared === null ? `in no ${t.rank}` : `in the ${t.rank} ${shared}`}.`,
+        data: { species: s.text, rank: t.rank, asked: t.name, actual: shared, version: r.version, predecessors: before.map((d) => d.scientific_name), answer: yes ? 'yes' : 'no' },
+        sources: sources(ctx, 'species_doc', r.version),
+      };
+    }
+    return notUnderstood('species', `${s.text} is not a species in ${release(r)}.`);
+  }
   const at = doc.classification[t.rank] ?? null;
   const yes = at !== null && at.toLowerCase() === t.name.toLowerCase();
   let since = '';
@@ -574,6 +631,14 @@ export function nameIn(ctx: Ctx, p: Parsed): Answer {
     };
   }
   const pl = speciesIn(ctx, s, r);
+  const earlier = pl.status === 'not_yet' ? predecessorsIn(ctx, pl.lineage, r) : [];
+  if (earlier.length > 0) {
+    const said = beforeItsSpecies(ctx, s, pl.lineage, r, earlier);
+    return {
+      response: before ? `Before ${release(named)}: ${said}.` : `${said.charAt(0).toUpperCase()}${said.slice(1)}.`,
+      data: { query_name: s.text, version: r.version, predecessors: earlier.map((d) => d.scientific_name), placement: 'not_yet' }, sources: sources(ctx, 'species_doc', r.version),
+    };
+  }
   if (pl.status === 'not_yet' || pl.status === 'gap') return notUnderstood('release', `${s.text} is not listed in ${release(r)}: its species is listed from ${pl.lineage.first_appearance}.`);
   if (!pl.species) return notUnderstood('release', `${s.text} is not a species in ${release(r)}.`);
   return {
