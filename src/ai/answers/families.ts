@@ -49,11 +49,15 @@ export async function familiesBy(ctx: Ctx, p: Parsed, what: 'host' | 'genome'): 
   const data = { version: ctx.latest.version, [what === 'host' ? 'hosts' : 'genome_types']: wanted, families: hits, total_families: hits.length, total_species: total ?? null };
   const sources = [{ model: 'family_profile', version: ctx.latest.version }, { model: 'diversity_stats', version: ctx.latest.version }];
   if (hits.length === 0) {
-    return { response: `No family of ${release(ctx.latest)} has species with ${label}.`, data, sources };
+    return { response: `${p.form.yesNo && !p.form.or ? 'No: no' : 'No'} family of ${release(ctx.latest)} has species with ${label}.`, data, sources };
   }
   const top = hits.slice(0, limit).map((x) => `${x.family} (${num(x.species)})`);
+  // "Are phages viruses?", "Is a bacteriophage a virus?": a word for viruses by their host is of viruses, a Yes
+  // ("Do viruses infect archaea?", "Are there dsDNA viruses of archaea?": a Yes, the families that say so)
+  const isAVirus = p.form.yesNo && what === 'host' && /^(?:is|are)\b.*\b(?:an? )?virus(?:es)?\W*$/.test(p.residue);
+  const lead = isAVirus ? `Yes: they are viruses of ${p.hosts.join(' or ')}. ` : p.form.yesNo && !p.form.or ? 'Yes: ' : '';
   return {
-    response: `In ${release(ctx.latest)}, ${count(hits.length, 'family has', 'families have')} species with ${label}${total ? ` (${count(total, 'species', 'species')} in all, counting those without a family)` : ''}; ${hits.length > limit ? `the ${limit} largest are` : hits.length === 1 ? 'it is' : 'they are'} ${and(top)}.`,
+    response: `${lead}${lead === 'Yes: ' ? 'in' : 'In'} ${release(ctx.latest)}, ${count(hits.length, 'family has', 'families have')} species with ${label}${total ? ` (${count(total, 'species', 'species')} in all, counting those without a family)` : ''}; ${hits.length > limit ? `the ${limit} largest are` : hits.length === 1 ? 'it is' : 'they are'} ${and(top)}.`,
     data, sources,
   };
 }
