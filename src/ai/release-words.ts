@@ -188,7 +188,7 @@ const WORDS_OF = {
 };
 
 /** The words without digits that name a release in some pattern below. */
-const RELEASE_WORDS = /\b(?:release|version|msl|list|edition|latest|newest|current|present|recent|last|now|today|currently|nowadays|first|earliest|oldest|previous|penultimate|second|one|[a-z]+(?:th|st|nd|rd))\b/;
+const RELEASE_WORDS = /\b(?:releases?|versions?|msls?|lists?|editions?|latest|newest|current|present|recent|last|now|today|currently|nowadays|first|earliest|oldest|previous|penultimate|second|one|[a-z]+(?:th|st|nd|rd))\b/;
 
 // ordinal words up to the sixties: "first" .. "nineteenth", "twentieth", "twenty-first" / "twenty first", ...
 const UNITS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth',

@@ -3,7 +3,7 @@
 // the milestones of the record (the first release, the first realm, the first taxa of each rank, thresholds).
 import type { Store } from '../../store/store.js';
 import { listedTotal, releaseTotal } from '../../read/diversity.js';
-import { mslOf, type Rank } from '../../read/lineages.js';
+import { mslOf, RANKS, type Rank } from '../../read/lineages.js';
 import type { ReleaseRow } from '../../read/releases.js';
 import { fateOf, taxaNames, timeline, type TimelineEvent } from '../../read/taxonomy-facts.js';
 import { and, count, num, RANK_PLURAL, release, signed } from '../format.js';
@@ -28,7 +28,11 @@ export function listedAside(store: Store, r: ReleaseRow, rank: Rank, official: n
 export function countRelease(ctx: Ctx, p: Parsed): Answer {
   // "Are there more than 10,000 species in MSL38?": a yes or a no by the count, then the count
   const more = p.releases.length === 1 && p.form.more !== null && p.form.yesNo ? p.form.more : null;
-  const rank = more?.rank ?? p.targetRank ?? 'species';
+  // "how many genera and species": the species, with the genera and families beside them, and another rank named
+  const also = !more && p.targetRank && p.targetRank !== 'species' && /\bspecies\b/.test(p.residue) && /\b(?:and|&)\b/.test(p.residue) ? p.targetRank : null;
+  const rank = also ? 'species' : more?.rank ?? p.targetRank ?? 'species';
+  // "how many taxa (in total)": every rank's, summed
+  const taxa = !more && !p.targetRank && /\btaxa\b/.test(p.residue);
   const targets = p.releases.length ? p.releases.map((r) => rowOf(ctx, r.msl)!) : [ctx.latest];
   // "how many realms were introduced in MSL35": the count there against the release before
   const before = ctx.all.filter((r) => r.msl < targets[0]!.msl).pop();
@@ -36,7 +40,10 @@ export function countRelease(ctx: Ctx, p: Parsed): Answer {
   const parts = targets.map((r) => {
     const n = releaseTotal(ctx.store, r, rank) ?? 0;
     const more = rank === 'species' ? ` in ${count(r.total_genera, 'genus', 'genera')} and ${count(r.total_families, 'family', 'families')}` : '';
-    return `${release(r)} has ${count(n, rank, RANK_PLURAL[rank]!)}${listedAside(ctx.store, r, rank, n)}${more}`;
+    const other = also && also !== 'genus' && also !== 'family' ? `, and ${count(releaseTotal(ctx.store, r, also) ?? 0, also, RANK_PLURAL[also]!)}` : '';
+    const ranks = taxa ? RANKS.map((k) => [k, releaseTotal(ctx.store, r, k) ?? 0] as const).filter(([, x]) => x > 0) : [];
+    const all = taxa ? `; ${num(ranks.reduce((a, [, x]) => a + x, 0))} taxa of every rank in all (${ranks.map(([k, x]) => count(x, k, RANK_PLURAL[k]!)).join(', ')})` : '';
+    return `${release(r)} has ${count(n, rank, RANK_PLURAL[rank]!)}${listedAside(ctx.store, r, rank, n)}${more}${other}${all}`;
   });
   const n = more ? releaseTotal(ctx.store, targets[targets.length - 1]!, rank) ?? 0 : 0;
   const yes = more ? (/^(?:more than|over)$/.test(more.how) ? n > more.n : more.how === 'at least' ? n >= more.n : n < more.n) : null;
