@@ -570,6 +570,9 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
   };
 }
 
+/** Host source groups of the VMR that overlap, as "asked|recorded". */
+const OVERLAPPING = new Set(['algae|protists', 'protists|algae', 'oomycetes|fungi', 'fungi|oomycetes', 'oomycetes|protists', 'protists|oomycetes']);
+
 // The words of a host source group itself, which a Yes of the VMR's host source answers
 const BROAD_HOST = /^(?:prokaryot\w*|archae\w*|bacteri\w*|(?:bacterio)?phages?|oomycetes?|fung(?:i|us|al)|mycovirus(?:es)?|alga[el]?|protists?|protozoa\w*|plants?|invertebrates?|vertebrates?|animals?|soil|marine|freshwater|sewage|phytobiome)$/;
 
@@ -604,6 +607,12 @@ export function hasHost(ctx: Ctx, p: Parsed): Answer {
   // the VMR's host source is a broad group ("vertebrates"): it holds no Yes for a narrower host ("bats",
   // "mosquitoes", "E. coli"), nor for a kind of phage ("a lytic phage"), only a No where the group differs
   const narrower = yes ? narrowerHost(p, doc.hosts) : null;
+  // the VMR's groups overlap where organisms are classed two ways: an alga is a protist to some, a diatom both;
+  // oomycetes were fungi: a host source of one is no No for the other
+  const overlap = !yes ? p.hosts.find((h) => doc.hosts.some((x) => OVERLAPPING.has(`${h}|${x}`))) : undefined;
+  if (overlap) {
+    return notUnderstood('host', `The VMR records host source by broad group only: ${who(s, doc.scientific_name)} has host source ${doc.hosts.join(', ')} (the VMR exemplar's, ${doc.hosts_from_version ?? r.version}), a group that may hold ${overlap} or not: the record does not say.`);
+  }
   if (narrower) {
     return notUnderstood('host', `The VMR records host source by broad group only: ${who(s, doc.scientific_name)} has host source ${doc.hosts.join(', ')} (the VMR exemplar's, ${doc.hosts_from_version ?? r.version}); it holds no Yes for "${narrower}", which is narrower.`);
   }
