@@ -6,7 +6,7 @@
 // reading (relation) that answers it; nothing here looks anything up.
 import { RANKS, type Rank } from '../read/lineages.js';
 import type { Intent, Parsed, Reading } from './parse.js';
-import { changeWords, firstRank } from './vocabulary.js';
+import { changeWords, firstRank, NET_CHANGE } from './vocabulary.js';
 
 const has = (re: RegExp, s: string) => re.test(s);
 
@@ -225,7 +225,8 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   }
   // "which families existed in 1971", "what genera did the 1971 list have": the taxa of a rank in a release, named
   if (rels === 1 && species === 0 && taxa === 0 && !change && f.which && !f.howMany && !f.ranking && p.rankWord && p.rankWord !== 'species'
-    && /\b(?:in|exist\w*|did|have|had|has|were there|listed|recogni[sz]ed)\b/.test(r) && !/\b(?:largest|biggest|smallest|most|top|fastest)\b/.test(r)) return set('taxa_of_release', p.rankWord);
+    && /\b(?:in|exist\w*|did|have|had|has|were there|listed|recogni[sz]ed)\b/.test(r) && !/\b(?:largest|biggest|smallest|most|top|fastest)\b/.test(r)
+    && !NET_CHANGE.test(r)) return set('taxa_of_release', p.rankWord);
   // "which genera were added to Flaviviridae in 2022": one release's changes under one taxon
   // (not "what did 2022 rename the genus Ebolavirus to": the taxon is what changed, its history)
   if (rels === 1 && species === 0 && taxa === 1 && change && f.which && !/\b(?:renam|abolish|mov|merg|split|promot|demot)\w*\s+(?:the\s+)?(?:[a-z]+\s+)?§tx\b|§tx\s+(?:was\s+|get\s+|got\s+)?(?:renam|abolish|mov|merg|split|promot|demot)/.test(r)) {
@@ -352,8 +353,9 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
   if (p.badReleases.length > 0) return 'unknown';
   if (p.releases.length >= 2 && /\b(?:more|fewer|less|than|differ\w*|grew|increase\w*)\b/.test(r) && (p.targetRank ?? 'species') === 'species') return 'compare_releases';
   if (has(KW.count, r) && p.change && p.releases.length <= 1 && (p.targetRank ?? 'species') === 'species') return 'release_changes';
-  // "by how much did the number of species grow in MSL41": the release's change, not its total
-  if (p.releases.length === 1 && /\b(?:grow|grew|growth|increas\w*|rise|rose|net change|go up|went up|by how much)\b/.test(r)) return 'release_changes';
+  // "by how much did the number of species grow in MSL41": the release's change, not its total ("the net change
+  // in genera": the genera of the release before and of this one, count_release)
+  if (p.releases.length === 1 && /\b(?:grow|grew|growth|increas\w*|rise|rose|net change|go up|went up|by how much)\b/.test(r)) return (p.targetRank ?? 'species') === 'species' ? 'release_changes' : 'count_release';
   // "how many species did MSL37 add over MSL36": the changes between the two
   if (p.releases.length === 2 && p.change && (p.targetRank ?? 'species') === 'species') return 'compare_releases';
   if (has(KW.count, r) && /\b(?:releases|versions|msls|editions)\b/.test(r)) return 'release_info';

@@ -961,7 +961,7 @@ const FORM_READERS: { [K in keyof Form]: (lower: string, residue: string) => For
   gainOrLoss: (lower) => /\b(?:gain\w*|lost|los[et]|add\w*)\b/.test(lower),
   ranking: (lower) => /\b(?:which|what)\b.*\b(?:the most|most|fastest|the least)\b/.test(lower),
   // (a rename in any of the vocabulary's words: "names changed")
-  changeAsked: (lower) => /\b(?:renam|merg|split|abolish|reclassif|moved|add|new|creat|introduc|remov)\w*/.test(lower) || changeIn(lower) === 'renamed',
+  changeAsked: (lower) => /\b(?:renam|merg|split|abolish|reclassif|moved|add|new|creat|introduc|remov|delet|eliminat|dropped|discontinu|retir|disappear|withdrawn|relocat|reassign|transferr|establish|ratified|debut|lumped|promot|demot)\w*|\bgot the chop\b|\bwent extinct\b|\bno longer exist/.test(lower) || changeIn(lower) === 'renamed',
   sum: (lower) => /\b(?:combined|together|in total|altogether|sum|jointly|between them)\b/.test(lower),
   fewer: (lower) => /\b(?:fewer|less|smaller|smallest)\b/.test(lower),
   fell: (lower) => /\b(?:lost|lose|fewer|less|shr[iu]nk\w*|decreas\w*|drop\w*|fell|declin\w*)\b/.test(lower),

@@ -161,6 +161,9 @@ export function formatGenomeSize(bp: number): string {
 /** The changes a release makes to a taxon, as questions ask for them. */
 export type ChangeKind = 'added' | 'abolished' | 'renamed' | 'reclassified' | 'merged' | 'split' | 'promoted' | 'demoted';
 
+/** The change of a total between a release and the one before: "the net change in genera", "how much did it grow". */
+export const NET_CHANGE = /\b(?:net|grow|grew|growth|increas\w*|decreas\w*|rise|rose|go up|went up|by how much)\b/;
+
 /**
  * The words of each change, in the order they are tried: the first that matches names the change asked
  * ("new names" is a rename, not an addition; "moved ... merged" a merge).
@@ -170,16 +173,16 @@ export const CHANGE_WORDS: ReadonlyArray<[ChangeKind, RegExp]> = [
   ['demoted', /\bdemot\w*/],
   // ("changed name", "names changed", "got new names")
   ['renamed', /\b(?:renam\w*|name changes?|new (?:binomial |official |scientific |latin |two-part |formal |current )?names?|chang\w* (?:their |its |the )?names?|names? (?:were |was |have |has |had )?chang\w*)\b/],
-  ['merged', /\bmerg\w*/],
+  ['merged', /\b(?:merg\w*|lumped)/],
   ['split', /\bsplit\w*/],
   // ("changed genus", "switched genus": a change of the taxon above, not of the name; a species' move is a move
   // out of its genus)
   ['reclassified', /\b(?:reclassif\w*|mov(?:e|ed|es)|relocat\w*|reassign\w*|transferr\w*|(?:chang\w*|switch\w*) (?:their |its |the )?(?:genus|genera))\b/],
-  ['abolished', /\b(?:abolish\w*|remov\w*|delet\w*|dropp\w*|discontinu\w*|eliminat\w*|retir\w*|disappear\w*|lost|lose|withdrawn)\b/],
+  ['abolished', /\b(?:abolish\w*|remov\w*|delet\w*|dropp\w*|discontinu\w*|eliminat\w*|retir\w*|disappear\w*|lost|lose|withdrawn|got the chop|went extinct|no longer exist\w*)\b/],
   // ("recognised" alone is not new: "how many species were recognised in MSL35" counts them all; "newly
   // recognised" is new by its first word)
   // ("first listed in 1971": new there, as a taxon first listed in a release is)
-  ['added', /\b(?:add\w*|new(?:ly)?|creat\w*|introduc\w*|establish\w*|describ\w*|ratified|appear\w*|gain\w*|first (?:listed|recogni[sz]ed|included|named|classified|accepted))\b/],
+  ['added', /\b(?:add\w*|new(?:ly)?|creat\w*|introduc\w*|establish\w*|describ\w*|ratified|appear\w*|gain\w*|debut\w*|for the first time|first (?:listed|recogni[sz]ed|included|named|classified|accepted))\b/],
 ];
 const ANY_CHANGE = anyOf(CHANGE_WORDS.map(([, re]) => re));
 const NEW_WITH_SPLITS = /\b(?:new(?:ly)?|add\w*|creat\w*)\b[^?]*\b(?:including|incl\.?|with|and|or|plus|counting)\s+(?:the\s+|those\s+(?:from|by)\s+|new\s+)?splits?\b|\bsplits? included\b/;

@@ -247,6 +247,8 @@ export function releaseChanges(ctx: Ctx, p: Parsed): Answer {
   if (!prev) {
     return fallback(`${release(target)} is the first release in the data set, so there is no earlier release to compare it with.`);
   }
+  // ("how many species were promoted in MSL41": as changedIn says of "taxa", not the release's summary)
+  if (p.change === 'promoted' || p.change === 'demoted') return notUnderstood('change', `Species are not promoted or demoted; ask which species were added, abolished, renamed, moved, merged or split in ${target.version}.`);
   return stepChanges(ctx, p, prev, target);
 }
 

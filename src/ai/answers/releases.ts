@@ -8,6 +8,7 @@ import type { ReleaseRow } from '../../read/releases.js';
 import { fateOf, taxaNames, timeline, type TimelineEvent } from '../../read/taxonomy-facts.js';
 import { and, count, num, RANK_PLURAL, release, signed } from '../format.js';
 import type { Parsed } from '../parse.js';
+import { NET_CHANGE } from '../vocabulary.js';
 import { fallback, notUnderstood, rowOf, sources, span, withNote, type Answer, type Ctx } from './common.js';
 import { countOf } from './taxa.js';
 
@@ -34,9 +35,11 @@ export function countRelease(ctx: Ctx, p: Parsed): Answer {
   // "how many taxa (in total)": every rank's, summed
   const taxa = !more && !p.targetRank && /\btaxa\b/.test(p.residue);
   const targets = p.releases.length ? p.releases.map((r) => rowOf(ctx, r.msl)!) : [ctx.latest];
-  // "how many realms were introduced in MSL35": the count there against the release before
+  // "how many realms were introduced in MSL35", "the net change in genera in MSL41": the count there against the
+  // release before, and the difference
   const before = ctx.all.filter((r) => r.msl < targets[0]!.msl).pop();
-  if (p.change === 'added' && rank !== 'species' && targets.length === 1 && before) targets.unshift(before);
+  const net = rank !== 'species' && targets.length === 1 && before !== undefined && (p.change === 'added' || NET_CHANGE.test(p.residue));
+  if (net) targets.unshift(before!);
   const parts = targets.map((r) => {
     const n = releaseTotal(ctx.store, r, rank) ?? 0;
     const more = rank === 'species' ? ` in ${count(r.total_genera, 'genus', 'genera')} and ${count(r.total_families, 'family', 'families')}` : '';
@@ -47,8 +50,9 @@ export function countRelease(ctx: Ctx, p: Parsed): Answer {
   });
   const n = more ? releaseTotal(ctx.store, targets[targets.length - 1]!, rank) ?? 0 : 0;
   const yes = more ? (/^(?:more than|over)$/.test(more.how) ? n > more.n : more.how === 'at least' ? n >= more.n : n < more.n) : null;
+  const d = net ? (releaseTotal(ctx.store, targets[1]!, rank) ?? 0) - (releaseTotal(ctx.store, targets[0]!, rank) ?? 0) : null;
   return {
-    response: withNote(`${yes === null ? '' : yes ? 'Yes: ' : 'No: '}${parts.join('; ')}.`, p),
+    response: withNote(`${yes === null ? '' : yes ? 'Yes: ' : 'No: '}${parts.join('; ')}${d === null ? '' : `: a net change of ${signed(d)}`}.`, p),
     data: { rank, counts: targets.map((r) => ({ version: r.version, year: r.year, count: releaseTotal(ctx.store, r, rank) })), ...(yes === null ? {} : { answer: yes ? 'yes' : 'no' }) },
     sources: targets.map((r) => ({ model: rank === 'species' || rank === 'genus' || rank === 'family' || rank === 'order' || rank === 'realm' ? 'releases' : 'diversity_stats', version: r.version })),
   };

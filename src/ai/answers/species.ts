@@ -216,13 +216,39 @@ export function currentName(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
     const merge = res.chain.find((c) => c.change === 'merged');
     const how = merge ? `; its species was merged into ${merge.to_name} in ${merge.version}${merge.to_name === now ? '' : `, now ${now}`}`
       : steps.length ? `; the species was renamed ${and(steps)}` : '';
-    return { response: `The current (${ctx.latest.version}) name of ${as} is ${now}${how}.`, data, sources };
+    const again = merge ? relisted(ctx, s, id) : null;
+    const also = again && again.now !== now ? `; the name ${s.matched_name} was listed again from ${labelled(ctx, again.first)} as a species of its own, which is ${again.now} in ${ctx.latest.version}` : '';
+    return { response: `The current (${ctx.latest.version}) name of ${as} is ${now}${how}${also}.`, data: { ...data, ...(also ? { relisted: again } : {}) }, sources };
   }
   if (res.results.length > 1) {
     return { response: `${s.text} now corresponds to ${res.results.length} species in ${ctx.latest.version}: ${and(res.results)} (status: ${res.status}).`, data, sources };
   }
   const l = lineageOutline(ctx.store, id);
+  // "the species listed in 1971 as Zika virus": abolished in MSL14, but the name was listed again from MSL18 as a
+  // species of its own, the one people mean (Orthoflavivirus zikaense)
+  const again = relisted(ctx, s, id);
+  if (again) {
+    return {
+      response: `The current (${ctx.latest.version}) name of ${s.matched_name} is ${again.now}: the species ${used ? `${release(used)} listed` : 'first listed'} as ${s.matched_name} was ${endingText(l)}, and the name was listed again from ${labelled(ctx, again.first)} as a species of its own, ${again.now} in ${release(ctx.latest)}.`,
+      data: { ...data, current_names: [again.now], relisted: again }, sources,
+    };
+  }
   return { response: `${s.text} has no current name: its species was ${endingText(l)} and nothing of it is listed in ${ctx.latest.version}.`, data, sources };
+}
+
+/** A later species listed under the same name as a lineage that ended, still listed today: its first release and name now. */
+function relisted(ctx: Ctx, s: SpeciesRef, id: number): { first: string; now: string } | null {
+  const last = mslOf(lineageOutline(ctx.store, id).last_appearance);
+  for (const h of lookupName(ctx.store, s.matched_name)) {
+    if (h.kind !== 'species' || h.lineage_id === id) continue;
+    const o = lineageOutline(ctx.store, h.lineage_id);
+    if (mslOf(o.first_appearance) <= last) continue;
+    if (o.ended === 'current' && o.current_name) return { first: o.first_appearance, now: o.current_name };
+    // (listed again, then merged on: "Coliphage T4", again from MSL14, merged into Tequatrovirus T4's species)
+    const later = resolveOne(ctx.store, s.matched_name, asResolved(rowOf(ctx, mslOf(o.first_appearance))!), asResolved(ctx.latest)).results;
+    if (later.length === 1) return { first: o.first_appearance, now: later[0]! };
+  }
+  return null;
 }
 
 /**
