@@ -41,6 +41,9 @@ const COMMON_WORDS: Record<string, string> = {
   chickenpox: 'varicella-zoster virus',
   'chickenpox virus': 'varicella-zoster virus',
   shingles: 'varicella-zoster virus',
+  varicella: 'varicella-zoster virus',
+  'varicella virus': 'varicella-zoster virus',
+
   'herpes zoster': 'varicella-zoster virus',
   'herpes zoster virus': 'varicella-zoster virus',
   sars: 'severe acute respiratory syndrome coronavirus',

@@ -74,8 +74,9 @@ export function groupMembership(ctx: Ctx, p: Parsed): Answer {
     const since = first ? `, first listed in ${release(rowOf(ctx, first.first_msl)!)}` : '';
     return notUnderstood('group', `In ${release(r)}${lastNote}, ${it} ${lastNote ? 'was' : 'is'} in ${placedBy(c)}; ${reading(word, strict, strictName)}, is not a taxon of that release${since}, so it cannot say whether it was one.`);
   }
-  // not now: when it was, if it ever was (its lineage's classification in each release)
-  const l = lineageOutline(ctx.store, s.lineage_ids[0]!);
+  // not now: when it was, if it ever was (its lineage's classification in each release: the species' own, not an
+  // older one its name also served, "Bovine viral diarrhea virus" to MSL17)
+  const l = lineageOutline(ctx.store, doc.lineage_id);
   const names = new Set([strict.name, ...(g.former ?? []).map((f) => f.name), ...(wider ? [wider.name] : [])]);
   const was = l.timeline.filter((e) => mslOf(e.version) <= r.msl && e.lineage.split(';').some((x) => names.has(x)));
   const last = was[was.length - 1];
