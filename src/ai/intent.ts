@@ -321,7 +321,7 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     // "how did Flaviviridae change between 2010 and 2020": its size in each
     if (p.releases.length >= 2 && (has(KW.evolution, r) || has(KW.growth, r) || has(KW.compare, r))) return 'count_taxon';
     if (has(changeWords('abolished'), r) || has(changeWords('merged'), r) || has(changeWords('split'), r) || has(KW.rankIntro, r)
-      || /\b(?:when|what year|which year|(?:what|which) (?:release|msl|version)|renam\w*|happened|fate|end(?:ed)?|gone|where did (?:the )?(?:[a-z]+ )?§tx go|what became of|dissol\w*|still|exist\w*|abolition|demise|bec[oa]me|turned into|replaced|successor|renam\w* (?:to|into|as)|renam\w*\b.*\bto)\b|\bcalled (?:§rel|now|today|nowadays)|\b(?:current|new|present|latest) name\b|\bname (?:§rel|now|today)/.test(r)) {
+      || /\b(?:when|what year|which year|(?:what|which) (?:release|msl|version)|renam\w*|happened|fate|end(?:ed)?|gone|where did (?:the )?(?:[a-z]+ )?§tx go|what became of|dissol\w*|still|exist\w*|abolition|demise|bec[oa]me|turned into|replaced|successor)\b|\bcalled (?:§rel|now|today|nowadays)|\b(?:current|new|present|latest) name\b|\bname (?:§rel|now|today)/.test(r)) {
       return t.rank === 'family' && has(/\b(?:evol\w*|over time|history|histor\w*)\b/, r) ? 'family_evolution' : 'taxon_history';
     }
     if (has(KW.evolution, r)) return t.rank === 'family' ? 'family_evolution' : 'taxon_history';

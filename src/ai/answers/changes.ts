@@ -212,9 +212,19 @@ export async function everyRankChanged(ctx: Ctx, p: Parsed): Promise<Answer> {
   const species = await speciesChanges(ctx.store, prev.msl, r.msl, change === 'abolished' ? 'removed' : change);
   byRank.species = species.map((x) => (change === 'abolished' ? x.old_name! : change === 'added' ? x.new_name! : `${x.old_name} -> ${x.new_name}`));
   parts.push(`${num(species.length)} species`);
+  const total = Object.values(byRank).reduce((n, xs) => n + xs.length, 0);
+  // ICTV's figure for every rank together, where its sheet counts the release ("how many taxa were renamed in
+  // MSL41": 162 by the sheet, the ranks' names beside it)
+  const words = RANK_OFFICIAL[change];
+  const tallies = words ? await officialRankChanges(ctx.store) : null;
+  const sheet = words && tallies ? RANKS.map((k) => tallies.get(`${r.msl}|${k}|${words[0]}`)).filter((n): n is number => n !== undefined) : [];
+  // (the species from their own tally: officialRankChanges holds the higher ranks)
+  const ofSpecies = words && sheet.length > 0 ? officialTally(ctx.store, prev.msl, r.msl, words[0]!)?.ictv : undefined;
+  const official = sheet.length > 0 && ofSpecies !== undefined ? sheet.reduce((a, n) => a + Math.abs(n), 0) + ofSpecies : null;
+  const lead = official !== null ? `ICTV's Taxon Counts sheet counts ${num(official)} taxa ${ICTV_SAYS[words![0]!]} in ${release(r)}, all ranks together. By their names, in` : 'In';
   return {
-    response: `In ${release(r)}, compared with ${release(prev)}, these taxa were ${VERB[change]}: ${parts.join('; ')}${renamedAside(renamed)}.`,
-    data: { version: r.version, previous: prev.version, change, names: byRank },
+    response: `${lead} ${release(r)}, compared with ${release(prev)}, these taxa were ${VERB[change]} (${num(total)} in all): ${parts.join('; ')}${renamedAside(renamed)}.`,
+    data: { version: r.version, previous: prev.version, change, names: byRank, total, ...(official !== null ? { official } : {}) },
     sources: sources(ctx, 'taxon_counts', r.version),
   };
 }
