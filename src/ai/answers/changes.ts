@@ -60,7 +60,7 @@ function higherTaxaChanged(now: Named[], before: Named[], records: RenameRow[], 
 
 /** "; besides, renamed: Flavivirus -> Orthoflavivirus": the names a new/abolished list left out as renames. */
 const ASIDE = 10;
-const renamedAside = (renamed: string[]) => (renamed.length === 0 ? '' : ` (besides, renamed: ${renamed.slice(0, ASIDE).join(', ')}${renamed.length > ASIDE ? ` and ${num(renamed.length - ASIDE)} more` : ''})`);
+const renamedAside = (renamed: string[], shown = ASIDE) => (renamed.length === 0 ? '' : ` (besides, renamed: ${renamed.slice(0, shown).join(', ')}${renamed.length > shown ? ` and ${num(renamed.length - shown)} more` : ''})`);
 
 const VERB: Record<ChangeKind, string> = {
   added: 'new', abolished: 'abolished', renamed: 'renamed', merged: 'formed by a merge', split: 'formed by a split',
@@ -207,7 +207,13 @@ export async function everyRankChanged(ctx: Ctx, p: Parsed): Promise<Answer> {
     for (const x of found?.renamed ?? []) if (!renamed.includes(x)) renamed.push(x);
     if (names.length === 0) continue;
     byRank[rank] = names;
-    parts.push(`${num(names.length)} ${plural(rank, names.length)} (${names.slice(0, ASIDE).join(', ')}${names.length > ASIDE ? ` and ${num(names.length - ASIDE)} more` : ''})`);
+  }
+  // ("how many taxa": counted by rank, named only when few; "which taxa": named, ten a rank)
+  const higher = Object.values(byRank).reduce((n, xs) => n + xs.length, 0);
+  const shown = p.form.howMany ? (higher <= 10 ? 10 : 0) : ASIDE;
+  for (const [rank, names] of Object.entries(byRank)) {
+    const named = shown === 0 ? '' : ` (${names.slice(0, shown).join(', ')}${names.length > shown ? ` and ${num(names.length - shown)} more` : ''})`;
+    parts.push(`${num(names.length)} ${plural(rank as Rank, names.length)}${named}`);
   }
   const species = await speciesChanges(ctx.store, prev.msl, r.msl, change === 'abolished' ? 'removed' : change);
   byRank.species = species.map((x) => (change === 'abolished' ? x.old_name! : change === 'added' ? x.new_name! : `${x.old_name} -> ${x.new_name}`));
@@ -221,9 +227,9 @@ export async function everyRankChanged(ctx: Ctx, p: Parsed): Promise<Answer> {
   // (the species from their own tally: officialRankChanges holds the higher ranks)
   const ofSpecies = words && sheet.length > 0 ? officialTally(ctx.store, prev.msl, r.msl, words[0]!)?.ictv : undefined;
   const official = sheet.length > 0 && ofSpecies !== undefined ? sheet.reduce((a, n) => a + Math.abs(n), 0) + ofSpecies : null;
-  const lead = official !== null ? `ICTV's Taxon Counts sheet counts ${num(official)} taxa ${ICTV_SAYS[words![0]!]} in ${release(r)}, all ranks together. By their names, in` : 'In';
+  const lead = official !== null ? `ICTV's Taxon Counts sheet counts ${num(official)} taxa ${ICTV_SAYS[words![0]!]} in ${release(r)}, all ranks together; by their names against ${release(prev)}, ${num(total)} were ${VERB[change]}` : `In ${release(r)}, compared with ${release(prev)}, these taxa were ${VERB[change]} (${num(total)} in all)`;
   return {
-    response: `${lead} ${release(r)}, compared with ${release(prev)}, these taxa were ${VERB[change]} (${num(total)} in all): ${parts.join('; ')}${renamedAside(renamed)}.`,
+    response: `${lead}: ${parts.join('; ')}${renamedAside(renamed, shown === 0 ? 3 : shown)}.`,
     data: { version: r.version, previous: prev.version, change, names: byRank, total, ...(official !== null ? { official } : {}) },
     sources: sources(ctx, 'taxon_counts', r.version),
   };
