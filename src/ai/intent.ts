@@ -49,7 +49,7 @@ export const COUNTABLE: Rank[] = ['species', 'genus', 'family', 'order'];
 const REPORTED: Partial<Record<Reading, Intent>> = {
   year_counts: 'count_release', releases_of_year: 'release_info', releases_in_years: 'release_info', years_between: 'release_info',
   release_is_year: 'release_info', taxa_of_release: 'release_info', rank_is: 'classification', taxon_threshold: 'count_taxon', member_of: 'same_taxon',
-  has_host: 'hosts', taxon_former_names: 'taxon_history', taxon_in_taxon: 'same_taxon', same_rank_taxon: 'same_taxon', taxon_became: 'taxon_history', species_moved: 'species_history', taxon_genome_type: 'genome_type', name_in_release: 'current_name', still_named: 'current_name', listed_in: 'species_history',
+  has_host: 'hosts', taxon_former_names: 'taxon_history', taxon_in_taxon: 'same_taxon', same_rank_taxon: 'same_taxon', changes_summed: 'release_changes', taxon_became: 'taxon_history', species_moved: 'species_history', taxon_genome_type: 'genome_type', name_in_release: 'current_name', still_named: 'current_name', listed_in: 'species_history',
   two_taxa: 'compare_taxa', two_taxa_between: 'compare_taxa', two_taxa_first: 'compare_taxa', between_releases: 'compare_releases',
   taxa_changed_between: 'which_changed', every_rank_changed: 'which_changed', which_changed_within: 'which_changed',
   span_unread: 'which_changed', compare_rank_unread: 'compare_taxa', changes_or_unread: 'compare_releases',
@@ -195,6 +195,10 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   }
   // "were more species added in 2020 or 2021": each release's own change, not the step between them
   // ("how many species were added in MSL40 and MSL41": each release's change too, not the step between them)
+  // "how many species in total were new in 2024 and 2025?": each release's own change, summed
+  // ("how many species were added in MSL40 and MSL41?": each and the sum, which answers either reading)
+  if (distinct && species === 0 && taxa === 0 && f.changeAsked && p.change !== null && !f.or && !f.than && (p.rankWord ?? 'species') === 'species'
+    && (f.sum || (f.howMany && /\bin (?:both )?§rel,? (?:and|&) (?:in )?§rel\b/.test(r)))) return 'changes_summed';
   // ("how many more new species were in MSL39 than in MSL40": each release's own change too)
   if (distinct && species === 0 && taxa === 0 && f.changeAsked && (f.or || /\bin (?:both )?§rel,? (?:and|&) (?:in )?§rel\b/.test(r) || (f.than && /\b(?:more|fewer|less)\b/.test(r)))) return 'changes_or_unread';
   // "which family grew the most between ...": a ranking of taxa (fastest_growing), not two totals

@@ -39,7 +39,7 @@ export type Intent = (typeof INTENTS)[number];
 export type Reading =
   | Exclude<Intent, 'help' | 'unknown'>
   | 'year_counts' | 'releases_of_year' | 'releases_in_years' | 'years_between' | 'release_is_year' | 'rank_is'
-  | 'taxon_threshold' | 'member_of' | 'taxon_in_taxon' | 'same_rank_taxon' | 'taxa_of_release' | 'taxon_became' | 'species_moved' | 'taxon_genome_type' | 'has_host' | 'taxon_former_names' | 'name_in_release' | 'still_named' | 'listed_in'
+  | 'taxon_threshold' | 'member_of' | 'taxon_in_taxon' | 'same_rank_taxon' | 'changes_summed' | 'taxa_of_release' | 'taxon_became' | 'species_moved' | 'taxon_genome_type' | 'has_host' | 'taxon_former_names' | 'name_in_release' | 'still_named' | 'listed_in'
   | 'two_taxa' | 'two_taxa_between' | 'two_taxa_first' | 'between_releases' | 'taxa_changed_between' | 'every_rank_changed'
   | 'which_changed_within' | 'span_unread' | 'compare_rank_unread' | 'changes_or_unread' | 'change_unread'
   | 'within_rank_unread' | 'help' | 'unknown';
@@ -964,7 +964,7 @@ const FORM_READERS: { [K in keyof Form]: (lower: string, residue: string) => For
   ranking: (lower) => /\b(?:which|what)\b.*\b(?:the most|most|fastest|the least)\b/.test(lower),
   // (a rename in any of the vocabulary's words: "names changed")
   changeAsked: (lower) => /\b(?:renam|merg|split|abolish|reclassif|moved|add|new|creat|introduc|remov|delet|eliminat|dropped|discontinu|retir|disappear|withdrawn|relocat|reassign|transferr|establish|ratified|debut|lumped|promot|demot)\w*|\bgot the chop\b|\bwent extinct\b|\bno longer exist/.test(lower) || changeIn(lower) === 'renamed',
-  sum: (lower) => /\b(?:combined|together|in total|altogether|sum|jointly|between them)\b/.test(lower),
+  sum: (lower) => /\b(?:combined|together|in total|altogether|sum|jointly|between them|in all|all told)\b/.test(lower),
   fewer: (lower) => /\b(?:fewer|less|smaller|smallest)\b/.test(lower),
   fell: (lower) => /\b(?:lost|lose|fewer|less|shr[iu]nk\w*|decreas\w*|drop\w*|fell|declin\w*)\b/.test(lower),
   down: (lower) => /\b(?:fewer|less|smaller|drop\w*|fall|fell|decreas\w*|down|shr[iu]nk\w*)\b/.test(lower),

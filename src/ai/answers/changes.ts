@@ -363,6 +363,30 @@ function officialSentence(ctx: Ctx, prev: ReleaseRow, target: ReleaseRow, lead: 
   return { text: `${theirs}; followed along their lineages, the data set counts ${num(main.ours)}${counts}${which}`, tallies };
 }
 
+/**
+ * "How many species in total were new in 2024 and 2025?": each release's own change against the one before it (ICTV's
+ * figure where its sheet counts the release, else the data set's), and their sum.
+ */
+export function changesSummed(ctx: Ctx, p: Parsed): Answer {
+  const lead = speciesChange(p.change);
+  if (!lead) return notUnderstood('change', 'Species are not promoted or demoted; ask which species were added, abolished, renamed, moved, merged or split.');
+  const steps: Array<{ r: ReleaseRow; n: number; by: string }> = [];
+  for (const r of [...new Set(p.releases.map((x) => x.msl))].sort((a, b) => a - b).map((m) => rowOf(ctx, m)!)) {
+    const prev = previousOf(ctx, r);
+    if (!prev) return notUnderstood('release', `${release(r)} is the first release: nothing changed in it relative to an earlier one.`);
+    const word = OFFICIAL_WORD[lead];
+    const tally = word ? officialTally(ctx.store, prev.msl, r.msl, word) : null;
+    steps.push(tally ? { r, n: tally.ictv, by: "ICTV's Taxon Counts sheet" } : { r, n: diffSummary(ctx.store, asResolved(prev), asResolved(r))[CHANGE_FIELD[lead]] as number, by: 'the data set' });
+  }
+  const total = steps.reduce((a, x) => a + x.n, 0);
+  const each = steps.map((x) => `${num(x.n)} in ${release(x.r)} (${x.by})`);
+  return {
+    response: `${num(total)} species were ${CHANGE_WORD[lead]} in all: ${and(each)}, each against the release before it.`,
+    data: { change: lead, total, releases: steps.map((x) => ({ version: x.r.version, count: x.n, by: x.by })) },
+    sources: steps.map((x) => ({ model: x.by === 'the data set' ? 'release_diff' : 'official_tally', version: x.r.version })),
+  };
+}
+
 export function compareReleases(ctx: Ctx, p: Parsed): Answer {
   // told oldest first whatever the order of the words: "MSL40 has more species than MSL30" is growth from MSL30
   const [a, b] = [rowOf(ctx, p.releases[0]!.msl)!, rowOf(ctx, (p.releases[1] ?? { msl: ctx.latest.msl }).msl)!].sort((x, y) => x.msl - y.msl) as [ReleaseRow, ReleaseRow];

@@ -6,7 +6,7 @@ import { suggestNames } from '../../read/suggest.js';
 import { and, or, release } from '../format.js';
 import type { Parsed, Reading, SpeciesRef } from '../parse.js';
 import { betweenReleases, countRelease, milestones, releaseInfo, releaseIsYear, releasesInYears, releasesOfYear, taxaOfRelease, yearCounts, yearsBetween } from './releases.js';
-import { changeUnread, changesOrUnread, compareReleases, everyRankChanged, releaseChanges, spanUnread, taxaChangedBetween, whichChanged, whichChangedWithin, withinRankUnread } from './changes.js';
+import { changeUnread, changesOrUnread, changesSummed, compareReleases, everyRankChanged, releaseChanges, spanUnread, taxaChangedBetween, whichChanged, whichChangedWithin, withinRankUnread } from './changes.js';
 import { contextOf, fallback, profileEntries, targetRelease, type Answer, type Ctx, type Handler } from './common.js';
 import { groupNamed } from '../groups.js';
 import { familiesBy } from './families.js';
@@ -62,6 +62,7 @@ const HANDLERS: Record<Exclude<Reading, 'help' | 'unknown'>, Handler> = {
   member_of: (ctx, p) => (p.taxa[0]?.group ? groupMembership(ctx, p) : capitalisedGroup(ctx, p) ?? memberOf(ctx, p)),
   taxon_in_taxon: taxonIn,
   same_rank_taxon: sameRankTaxon,
+  changes_summed: changesSummed,
   taxon_became: (ctx, p) => taxonHistory(ctx, p, p.taxa[0]!),
   species_moved: withSpecies(speciesMoves),
   taxon_genome_type: taxonGenomeType,
