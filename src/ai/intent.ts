@@ -286,6 +286,8 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
   if (species) {
     // ("how long has Zika virus been a species?" asks for how many releases, not its genome's length)
     const howLongSince = /\bhow long (?:has|have|had|did|was|were)\b/.test(r) && !/\bgenom/.test(r);
+    // "how long was Hepatitis C virus called Hepacivirus C?": the names with the releases of each
+    if (howLongSince && /\b(?:called|named|known as)\b/.test(r)) return 'former_names';
     if ((has(KW.genome, r) || p.genomeTypes.length > 0) && !has(/\b(?:families|genera)\b/, r) && !howLongSince) return 'genome';
     if (has(KW.host, r)) return 'hosts';
     const pastRelease = p.releases.some((x) => x.msl !== latestMsl);
