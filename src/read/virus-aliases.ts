@@ -19,6 +19,11 @@ const COMMON_WORDS: Record<string, string> = {
   hcv: 'hepatitis C virus',
   hbv: 'hepatitis B virus',
   hiv: 'human immunodeficiency virus 1',
+  // ("hep b virus": not the VMR's "B virus", a macaque herpesvirus)
+  'hep a': 'hepatitis A virus', 'hep a virus': 'hepatitis A virus',
+  'hep b': 'hepatitis B virus', 'hep b virus': 'hepatitis B virus',
+  'hep c': 'hepatitis C virus', 'hep c virus': 'hepatitis C virus',
+  'hep e': 'hepatitis E virus', 'hep e virus': 'hepatitis E virus',
   // the names papers give viruses whose lists say them otherwise: the VMR has "human parvovirus B19" and
   // "hepatitis D virus 1" ... "8", the species lists had "Hepatitis delta virus" (to MSL35) and "Adeno-associated
   // dependoparvovirus A" (the species of adeno-associated viruses 1-4 and 6, the primate ones papers mean)

@@ -76,9 +76,11 @@ export function groupMembership(ctx: Ctx, p: Parsed): Answer {
   }
   // not now: when it was, if it ever was (its lineage's classification in each release: the species' own, not an
   // older one its name also served, "Bovine viral diarrhea virus" to MSL17)
-  const l = lineageOutline(ctx.store, doc.lineage_id);
+  // (asked of no release, every species the name was: "Has Zika ever been a togavirus?", Zika virus of MSL1-13)
+  const ids = [...new Set([doc.lineage_id, ...(p.releases.length === 0 ? s.lineage_ids : [])])];
+  const timeline = ids.flatMap((id) => lineageOutline(ctx.store, id).timeline).sort((a, b) => mslOf(a.version) - mslOf(b.version));
   const names = new Set([strict.name, ...(g.former ?? []).map((f) => f.name), ...(wider ? [wider.name] : [])]);
-  const was = l.timeline.filter((e) => mslOf(e.version) <= r.msl && e.lineage.split(';').some((x) => names.has(x)));
+  const was = timeline.filter((e) => mslOf(e.version) <= r.msl && e.lineage.split(';').some((x) => names.has(x)));
   const last = was[was.length - 1];
   const history = last ? `; it was in ${and([...new Set(last.lineage.split(';').filter((x) => names.has(x)))])} until ${release(rowOf(ctx, mslOf(last.version))!)}` : '';
   const placedAt = (rank: string) => (c[rank] ? `the ${rank} ${c[rank]}` : `no ${rank}`);

@@ -355,10 +355,14 @@ export function speciesHistory(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
 export function speciesMoves(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
   const rank = p.relationRank ?? 'family';
   const l = lineageOutline(ctx.store, s.lineage_ids[0]!);
+  // the name's earlier species that ended in the release before this one began ("West Nile virus", MSL1-MSL17,
+  // merged into the species of that name from MSL18): its moves are the name's too
+  const earlier = s.lineage_ids.slice(1).map((id) => lineageOutline(ctx.store, id)).filter((o) => mslOf(o.last_appearance) + 1 === mslOf(l.first_appearance));
+  const timeline = [...earlier.flatMap((o) => o.timeline), ...l.timeline].sort((a, b) => mslOf(a.version) - mslOf(b.version));
   const moves: Array<{ version: string; from: string | null; to: string | null }> = [];
   const at = (e: { version: string; name: string }) => speciesDoc(ctx.store, mslOf(e.version), e.name)?.classification[rank] ?? null;
-  for (let k = 1; k < l.timeline.length; k++) {
-    const a = l.timeline[k - 1]!, b = l.timeline[k]!;
+  for (let k = 1; k < timeline.length; k++) {
+    const a = timeline[k - 1]!, b = timeline[k]!;
     // only where the taxa above it changed (most releases leave them), each side read from its release's record
     if (a.lineage.slice(0, a.lineage.lastIndexOf(';')) === b.lineage.slice(0, b.lineage.lastIndexOf(';'))) continue;
     const [from, to] = [at(a), at(b)];
@@ -512,7 +516,8 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
     if (doubt) return doubt;
     // the lineage the name meant and the one the species is listed by now (a name's lineage may have ended in a
     // merge or split its species carried on from: "Coliphage T4" to MSL17, Enterobacteria phage T4 after)
-    const ids = [...new Set([lineageIn(ctx, s, r), doc.lineage_id])];
+    // (asked of no release, "was Zika ever in Togaviridae?": every species the name was, Zika virus of MSL1-13 too)
+    const ids = [...new Set([lineageIn(ctx, s, r), doc.lineage_id, ...(p.releases.length === 0 ? s.lineage_ids : [])])];
     const inIt = ids.flatMap((id) => lineageOutline(ctx.store, id).timeline)
       .filter((e) => mslOf(e.version) <= r.msl && e.lineage.split(';').includes(t.name))
       .sort((a, b) => mslOf(a.version) - mslOf(b.version));
@@ -629,13 +634,15 @@ export function hasHost(ctx: Ctx, p: Parsed): Answer {
   if (!doc || doc.hosts.length === 0) return notUnderstood('host', `No host source is recorded for ${s.text} in ${release(r)}.`);
   const doubt = ambiguousAbbreviation(ctx, s, doc.scientific_name);
   if (doubt) return doubt;
-  const yes = doc.hosts.some((h) => p.hosts.includes(h));
+  // ("invertebrates (S)": the VMR's mark of a host group recorded from a sample, a host of that group all the same)
+  const groups = doc.hosts.map((h) => h.replace(/\s*\(S\)$/, ''));
+  const yes = groups.some((h) => p.hosts.includes(h));
   // the VMR's host source is a broad group ("vertebrates"): it holds no Yes for a narrower host ("bats",
   // "mosquitoes", "E. coli"), nor for a kind of phage ("a lytic phage"), only a No where the group differs
-  const narrower = yes ? narrowerHost(p, doc.hosts) : null;
+  const narrower = yes ? narrowerHost(p, groups) : null;
   // the VMR's groups overlap where organisms are classed two ways: an alga is a protist to some, a diatom both;
   // oomycetes were fungi: a host source of one is no No for the other
-  const overlap = !yes ? p.hosts.find((h) => doc.hosts.some((x) => OVERLAPPING.has(`${h}|${x}`))) : undefined;
+  const overlap = !yes ? p.hosts.find((h) => groups.some((x) => OVERLAPPING.has(`${h}|${x}`))) : undefined;
   if (overlap) {
     return notUnderstood('host', `The VMR records host source by broad group only: ${who(s, doc.scientific_name)} has host source ${doc.hosts.join(', ')} (the VMR exemplar's, ${doc.hosts_from_version ?? r.version}), a group that may hold ${overlap} or not: the record does not say.`);
   }

@@ -668,6 +668,9 @@ interface TaxonCountRow { name: string; species: number; genera: number }
 
 export async function largestTaxa(ctx: Ctx, p: Parsed): Promise<Answer> {
   const target = targetRelease(ctx, p);
+  // ("which genus has the fewest species in Coronaviridae": the ranking here is largest first, and the smallest
+  // are many ties of one species: not answered with the largest)
+  if (/\b(?:fewest|smallest|least)\b/.test(p.residue)) return notUnderstood('ranking', 'I rank taxa by size largest first; ask for the largest, or how many species a taxon named has.');
   if (p.targetRank === 'species' && p.taxa[0] && p.taxa[0].rank !== 'species') return speciesOf(ctx, p.taxa[0], target);
   const rank: Rank = p.targetRank && p.targetRank !== 'species' ? p.targetRank : 'family';
   const within = p.taxa[0] && p.taxa[0].rank !== rank ? p.taxa[0] : null;
