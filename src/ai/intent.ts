@@ -284,6 +284,9 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     if (p.releases.length === 0 && /\b(?:smallest|largest|biggest|fewest)\s+(?:release|version|msl|list|edition)\b/.test(r)) return 'milestones';
   }
   if (species) {
+    // "What family is TMV in, and what genome does it have?", "HBV family and genome": two things asked, of which
+    // any one reading answers one: not understood, rather than half answered
+    if (/\b(?:famil\w*|genus|genera|order|realm|classif\w*)\b.*\band\b.*\b(?:genom\w*|renam\w*|called|named|hosts?|infect\w*)\b|\b(?:genom\w*|hosts?)\b.*\band\b.*\b(?:what|which) (?:famil\w*|genus|order|realm)\b/.test(r)) return 'unknown';
     // ("how long has Zika virus been a species?" asks for how many releases, not its genome's length)
     const howLongSince = /\bhow long (?:has|have|had|did|was|were)\b/.test(r) && !/\bgenom/.test(r);
     // "how long was Hepatitis C virus called Hepacivirus C?": the names with the releases of each
