@@ -468,8 +468,9 @@ function groupAt(tokens: Token[], lowers: string[], i: number, lex: Lexicon): { 
     // "the coronavirus family", "the flavivirus family", "the Flavivirus genus": a rank word after the group word
     // says which of its senses is meant, the family Coronaviridae (its taxon), the family Flaviviridae (its wider
     // sense), the genus Orthoflavivirus (formerly Flavivirus); a rank it has no sense at is left to the names
+    // ("coronavirus species", "flavivirus species": the group's species, the word in its own sense)
     const after = i + n < tokens.length ? rankOf(lowers[i + n]!) : null;
-    if (after) {
+    if (after && after !== 'species') {
       const sense = entry.taxon.rank === after ? entry.taxon : entry.wider?.rank === after ? entry.wider : null;
       if (!sense) return null;
       const found = lex.taxa(normaliseName(sense.name)).find((e) => e.rank === sense.rank);
