@@ -461,6 +461,8 @@ function groupAt(tokens: Token[], lowers: string[], i: number, lex: Lexicon): { 
     const entry = groupNamed(phrase);
     if (!entry) continue;
     const text = tokens.slice(i, i + n).map((t) => t.text).join(' ');
+    // ("Tumor virus X": a species of MSL14-27 whose name begins with the group word)
+    if (i + n < tokens.length && lex.names(normaliseName(`${phrase} ${lowers[i + n]}`)).length > 0) return null;
     if (entry.not_a_taxon) return { n, match: { text, group: { text, entry } } };
     // a taxon's own name, written as one ("Flavivirus", the genus of MSL2-37) or of the latest release, is that taxon
     const spelt = lex.taxa(normaliseName(phrase));
@@ -872,7 +874,7 @@ const LAZY_PARTS: { [K in LazyPart]: (s: ReadingSource['source']) => Parsed[K] }
     // (a small number only with the rank it counts: "more than 100 families")
     // (or any number after a threshold word with the rank named before it: "the number of families first
     // exceeded 400", "more than 2 families")
-    const m = /\b(\d{1,3}(?:,\d{3})+|\d{4,6})\s*(?:species|taxa)?\b|\b(\d{2,3})\s+(?:genera|families|orders|realms|classes|phyla|kingdoms|subfamilies|subgenera|suborders)\b|\b(?:more than|over|above|exceed\w*|pass\w*|surpass\w*|reach\w*|cross\w*|at least)\s+(\d{1,3})\b(?!\s*(?:species|%|percent|years?|releases?|times?)\b)(?=\s+(?:genera|families|orders|realms|classes|phyla|kingdoms|subfamilies|subgenera|suborders)\b|\W*$|\s+(?:in|by|for|during)\b)/.exec(s.residue);
+    const m = /\b(\d{1,3}(?:,\d{3})+|\d{4,6})\s*(?:species|taxa)?\b|\b(\d{2,3})\s+(?:genera|families|orders|realms|classes|phyla|kingdoms|subfamilies|subgenera|suborders)\b|\b(?:more than|over|above|exceed\w*|pass\w*|surpass\w*|reach\w*|cross\w*|at least|first (?:had|has|have|with|contained|listed))\s+(\d{1,3})\b(?!\s*(?:species|%|percent|years?|releases?|times?)\b)(?=\s+(?:genera|families|orders|realms|classes|phyla|kingdoms|subfamilies|subgenera|suborders)\b|\W*$|\s+(?:in|by|for|during)\b)/.exec(s.residue);
     return m ? Number((m[1] ?? m[2] ?? m[3])!.replaceAll(',', '')) : null;
   },
   leftovers: (s) => leftoverWords(s.tokens),

@@ -122,8 +122,8 @@ export async function milestones(ctx: Ctx, p: Parsed): Promise<Answer> {
   const sourcesR = [{ model: 'releases', version: span(ctx) }];
   const totalOf = (x: ReleaseRow) => (rank === 'species' ? x.total_species : releaseTotal(ctx.store, x, rank) ?? 0);
   const plural = RANK_PLURAL[rank]!;
-  if (rank !== 'species' && p.threshold !== null && /\b(?:more than|over|exceed\w*|pass\w*|surpass\w*|reach\w*|above|cross\w*|top\w*|at least)\b/.test(r)) {
-    const atLeast = /\b(?:reach\w*|at least)\b/.test(r);
+  if (rank !== 'species' && p.threshold !== null && /\b(?:more than|over|exceed\w*|pass\w*|surpass\w*|reach\w*|above|cross\w*|top\w*|at least|first (?:had|has|have|with|contained|listed))\b/.test(r)) {
+    const atLeast = /\b(?:reach\w*|at least|first (?:had|has|have|with|contained|listed))\b/.test(r) && !/\b(?:more than|over|above)\b/.test(r);
     const first = ctx.all.find((x) => (atLeast ? totalOf(x) >= p.threshold! : totalOf(x) > p.threshold!));
     const than = atLeast ? `${num(p.threshold)} ${plural} or more` : `more than ${num(p.threshold)} ${plural}`;
     return first
