@@ -564,7 +564,7 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
       };
     }
     // asked of an earlier release whose taxon is the one named under its name then ("Was potato virus Y a potyvirus
-    // in 1982?": the genus "Potato virus Y group", renamed Potyvirus in MSL14): the same taxon
+    // in 1982?": the genus then was Potyvirus group, renamed Potyvirus in MSL13): the same taxon
     const then = at !== null && t.entry.first_msl > r.msl ? profileEntries(ctx, at).find((e) => e.rank === t.rank && e.first_msl <= r.msl && e.last_msl >= r.msl) : undefined;
     const later = then ? await renamedAs(ctx, { rank: t.rank, name: at!, entry: then }, t.entry.first_msl) : null;
     if (later && later.name.toLowerCase() === t.name.toLowerCase()) {
