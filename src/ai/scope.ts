@@ -21,7 +21,7 @@ const TOPICS: Array<[string, RegExp]> = [
   ['people and discovery', /\b(?:who (?:was|is|founded)|founded|president of|nobel|history of (?:the )?ictv|vote on|submit (?:a |an )?(?:\w+ )?proposals?|controversial|virologists think|first (?:detected|identified|described|discovered|reported|found|seen|recorded|cases?)|(?:get|got|gets) (?:its|their) names?|names? (?:come|came|comes) from|emerg(?:e|ed|es|ence)|who (?:discovered|found|named|first)|discover\w*|nobel|scientists?|named after|first isolated|isolated first|where was .* (?:first )?(?:found|isolated|identified)|pronounc\w*|etymolog\w*|why (?:is|was|did|does|do|are|were|can|can't|cannot|don't|doesn't))\b/],
   // below the species: the taxonomy's lowest rank is the species, and the VMR lists one exemplar isolate of each
   ['strains, serotypes and genotypes', /\b(?:strains?|serotypes?|genotypes?|subtypes?|serogroups?|quasispecies|variants?)\b/],
-  ['personal health', /\b(?:should i|do i need|can i (?:get|go|catch|give|take)|am i|my (?:child|son|daughter|kid|baby|wife|husband|partner|dog|cat|doctor)|i have (?:a |an )?(?!question\b)[a-z]+|serious|permanent|infertil\w*|boosters?|worse for)\b/],
+  ['personal health', /\b(?:should i|do i need|can i (?:get|go|catch|give|take)|am i|my (?:child|son|daughter|kid|baby|wife|husband|partner|dog|cat|doctor)|i (?:have|had|got|caught) (?:a |an |the )?(?:fever|cold|rash|cough|symptoms?|cold sores?|sore throat|flu|covid|hiv|herpes|shingles|hepatitis|measles|chickenpox|warts?)\b|serious|permanent|infertil\w*|boosters?|worse for)\b/],
   ['diagnosis and testing', /\b(?:diagnos\w*|pcr test|test(?:ing)? for|detect(?:ed|ion)? in (?:patients|blood)|(?:know|tell) if i (?:have|had|am)|do i have|am i infected|(?:blood )?tests?|detects?)\b/],
 ];
 
