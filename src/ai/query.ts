@@ -250,12 +250,6 @@ async function asStem(store: Store, p: Parsed, declined: Answer): Promise<Answer
 }
 
 /**
- * An abbreviation the question wrote as the VMR does, which also begins typed abbreviations of other taxa ("HPV" is
- * Hart Park virus; HPV1, HPV16, ... are papillomaviruses; "HSV" Hibiscus soymovirus beside HSV1 and HSV2): an
- * answer about the whole abbreviation's own species is likely about another virus than the one meant, so it is
- * asked back, naming both. Null where the answer is given for each of the typed ones too (answers/groups.ts).
- */
-/**
  * Whether an abbreviation is written as the stem of typed ones is ("HPV" of HPV16), or in no one's letter case:
  * not "ASFV" (African swine fever virus) beside AsFV1, which the VMR, and the reader, tell apart by their case.
  */
@@ -264,6 +258,12 @@ function writtenAsStem(store: Store, text: string): boolean {
   return group !== null && (groupWritten(group, text) || text !== text.toUpperCase());
 }
 
+/**
+ * An abbreviation the question wrote as the VMR does, which also begins typed abbreviations of other taxa ("HPV" is
+ * Hart Park virus; HPV1, HPV16, ... are papillomaviruses; "HSV" Hibiscus soymovirus beside HSV1 and HSV2): an
+ * answer about the whole abbreviation's own species is likely about another virus than the one meant, so it is
+ * asked back, naming both. Null where the answer is given for each of the typed ones too (answers/groups.ts).
+ */
 function abbreviationDoubt(store: Store, p: Parsed, a: Answer): string | null {
   if ('also' in a.data) return null;
   for (const s of p.species) {

@@ -10,7 +10,7 @@ import { and, release } from '../format.js';
 import type { GroupEntry, GroupTaxon } from '../groups.js';
 import type { Parsed } from '../parse.js';
 import { askedNow, notUnderstood, PAST, profileEntries, rowOf, sources, targetRelease, type Answer, type Ctx } from './common.js';
-import { ambiguousAbbreviation, speciesIn, who } from './species.js';
+import { ambiguousAbbreviation, speciesIn, timelineOf, who } from './species.js';
 
 /** The name a group's taxon had in a release: its former name before the rename, its own after. */
 function nameAt(g: GroupEntry, t: GroupTaxon, r: ReleaseRow): string {
@@ -78,7 +78,7 @@ export function groupMembership(ctx: Ctx, p: Parsed): Answer {
   // older one its name also served, "Bovine viral diarrhea virus" to MSL17)
   // (asked of no release, every species the name was: "Has Zika ever been a togavirus?", Zika virus of MSL1-13)
   const ids = [...new Set([doc.lineage_id, ...(p.releases.length === 0 ? s.lineage_ids : [])])];
-  const timeline = ids.flatMap((id) => lineageOutline(ctx.store, id).timeline).sort((a, b) => mslOf(a.version) - mslOf(b.version));
+  const timeline = timelineOf(ctx, ids);
   const names = new Set([strict.name, ...(g.former ?? []).map((f) => f.name), ...(wider ? [wider.name] : [])]);
   const was = timeline.filter((e) => mslOf(e.version) <= r.msl && e.lineage.split(';').some((x) => names.has(x)));
   const last = was[was.length - 1];

@@ -33,6 +33,11 @@ function placement(ctx: Ctx, s: SpeciesRef, target: ReleaseRow) {
 
 const same = (a: string, b: string) => normaliseName(a) === normaliseName(b);
 
+/** The releases of several lineages in one timeline, oldest first: a name's species one after another. */
+export function timelineOf(ctx: Ctx, ids: number[]): LineageOutline['timeline'] {
+  return ids.flatMap((id) => lineageOutline(ctx.store, id).timeline).sort((a, b) => mslOf(a.version) - mslOf(b.version));
+}
+
 /**
  * The species a lineage formed by a merge or a split came from, as an earlier release lists them: "dengue virus"
  * in 1984, before MSL18 merged them, is Dengue type 1 virus ... Dengue type 4 virus. Empty when it began otherwise.
@@ -357,8 +362,8 @@ export function speciesMoves(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
   const l = lineageOutline(ctx.store, s.lineage_ids[0]!);
   // the name's earlier species that ended in the release before this one began ("West Nile virus", MSL1-MSL17,
   // merged into the species of that name from MSL18): its moves are the name's too
-  const earlier = s.lineage_ids.slice(1).map((id) => lineageOutline(ctx.store, id)).filter((o) => mslOf(o.last_appearance) + 1 === mslOf(l.first_appearance));
-  const timeline = [...earlier.flatMap((o) => o.timeline), ...l.timeline].sort((a, b) => mslOf(a.version) - mslOf(b.version));
+  const earlier = s.lineage_ids.slice(1).filter((id) => mslOf(lineageOutline(ctx.store, id).last_appearance) + 1 === mslOf(l.first_appearance));
+  const timeline = timelineOf(ctx, [...earlier, l.lineage_id]);
   const moves: Array<{ version: string; from: string | null; to: string | null }> = [];
   const at = (e: { version: string; name: string }) => speciesDoc(ctx.store, mslOf(e.version), e.name)?.classification[rank] ?? null;
   for (let k = 1; k < timeline.length; k++) {
@@ -518,9 +523,7 @@ export async function memberOf(ctx: Ctx, p: Parsed): Promise<Answer> {
     // merge or split its species carried on from: "Coliphage T4" to MSL17, Enterobacteria phage T4 after)
     // (asked of no release, "was Zika ever in Togaviridae?": every species the name was, Zika virus of MSL1-13 too)
     const ids = [...new Set([lineageIn(ctx, s, r), doc.lineage_id, ...(p.releases.length === 0 ? s.lineage_ids : [])])];
-    const inIt = ids.flatMap((id) => lineageOutline(ctx.store, id).timeline)
-      .filter((e) => mslOf(e.version) <= r.msl && e.lineage.split(';').includes(t.name))
-      .sort((a, b) => mslOf(a.version) - mslOf(b.version));
+    const inIt = timelineOf(ctx, ids).filter((e) => mslOf(e.version) <= r.msl && e.lineage.split(';').includes(t.name));
     const was = inIt[inIt.length - 1];
     // "Was coliphage T4 in the family Myoviridae?", of no release: whether it ever was, and when
     if (was && p.releases.length === 0 && PAST.test(p.normalised)) {

@@ -628,18 +628,10 @@ export async function typeSpeciesOf(ctx: Ctx, p: Parsed): Promise<Answer> {
   const table = await typeSpecies(ctx.store);
   // a genus renamed since the last release that marks type species ("Orthoflavivirus", Flavivirus until MSL37): its
   // type species under the name it had then
-  let name = genus.name;
-  const renames: string[] = [];
   const marks = (n: string) => marked.some((m) => table.has(`${m}|${n.toLowerCase()}`));
-  for (let k = 0; k < 5 && !asked && !marks(name); k++) {
-    const back = (await renamesTo(ctx.store, name)).filter((x) => x.rank === 'genus').pop();
-    const old = back?.old_name?.split(';').pop();
-    if (!back || !old) break;
-    renames.unshift(`${old} was renamed ${name} in ${release(rowOf(ctx, back.msl)!)}`);
-    name = old;
-  }
-  const formerly = name !== genus.name && marks(name) ? ` (the genus ${and(renames)})` : '';
-  if (!formerly) name = genus.name;
+  const former = asked || marks(genus.name) ? null : await markedFormerName(ctx, genus.name, marks);
+  const name = former?.name ?? genus.name;
+  const formerly = former ? ` (the genus ${and(former.renames)})` : '';
   // no release named: the last release that marks them, said so
   const at = asked ?? rowOf(ctx, [...marked].reverse().find((m) => table.has(`${m}|${name.toLowerCase()}`)) ?? lastMarked.msl)!;
   const found = table.get(`${at.msl}|${name.toLowerCase()}`) ?? [];
@@ -660,6 +652,20 @@ export async function typeSpeciesOf(ctx: Ctx, p: Parsed): Promise<Answer> {
     };
   }
   return { response: `${where}, the type species of the genus ${name} is ${and(names)}.`, data: { genus: genus.name, version: at.version, type_species: names }, sources: src };
+}
+
+/** The name a genus had under which a release marks type species, back along its renames, and the renames. */
+async function markedFormerName(ctx: Ctx, genus: string, marks: (name: string) => boolean): Promise<{ name: string; renames: string[] } | null> {
+  const renames: string[] = [];
+  for (let name = genus, k = 0; k < 5; k++) {
+    const back = (await renamesTo(ctx.store, name)).filter((x) => x.rank === 'genus').pop();
+    const old = back?.old_name?.split(';').pop();
+    if (!back || !old) return null;
+    renames.unshift(`${old} was renamed ${name} in ${release(rowOf(ctx, back.msl)!)}`);
+    if (marks(old)) return { name: old, renames };
+    name = old;
+  }
+  return null;
 }
 
 // --- largest and fastest-growing taxa ------------------------------------------------------------------------
