@@ -9,7 +9,7 @@
 // intent 'unknown' (and an honest answer), never a best guess.
 import type { Store } from '../store/store.js';
 import { identifierKeys, type IdentifierHit, type IdentifierKind } from '../read/identifiers.js';
-import type { Rank } from '../read/lineages.js';
+import { lineageDoc, type Rank } from '../read/lineages.js';
 import { lookupName, normaliseName, type NameHit } from '../read/names.js';
 import { releases as releaseRows, type ReleaseRow } from '../read/releases.js';
 import { stemReading } from '../read/resolve.js';
@@ -223,6 +223,8 @@ export interface Lexicon {
   aliases?: Map<string, Alias>;
   /** The abbreviations a word is read as the beginning of ("DENV": DENV-1..4), as the resolver reads it, else null. */
   stems?(text: string, textNorm?: string): NameHit[] | null;
+  /** Whether a species lineage goes on (listed now, or merged or split into others) apart from another's species. */
+  goesOnApart?(lineageId: number, otherId: number): boolean;
 }
 
 /**
@@ -328,6 +330,12 @@ function makeLexicon(store: Store, identifiers?: Map<string, IdentifierHit[]>, a
     names: (norm) => memo(store, 'names', norm, () => lookupName(store, norm).filter((h) => h.kind !== 'taxon')),
     taxa: (norm) => memo(store, 'taxa', norm, () => store.docJson<TaxonEntry[]>('taxon_profile', norm) ?? []),
     stems: (text, textNorm) => stemReading(store, text, textNorm),
+    goesOnApart: (id, otherId) => {
+      const l = lineageDoc(store, id);
+      if (l.ended === 'abolished') return false;
+      const other = new Set(lineageDoc(store, otherId).names);
+      return ![...l.merged_into, ...l.split_into].some((n) => other.has(n));
+    },
     releases: releaseRows(store),
   };
   // set, not spread in: spreading them showed in a profile of every question
@@ -552,13 +560,17 @@ function findNames(tokens: Token[], lex: Lexicon): NameMatch[] {
       // "phage T4": a short name may start with the word phage, which no other name does
       // ("lambda phage a bacteriophage": "phage a" is no name, its "a" is the question's)
       const wordAfterPhage = first === 'phage' && n > 1 && QUESTION_WORDS.has(tokens[i + 1]!.text);
-      const alias = n <= 3 && (first === 'phage' || !QUESTION_WORDS.has(first)) && !wordAfterPhage && lex.aliases?.has(norm) ? aliasRef(textOf(i, end), norm, lex) : null;
+      // (the common words may be longer: "hand foot and mouth disease virus")
+      const aliasHere = (n <= 3 || lex.aliases?.get(norm)?.lineage_id === 0) && (first === 'phage' || !QUESTION_WORDS.has(first)) && !wordAfterPhage && lex.aliases?.has(norm);
+      const listedAsWritten = aliasHere && listedOtherwise(textOf(i, end), norm, lex);
+      const alias = aliasHere && !listedAsWritten ? aliasRef(textOf(i, end), norm, lex) : null;
       if (alias) {
         take(i, end, { text: alias.text, species: alias });
         i += n - 1;
         break;
       }
-      if (questionWords) continue;
+      // ("Phage T7", a species of its own, is read as the list's name it is, although it starts with a question word)
+      if (questionWords && !listedAsWritten) continue;
       if (n === 1 && /^\d+$/.test(first)) continue;
       const text = textOf(i, end);
       const ids = n === 1 ? lex.identifiers?.get(text)?.filter((h) => h.rank === 'species') ?? [] : [];
@@ -647,6 +659,25 @@ function besideInBrackets(names: NameMatch[], text: string): NameMatch[] {
     } else out.push(a);
   }
   return out;
+}
+
+/**
+ * A run that is a list's own name of another virus than its alias's (aliases are for names no list holds), or a word written exactly as the VMR
+ * writes one species' abbreviation, where the alias of the same letters is a phage's tail in another letter case: "ARV1" is Acidianus rod-shaped virus 1, "ArV1" the Arthrobacter phage
+ * (as with HEV and HeV, the VMR's letter case tells them apart). The common words ("HIV", "CaMV") are chosen
+ * over the VMR's abbreviations on purpose, so they stay.
+ */
+function listedOtherwise(text: string, norm: string, lex: Lexicon): boolean {
+  const alias = lex.aliases?.get(norm);
+  if (!alias || alias.lineage_id === 0) return false;
+  const hits = lex.names(norm);
+  // "Phage f2" was a species of its own (MSL6-17) before the VMR's Escherichia phage F2, another phage, gave the
+  // alias: the list's name is the virus meant, its species going on in Enterobacteria phage MS2. One merged into
+  // the alias's own species ("Phage T7") is the same virus, and one abolished ("Phage HK97", MSL12-13) leaves
+  // the name to the phage listed now: the alias is read for both.
+  if (hits.some((h) => h.kind === 'species' && h.lineage_id !== alias.lineage_id && lex.goesOnApart?.(h.lineage_id, alias.lineage_id))) return true;
+  if (/\s/.test(text) || alias.name.endsWith(text)) return false;
+  return hits.some((h) => h.kind === 'abbreviation' && h.name === text && h.lineage_id !== alias.lineage_id);
 }
 
 /** A short name of a virus ("phage T4", "phiX174", "flu") as the species its list name denotes. */

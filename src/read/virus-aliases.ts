@@ -49,6 +49,13 @@ const COMMON_WORDS: Record<string, string> = {
   varicella: 'varicella-zoster virus',
   'varicella virus': 'varicella-zoster virus',
 
+  // the disease is caused by several enteroviruses, mostly enterovirus A71 and coxsackievirus A16, which are
+  // of one species; "foot-and-mouth disease virus" inside the words is another virus (an aphthovirus)
+  'hand foot and mouth disease': 'Enterovirus A',
+  'hand foot and mouth disease virus': 'Enterovirus A',
+  'hand foot mouth disease': 'Enterovirus A',
+  hfmd: 'Enterovirus A',
+  'hfmd virus': 'Enterovirus A',
   'herpes zoster': 'varicella-zoster virus',
   'herpes zoster virus': 'varicella-zoster virus',
   sars: 'severe acute respiratory syndrome coronavirus',

@@ -346,11 +346,36 @@ export function speciesHistory(ctx: Ctx, _p: Parsed, s: SpeciesRef): Answer {
   const before = earlier
     ? `; the name ${earlier.used[0]!.name} was listed earlier, from ${release(rowOf(ctx, mslOf(earlier.used[0]!.version))!)} to ${release(rowOf(ctx, mslOf(earlier.used[earlier.used.length - 1]!.version))!)}, for a species of another ICTV id that was then ${endingText(earlier.o)}`
     : '';
+  const merged = l.began === 'merged' && s.via?.how === 'alias' ? mergedEarlier(ctx, l, s.via.name) : null;
+  const alsoBefore = merged
+    ? `; ${merged.tail} itself was listed earlier, as the species ${merged.name} from ${release(rowOf(ctx, mslOf(merged.version))!)}, one of those merged`
+    : '';
   return {
-    response: `${life}${nameUse}${before}.`,
+    response: `${life}${nameUse}${before}${alsoBefore}.`,
     data: { query_name: s.text, matched_name: s.matched_name, lineage: summaryOf(l), name_used: own.length ? { first: own[0]!.version, last: own[own.length - 1]!.version } : null },
     sources: lineageSources(ctx),
   };
+}
+
+/**
+ * "Which release first listed phage T7?": the short name, read through the VMR's name (Escherichia phage T7), was
+ * a species of its own ("Phage T7", MSL4) before the merge that formed the species it belongs to now. The earliest
+ * entry, under a name ending in the same code, of the species merged into `l`; null if none.
+ */
+function mergedEarlier(ctx: Ctx, l: LineageOutline, aliasOf: string): { tail: string; name: string; version: string } | null {
+  const tail = aliasOf.split(' ').pop()!;
+  if (!/\d/.test(tail)) return null;
+  const ends = (name: string) => name.toLowerCase().endsWith(` ${tail.toLowerCase()}`);
+  const begin = mslOf(l.first_appearance);
+  let found: { tail: string; name: string; version: string } | null = null;
+  for (const from of l.merged_from) {
+    for (const h of lookupName(ctx.store, normaliseName(from))) {
+      if (h.kind !== 'species' || h.last_msl >= begin) continue;
+      const entry = lineageOutline(ctx.store, h.lineage_id).timeline.find((t) => ends(t.name));
+      if (entry && (!found || mslOf(entry.version) < mslOf(found.version))) found = { tail, name: entry.name, version: entry.version };
+    }
+  }
+  return found;
 }
 
 /**
