@@ -274,6 +274,18 @@ describe('ICTV\'s own tallies of a release step', () => {
       }
     }
   });
+
+  it('are never given for one kind of change when two are asked at once, but a change of size still is', async () => {
+    const [s] = (await steps()).slice(-1);
+    for (const q of [`How many species were abolished or merged in MSL${s!.msl}?`, `How many species were renamed or moved in MSL${s!.msl}?`,
+      `How many species were added and removed in MSL${s!.msl}?`, `What's new and what was removed in MSL${s!.msl}?`]) {
+      const a = await ask(q);
+      expect(a.status, `${q}: ${a.response}`).to.equal('not_understood');
+      expect(a.response, q).to.include('two kinds of change at once');
+    }
+    const size = await ask(`Did MSL${s!.msl} gain or lose species against MSL${s!.prev}?`);
+    expect(size.status, size.response).to.equal('answered');
+  });
 });
 
 // Questions about what the data does not hold (mechanisms, disease, treatment, epidemiology, origins, tests):

@@ -3,7 +3,7 @@
 // releases; and the confidence of the reading. Also the checks that turn a reading into "not understood":
 // an answer is given only when every part of the question was read and the answer uses every part.
 import type { Intent, Parsed, SpeciesRef } from './parse.js';
-import { findGenomeTypes, findHosts, rankOf } from './vocabulary.js';
+import { changeIn, findGenomeTypes, findHosts, rankOf } from './vocabulary.js';
 
 export type Resolved = 'exact' | 'former_name' | 'virus_name' | 'abbreviation' | 'short_name' | 'typo' | 'identifier' | 'common_name';
 
@@ -71,7 +71,7 @@ export function unreadWords(p: Parsed): string | null {
   const digits = p.leftovers.flatMap((w) => w.split(' ')).find((w) => /\d/.test(w) && !/^\d[\d,.]*$/.test(w));
   if (digits) return `"${digits}"`;
   // "MSL33 vs MSL34 vs MSL35": the answers compare two releases, so a third would be left out
-  const ranks = twoRanksChanged(p);
+  const ranks = twoRanksChanged(p) ?? twoChanges(p);
   if (ranks) return ranks;
   const third = p.releases[2];
   return third && new Set(p.releases.map((r) => r.msl)).size > 2 ? `the third release named ("${third.text}"): I compare two releases at a time` : null;
@@ -147,6 +147,22 @@ function twoRanksChanged(p: Parsed): string | null {
   }
   return null;
 }
+
+/**
+ * "How many species were abolished or merged in MSL18?": two kinds of change at once, which an answer of one kind
+ * would answer for one only ("new or split", which ICTV counts as one, is read as new).
+ */
+function twoChanges(p: Parsed): string | null {
+  // (a taxon's or a species' history answers every change it had; "lose or gain" asks a change of size)
+  if (p.change === null || p.taxa.length > 0 || p.species.length > 0) return null;
+  for (const x of p.residue.matchAll(/\b([a-z]+)\s*,?\s+(?:and\/or|or|and|&|plus|as well as)\s+(?:(?:what|which|how|many|were|was|got|have|has|been|the)\s+){0,3}([a-z]+)\b/g)) {
+    const [a, b] = [changeIn(x[1]!), changeIn(x[2]!)];
+    if (a && b && a !== b && !(a === 'added' && b === 'split') && !SIZE_WORD.test(x[1]!) && !SIZE_WORD.test(x[2]!)) return `two kinds of change at once ("${x[0]}"): I answer one kind of change at a time`;
+  }
+  return null;
+}
+
+const SIZE_WORD = /^(?:gain\w*|los[te]\w*|grew|grow\w*|shr[ai]nk\w*)$/;
 
 // The yes or no questions a virus's classification answers: whether it is a species or a virus the taxonomy lists
 const SPECIES_YES_NO = /^(?:is|was|are|were|does|do|did|has|have) (?:the )?(?:virus )?§sp (?:still |really |actually )?(?:(?:an? |the )?(?:(?:valid|recognised|recognized|official|accepted|ictv) )?(?:species|virus|taxon)(?: (?:name|in (?:the )?(?:ictv|taxonomy|ictv taxonomy|msl|list)))?|(?:in|part of|listed in|included in|recognised in|recognized in|recognised by|recognized by|classified (?:in|by)|known to) (?:the )?(?:ictv|taxonomy|ictv taxonomy|msl|list|master species list|virus taxonomy)|(?:be )?(?:listed|classified|recognised|recognized|valid|accepted|official|included)(?: (?:as a )?species)?|exist|have a (?:species|place))?$/;
