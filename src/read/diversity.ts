@@ -1,7 +1,7 @@
 // A release's totals per rank and its species per host source and genome composition (diversity_stats, one
 // document per release): how many taxa of a rank a release holds, by ICTV's own count where it gives one.
 import type { Store } from '../store/store.js';
-import type { Rank } from './lineages.js';
+import { hostGroup, type Rank } from './lineages.js';
 import type { ReleaseRow } from './releases.js';
 
 interface DiversityDoc {
@@ -25,9 +25,9 @@ export function diversity(store: Store, msl: number): Diversity | null {
   let d = m.get(msl);
   if (d === undefined) {
     const doc = store.docJson<DiversityDoc>('diversity_stats', msl);
-    // "archaea, bacteria(S)": each host named, the (S) of a source that is not the exemplar's own dropped
+    // "archaea, bacteria (S)": each host group named
     d = doc ? {
-      hosts: doc.species_per_host_source?.flatMap((x) => (x.host_source ? [{ hosts: x.host_source.split(',').map((h) => h.replace('(S)', '').trim()), species: x.species }] : [])) ?? null,
+      hosts: doc.species_per_host_source?.flatMap((x) => (x.host_source ? [{ hosts: x.host_source.split(',').map(hostGroup), species: x.species }] : [])) ?? null,
       genomes: doc.species_per_genome_composition?.flatMap((x) => (x.genome_composition ? [{ composition: x.genome_composition, species: x.species }] : [])) ?? null,
     } : null;
     m.set(msl, d);

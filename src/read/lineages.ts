@@ -106,6 +106,12 @@ export function lineageText(c: Record<string, string | null>): string {
   return CLASSIFICATION_RANKS.filter((r) => c[r]).map((r) => `${r} ${c[r]}`).join(' > ');
 }
 
+/**
+ * A host source as a group of hosts: without the VMR's "(S)" mark ("invertebrates (S)": recorded from a sample,
+ * not from the exemplar's own host), a host of that group all the same.
+ */
+export const hostGroup = (hostSource: string): string => hostSource.replace(/\s*\(S\)\s*$/, '').trim();
+
 /** One sentence on how a lineage ended: "abolished in MSL36", "merged into X in MSL25". */
 export function endingText(l: Pick<LineageDoc, 'last_appearance' | 'ended' | 'abolished_in' | 'merged_into' | 'split_into'>): string {
   const next = `MSL${mslOf(l.last_appearance) + 1}`;

@@ -55,9 +55,11 @@ export async function familiesBy(ctx: Ctx, p: Parsed, what: 'host' | 'genome'): 
   // "Are phages viruses?", "Is a bacteriophage a virus?": a word for viruses by their host is of viruses, a Yes
   // ("Do viruses infect archaea?", "Are there dsDNA viruses of archaea?": a Yes, the families that say so)
   const isAVirus = p.form.yesNo && what === 'host' && /^(?:is|are)\b.*\b(?:an? )?virus(?:es)?\W*$/.test(p.residue);
-  const lead = isAVirus ? `Yes: they are viruses of ${p.hosts.join(' or ')}. ` : p.form.yesNo && !p.form.or ? 'Yes: ' : '';
+  // a plain Yes runs on into the sentence ("Yes: in MSL41, ..."); a sentence of its own, or none, is followed by one
+  const yes = !isAVirus && p.form.yesNo && !p.form.or;
+  const lead = isAVirus ? `Yes: they are viruses of ${p.hosts.join(' or ')}. ` : yes ? 'Yes: ' : '';
   return {
-    response: `${lead}${lead === 'Yes: ' ? 'in' : 'In'} ${release(ctx.latest)}, ${count(hits.length, 'family has', 'families have')} species with ${label}${total ? ` (${count(total, 'species', 'species')} in all, counting those without a family)` : ''}; ${hits.length > limit ? `the ${limit} largest are` : hits.length === 1 ? 'it is' : 'they are'} ${and(top)}.`,
+    response: `${lead}${yes ? 'in' : 'In'} ${release(ctx.latest)}, ${count(hits.length, 'family has', 'families have')} species with ${label}${total ? ` (${count(total, 'species', 'species')} in all, counting those without a family)` : ''}; ${hits.length > limit ? `the ${limit} largest are` : hits.length === 1 ? 'it is' : 'they are'} ${and(top)}.`,
     data, sources,
   };
 }

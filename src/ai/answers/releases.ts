@@ -124,11 +124,9 @@ export async function milestones(ctx: Ctx, p: Parsed): Promise<Answer> {
   const plural = RANK_PLURAL[rank]!;
   if (rank !== 'species' && p.threshold !== null && /\b(?:more than|over|exceed\w*|pass\w*|surpass\w*|reach\w*|above|cross\w*|top\w*|at least|first (?:had|has|have|with|contained|listed))\b/.test(r)) {
     const atLeast = /\b(?:reach\w*|at least|first (?:had|has|have|with|contained|listed))\b/.test(r) && !/\b(?:more than|over|above)\b/.test(r);
-    const first = ctx.all.find((x) => (atLeast ? totalOf(x) >= p.threshold! : totalOf(x) > p.threshold!));
-    const than = atLeast ? `${num(p.threshold)} ${plural} or more` : `more than ${num(p.threshold)} ${plural}`;
-    return first
-      ? { response: `${release(first)} is the first release with ${than} (${num(totalOf(first))}).`, data: { threshold: p.threshold, rank, version: first.version }, sources: sourcesR }
-      : { response: `No release has ${than}; the latest, ${release(ctx.latest)}, has ${num(totalOf(ctx.latest))}.`, data: { threshold: p.threshold, rank, version: null }, sources: sourcesR };
+    const threshold = p.threshold;
+    const than = atLeast ? `${num(threshold)} ${plural} or more` : `more than ${num(threshold)} ${plural}`;
+    return firstReleaseWith(ctx, totalOf, (n) => (atLeast ? n >= threshold : n > threshold), than, (first) => ({ threshold, rank, version: first?.version ?? null }));
   }
   // "which release had the largest increase in genera", "the largest drop in species": the step between two
   // releases in a row whose total changed most
@@ -152,11 +150,9 @@ export async function milestones(ctx: Ctx, p: Parsed): Promise<Answer> {
     if (exact.length > 0 && !/\b(?:more than|over|exceed\w*|pass\w*|surpass\w*|reach\w*|above|cross\w*)\b/.test(r)) {
       return { response: `${and(exact.map(release))} had exactly ${num(p.threshold)} species.`, data: { species: p.threshold, versions: exact.map((x) => x.version) }, sources: [{ model: 'releases', version: span(ctx) }] };
     }
-    const first = ctx.all.find((x) => x.total_species > p.threshold!);
-    const sourcesR = [{ model: 'releases', version: span(ctx) }];
-    return first
-      ? { response: `${release(first)} is the first release with more than ${num(p.threshold)} species (${num(first.total_species)}).`, data: { threshold: p.threshold, version: first.version, species: first.total_species }, sources: sourcesR }
-      : { response: `No release has more than ${num(p.threshold)} species; the latest, ${release(ctx.latest)}, has ${num(ctx.latest.total_species)}.`, data: { threshold: p.threshold, version: null }, sources: sourcesR };
+    const threshold = p.threshold;
+    return firstReleaseWith(ctx, (x) => x.total_species, (n) => n > threshold, `more than ${num(threshold)} species`,
+      (first) => (first ? { threshold, version: first.version, species: first.total_species } : { threshold, version: null }));
   }
   if (p.targetRank && p.targetRank !== 'species' && /\b(?:introduc|first|creat|establish|appear|began|start|added)\w*/.test(r)) {
     const row = rows.find((x) => x.kind === 'rank_introduced' && x.subject === p.targetRank);
@@ -350,4 +346,14 @@ export async function taxaOfRelease(ctx: Ctx, p: Parsed): Promise<Answer> {
     data: { version: r.version, rank, count: names.length, names },
     sources: sources(ctx, 'taxon_counts', r.version),
   };
+}
+
+/** The first release whose total (of a rank) passes a number, or that none does, with the latest's total. */
+function firstReleaseWith(ctx: Ctx, totalOf: (x: ReleaseRow) => number, passes: (n: number) => boolean, than: string,
+  data: (first: ReleaseRow | undefined) => Record<string, unknown>): Answer {
+  const first = ctx.all.find((x) => passes(totalOf(x)));
+  const sources = [{ model: 'releases', version: span(ctx) }];
+  return first
+    ? { response: `${release(first)} is the first release with ${than} (${num(totalOf(first))}).`, data: data(first), sources }
+    : { response: `No release has ${than}; the latest, ${release(ctx.latest)}, has ${num(totalOf(ctx.latest))}.`, data: data(undefined), sources };
 }

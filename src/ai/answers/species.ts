@@ -3,7 +3,7 @@
 // hosts, and the yes-or-no questions about it (same taxon as another, member of a taxon, a genome type, a host).
 // Every name is followed along its lineage (the identity chains of history_doc) to the release asked.
 import type { LineageDoc, SpeciesDoc } from '../../read/lineages.js';
-import { endingText, lineageText, mslOf, speciesDoc } from '../../read/lineages.js';
+import { endingText, hostGroup, lineageText, mslOf, speciesDoc } from '../../read/lineages.js';
 import { IDENTIFIER_KINDS, type IdentifierKind } from '../../read/identifiers.js';
 import { lookupName, normaliseName } from '../../read/names.js';
 import { asResolved, type ReleaseRow } from '../../read/releases.js';
@@ -662,8 +662,7 @@ export function hasHost(ctx: Ctx, p: Parsed): Answer {
   if (!doc || doc.hosts.length === 0) return notUnderstood('host', `No host source is recorded for ${s.text} in ${release(r)}.`);
   const doubt = ambiguousAbbreviation(ctx, s, doc.scientific_name);
   if (doubt) return doubt;
-  // ("invertebrates (S)": the VMR's mark of a host group recorded from a sample, a host of that group all the same)
-  const groups = doc.hosts.map((h) => h.replace(/\s*\(S\)$/, ''));
+  const groups = doc.hosts.map(hostGroup);
   const yes = groups.some((h) => p.hosts.includes(h));
   // the VMR's host source is a broad group ("vertebrates"): it holds no Yes for a narrower host ("bats",
   // "mosquitoes", "E. coli"), nor for a kind of phage ("a lytic phage"), only a No where the group differs
