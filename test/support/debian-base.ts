@@ -1,9 +1,9 @@
-// A container base image made here, since no registry is reachable: Debian (trixie, whose own nodejs is
-// Node 20) put in a folder by debootstrap and imported into podman. Made once per test run, in a podman
+// A container base image made here, since no registry is reachable: deploy/base-image.sh (Debian trixie, whose
+// own nodejs is Node 20, put in a folder by debootstrap and imported into podman). Made once per test run, in a podman
 // storage of its own under the system's temporary folder (CONTAINERS_STORAGE_CONF), which `remove` deletes
 // with everything built in it. Podman reads the project's containers.conf (deploy/).
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -34,13 +34,9 @@ async function make(): Promise<Podman> {
   writeFileSync(storage, `[storage]\ndriver = "overlay"\ngraphroot = "${join(dir, 'graph')}"\nrunroot = "${join(dir, 'run')}"\n`);
   const env = { ...process.env, CONTAINERS_STORAGE_CONF: storage, CONTAINERS_CONF: join(projectRoot(), 'deploy', 'containers.conf') };
   const podman = async (...args: string[]) => (await run('podman', args, { env, maxBuffer: 64 << 20 })).stdout;
-  const rootfs = join(dir, 'rootfs');
-  mkdirSync(rootfs);
-  const mirror = process.env.DEBIAN_MIRROR ?? 'http://deb.debian.org/debian';
-  await run('debootstrap', ['--variant=minbase', '--include=nodejs,ca-certificates', 'trixie', rootfs, mirror], { maxBuffer: 64 << 20 });
+  // made as an operator makes it (docs/operations.md, The image), into this storage
   const base = `localhost/vtqs-test-debian:${process.pid}`;
-  await run('sh', ['-c', `tar -C '${rootfs}' -c . | podman import - ${base}`], { env, maxBuffer: 64 << 20 });
-  rmSync(rootfs, { recursive: true, force: true });
+  await run('sh', [join(projectRoot(), 'deploy', 'base-image.sh')], { env: { ...env, BASE_IMAGE: base, TMPDIR: dir }, maxBuffer: 64 << 20 });
   return {
     env, base, podman,
     async remove() {
