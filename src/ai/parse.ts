@@ -662,10 +662,11 @@ function besideInBrackets(names: NameMatch[], text: string): NameMatch[] {
 }
 
 /**
- * A run that is a list's own name of another virus than its alias's (aliases are for names no list holds), or a word written exactly as the VMR
- * writes one species' abbreviation, where the alias of the same letters is a phage's tail in another letter case: "ARV1" is Acidianus rod-shaped virus 1, "ArV1" the Arthrobacter phage
- * (as with HEV and HeV, the VMR's letter case tells them apart). The common words ("HIV", "CaMV") are chosen
- * over the VMR's abbreviations on purpose, so they stay.
+ * A run that is a list's own name of another virus than its alias's (aliases are for names no list holds), or a
+ * word written exactly as the VMR writes one species' abbreviation where the alias of the same letters is a
+ * phage's tail in another letter case: "ARV1" is Acidianus rod-shaped virus 1, "ArV1" the Arthrobacter phage (as
+ * with HEV and HeV, the VMR's letter case tells them apart). The common words ("HIV", "CaMV") are chosen over the
+ * VMR's abbreviations on purpose, so they stay.
  */
 function listedOtherwise(text: string, norm: string, lex: Lexicon): boolean {
   const alias = lex.aliases?.get(norm);
