@@ -4,6 +4,7 @@
 // ICTV's stable ids trace before them (taxon_rename), the species changes of one release (release_diff_detail),
 // and the timeline's events. Each is one small query of a
 // read model, kept per opened build once asked.
+import { distance } from 'fastest-levenshtein';
 import type { Store } from '../store/store.js';
 import { RANKS, type Rank } from '../shared/ranks.js';
 
@@ -119,11 +120,42 @@ async function withIdRenames<T extends RenameRow>(store: Store, listed: T[], tra
   return more.length === 0 ? listed : [...listed, ...more];
 }
 
-/** The higher-taxon renames, moves and abolitions of a release: its change list's records, and the renames the ids trace. */
+/**
+ * The higher-taxon renames, moves and abolitions of a release: its change list's records, the renames the ids
+ * trace, and the respellings the taxa's lineages trace where neither records one ("Sanchirviurs" ->
+ * "Sanchirvirus", "Zohali" -> "Zohalivirus" in MSL40: change 'Respelled'), which ICTV's sheet counts neither as
+ * abolished nor as renamed. A lineage that went on under another name (MSL39's Brudgevirus as Lohngkovirus) is
+ * left as the abolition and the new taxon ICTV counts it as.
+ */
 export function renamesIn(store: Store, msl: number): Promise<RenameRow[]> {
-  return once(store, `renames|${msl}`, async () => withIdRenames(store, await store.query<RenameRow>(
-    'SELECT rank, change, old_name, new_name FROM taxon_change_list WHERE msl = $1 ORDER BY rank, old_name', [msl]),
-  (r) => r.msl === msl, ({ msl: _m, ...r }) => r));
+  return once(store, `renames|${msl}`, async () => {
+    const listed = await withIdRenames(store, await store.query<RenameRow>(
+      'SELECT rank, change, old_name, new_name FROM taxon_change_list WHERE msl = $1 ORDER BY rank, old_name', [msl]),
+    (r) => r.msl === msl, ({ msl: _m, ...r }) => r);
+    const known = new Set(listed.map((r) => r.old_name));
+    const traced = (await store.query<RenameRow>(`
+      SELECT l.rank, 'Respelled' AS change, l.name AS old_name, e.into[1] AS new_name
+      FROM taxon_ending e JOIN taxon_lineage l ON l.taxon_id = e.taxon_id AND l.msl = e.last_msl
+      WHERE e.ended_in = 'MSL' || $1 AND e.kind = 'renamed' AND len(e.into) = 1 ORDER BY l.rank, l.name`, [msl]))
+      .filter((r) => !known.has(r.old_name) && r.new_name !== null && respelled(r.old_name, r.new_name));
+    return traced.length === 0 ? listed : [...listed, ...traced];
+  });
+}
+
+/** A name corrected rather than changed: a letter or two apart, or completed ("Zohali" -> "Zohalivirus"). */
+function respelled(from: string, to: string): boolean {
+  return to.startsWith(from) || distance(from.toLowerCase(), to.toLowerCase()) <= 2;
+}
+
+/**
+ * How the higher taxa a release no longer holds went on where they did not end outright (taxon_ending), by name:
+ * merged into another taxon, split into several, or their species all taken over by one new taxon ("renamed":
+ * MSL39's Brudgevirus by Lohngkovirus, which ICTV counts as an abolition and a new genus).
+ */
+export function endingsIn(store: Store, msl: number): Promise<Map<string, { kind: 'merged' | 'split' | 'renamed'; into: string[] }>> {
+  return once(store, `endings|${msl}`, async () => new Map((await store.query<{ name: string; kind: 'merged' | 'split' | 'renamed'; into: string[] }>(`
+    SELECT l.name, e.kind, e.into FROM taxon_ending e JOIN taxon_lineage l ON l.taxon_id = e.taxon_id AND l.msl = e.last_msl
+    WHERE e.ended_in = 'MSL' || $1 AND e.kind IN ('merged', 'split', 'renamed') AND len(e.into) > 0`, [msl])).map((r) => [r.name, { kind: r.kind, into: [...r.into] }])));
 }
 
 /** Where a higher taxon's name went, release by release: its renames and its abolition. */

@@ -6,7 +6,7 @@ import { releaseTotal } from '../../read/diversity.js';
 import { RANKS, type Rank } from '../../read/lineages.js';
 import { officialTally, type OfficialTally } from '../../read/official-tallies.js';
 import { asResolved, type ReleaseRow } from '../../read/releases.js';
-import { officialRankChanges, renamesIn, speciesChanges, speciesMarked, speciesNames, taxaNames, type RenameRow, type SpeciesChange } from '../../read/taxonomy-facts.js';
+import { endingsIn, officialRankChanges, renamesIn, speciesChanges, speciesMarked, speciesNames, taxaNames, type RenameRow, type SpeciesChange } from '../../read/taxonomy-facts.js';
 import { and, num, RANK_PLURAL, release, signed } from '../format.js';
 import type { ChangeKind, Parsed, TaxonRef } from '../parse.js';
 import { fallback, notUnderstood, previousOf, rowOf, sources, targetRelease, withNote, type Answer, type Ctx } from './common.js';
@@ -43,7 +43,7 @@ function higherTaxaChanged(now: Named[], before: Named[], records: RenameRow[], 
       .map((x) => `${x.old_name} -> ${x.new_name}${ends(x).from === ends(x).to ? '' : ` (${ends(x).from} to ${ends(x).to})`}`), renamed: [] };
   }
   // the names left out as renames are said too: "no genus new (Flavivirus was renamed Orthoflavivirus)"
-  const said = (x: RenameRow) => `${x.old_name} -> ${x.new_name}`;
+  const said = (x: RenameRow) => `${x.old_name} -> ${x.new_name}${x.change === 'Respelled' ? ' (respelled)' : ''}`;
   const had = new Set(before.map((n) => n.name)), has = new Set(now.map((n) => n.name));
   if (change === 'added') {
     const renamedTo = new Map(moved.filter((x) => ends(x).to === rank).map((x) => [x.new_name!, x]));
@@ -57,6 +57,9 @@ function higherTaxaChanged(now: Named[], before: Named[], records: RenameRow[], 
   }
   return null;
 }
+
+/** How a taxon gone by its name went on, in the words shown beside it. */
+const ENDED_AS = { merged: 'merged into', split: 'split into', renamed: 'its species went on in' } as const;
 
 /** "; besides, renamed: Flavivirus -> Orthoflavivirus": the names a new/abolished list left out as renames. */
 const ASIDE = 10;
@@ -101,6 +104,8 @@ async function changedIn(ctx: Ctx, p: Parsed, rank: Rank, change: ChangeKind, wi
   if (!prev) return notUnderstood('release', `${release(r)} is the first release; nothing changed in it relative to an earlier one.`);
   let named: string[];
   let note = '', aside = '', officialRank = '';
+  // a taxon gone by its name may have gone on in others ("Cystovirus (split into Gammacystovirus and Orthocystovirus)")
+  let shownAs = (name: string) => name;
   if (rank === 'species') {
     if (change === 'promoted' || change === 'demoted') return notUnderstood('change', `Species are not promoted or demoted; ask which species were added, abolished, renamed, moved, merged or split in ${r.version}.`);
     const all = await speciesChanges(ctx.store, prev.msl, r.msl, change === 'abolished' ? 'removed' : change);
@@ -135,6 +140,13 @@ async function changedIn(ctx: Ctx, p: Parsed, rank: Rank, change: ChangeKind, wi
     }
     named = found.names;
     aside = renamedAside(found.renamed);
+    if (change === 'abolished' && named.length > 0) {
+      const endings = await endingsIn(ctx.store, r.msl);
+      shownAs = (name) => {
+        const e = endings.get(name);
+        return e ? `${name} (${ENDED_AS[e.kind]} ${and(e.into)})` : name;
+      };
+    }
     // ICTV's own figure for the rank, where its sheet counts the release and the question asks how many (or the
     // names differ from it): "380 genera new (and 2 new by splits)"
     const words = RANK_OFFICIAL[change];
@@ -142,7 +154,11 @@ async function changedIn(ctx: Ctx, p: Parsed, rank: Rank, change: ChangeKind, wi
     if (sheet && (p.form.howMany || sheet.counts.reduce((a, b) => a + b, 0) !== named.length)) {
       officialRank = `ICTV's Taxon Counts sheet counts ${sheet.text} in ${release(r)}. By their names, in`;
       // asked how many, the count is the answer: the renames beside it are counted, not each named
-      if (p.form.howMany && found.renamed.length > 0) aside = ` (besides, ${num(found.renamed.length)} renamed)`;
+      if (p.form.howMany && found.renamed.length > 0) {
+        const respelt = found.renamed.filter((x) => x.endsWith(' (respelled)')).length;
+        const counts = [...(found.renamed.length > respelt ? [`${num(found.renamed.length - respelt)} renamed`] : []), ...(respelt > 0 ? [`${num(respelt)} respelled`] : [])];
+        aside = ` (besides, ${counts.join(' and ')})`;
+      }
     }
   }
   const verb = VERB[change];
@@ -157,7 +173,7 @@ async function changedIn(ctx: Ctx, p: Parsed, rank: Rank, change: ChangeKind, wi
       sources: sources(ctx, rank === 'species' ? 'release_diff_detail' : 'taxon_counts', r.version),
     };
   }
-  const shown = named.slice(0, shownOf(p));
+  const shown = named.slice(0, shownOf(p)).map(shownAs);
   const list = `${named.length === 0 ? `no ${RANK_PLURAL[rank] ?? rank}${where} were ${verb}` : `${num(named.length)} ${plural(rank, named.length)}${where} ${named.length === 1 ? 'was' : 'were'} ${verb}${note}: ${shown.join(', ')}${named.length > shown.length ? ` and ${num(named.length - shown.length)} more (GET the release diff for all)` : ''}`}${aside}`;
   // "were any families abolished in 2022?": a yes or a no, then the names
   const lead = p.form.yesNo ? `${named.length > 0 ? 'Yes' : 'No'}: ` : '';
