@@ -142,6 +142,18 @@ export function renamesIn(store: Store, msl: number): Promise<RenameRow[]> {
   });
 }
 
+/** The taxa above a higher taxon in one release, highest first, as that release lists them (src.taxa); null if it lists no such taxon. */
+export function parentsIn(store: Store, msl: number, name: string): Promise<Array<{ rank: Rank; name: string }> | null> {
+  return once(store, `parents|${msl}|${name}`, async () => {
+    const cols: Rank[] = RANKS.filter((r) => r !== 'species');
+    const [row] = await store.query<Record<string, string | null>>(
+      `SELECT rank, ${cols.map((r) => `"${r}"`).join(', ')} FROM src.taxa WHERE msl = $1 AND name = $2 LIMIT 1`, [msl, name]);
+    if (!row) return null;
+    const own = cols.indexOf(row.rank as Rank);
+    return cols.slice(0, own < 0 ? cols.length : own).flatMap((r) => (row[r] ? [{ rank: r, name: row[r]! }] : []));
+  });
+}
+
 /** A name corrected rather than changed: a letter or two apart, or completed ("Zohali" -> "Zohalivirus"). */
 function respelled(from: string, to: string): boolean {
   return to.startsWith(from) || distance(from.toLowerCase(), to.toLowerCase()) <= 2;

@@ -3,7 +3,7 @@
 import type { Store } from '../../store/store.js';
 import { normaliseName } from '../../read/names.js';
 import { releases as releaseRows, type ReleaseRow } from '../../read/releases.js';
-import { fateOf } from '../../read/taxonomy-facts.js';
+import { fateOf, parentsIn } from '../../read/taxonomy-facts.js';
 import { EXAMPLE_QUESTIONS } from '../examples.js';
 import { release } from '../format.js';
 import { and } from '../format.js';
@@ -130,13 +130,15 @@ export async function taxonFate(ctx: Ctx, t: { rank: string; name: string; entry
   if (!f) return null;
   const verbs = f.change.split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
   const renamed = f.new_name && f.new_name !== t.name ? f.new_name : null;
-  // the taxon it became, listed in that release, and the taxa above it there against those above it before
-  const next = renamed ? profileEntries(ctx, renamed).find((e) => e.first_msl <= at.msl && e.last_msl >= at.msl) : undefined;
-  const moves = next ? t.entry.parents.flatMap((before) => {
-    const after = next.parents.find((x) => x.rank === before.rank);
-    if (!after || after.name === before.name) return [];
-    const fresh = profileEntries(ctx, after.name).some((e) => e.rank === after.rank && e.first_msl === at.msl);
-    return [`from the ${before.rank} ${before.name} into the ${fresh ? 'new ' : ''}${after.rank} ${after.name}`];
+  // the taxon it became, and the taxa above it in that release against those above it in the last release that
+  // listed it before (not those of a later release: T4virus became Tequatrovirus in Myoviridae, whose genera went
+  // to Straboviridae three releases on)
+  const [before, after] = renamed ? await Promise.all([parentsIn(ctx.store, t.entry.last_msl, t.name), parentsIn(ctx.store, at.msl, renamed)]) : [null, null];
+  const moves = before && after ? before.flatMap((up) => {
+    const there = after.find((x) => x.rank === up.rank);
+    if (!there || there.name === up.name) return [];
+    const fresh = profileEntries(ctx, there.name).some((e) => e.rank === there.rank && e.first_msl === at.msl);
+    return [`from the ${up.rank} ${up.name} into the ${fresh ? 'new ' : ''}${there.rank} ${there.name}`];
   }) : [];
   const moved = moves.slice(0, 2).join(' and ');
   if (moved && !verbs.includes('moved')) verbs.push('moved');

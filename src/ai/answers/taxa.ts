@@ -7,7 +7,7 @@ import { familyProfiles, type FamilyProfile } from '../../read/family-profiles.j
 import { CLASSIFICATION_RANKS, mslOf, RANKS, taxonDoc, type Rank } from '../../read/lineages.js';
 import { lookupName } from '../../read/names.js';
 import type { ReleaseRow } from '../../read/releases.js';
-import { fateOf, renamesTo, timeline, typeSpecies, typeSpeciesReleases } from '../../read/taxonomy-facts.js';
+import { endingsIn, fateOf, renamesTo, timeline, typeSpecies, typeSpeciesReleases } from '../../read/taxonomy-facts.js';
 import { and, count, dec, num, RANK_PLURAL, release, signed } from '../format.js';
 import type { Parsed, TaxonEntry, TaxonRef } from '../parse.js';
 import { stabilityExtremes, stabilityRow, stabilitySentence, STABILITY_FORMULA, statusOf } from '../stability.js';
@@ -156,8 +156,14 @@ async function taxonLife(ctx: Ctx, t: TaxonRef): Promise<Answer> {
   const changed = await taxonFate(ctx, t);
   const renamed = changed?.new_name && /renam/i.test(changed.change) ? changed : null;
   if (renamed && !event) {
-    fate = `in ${release(next)} it was ${renamed.text}`;
+    fate = `in ${release(next)} it was ${renamed.text}${await laterNames(ctx, renamed.new_name!, next)}`;
     status = 'renamed';
+  }
+  // no record of the change lists: how its lineage went on ("Rhinovirus": merged into Enterovirus in MSL24)
+  const ending = !renamed && !event ? (await endingsIn(ctx.store, next.msl)).get(e.name) : undefined;
+  if (ending) {
+    fate = ending.kind === 'renamed' ? `in ${release(next)} its species went on in the new ${t.rank} ${ending.into[0]}` : `in ${release(next)} it was ${ending.kind} into ${and(ending.into)}`;
+    status = ending.kind;
   }
   if (t.rank === 'family' && !renamed) {
     const s = await stabilityRow(ctx.store, e.name);
@@ -174,6 +180,35 @@ async function taxonLife(ctx: Ctx, t: TaxonRef): Promise<Answer> {
     data: { taxon: e.name, rank: t.rank, status, first_version: first.version, last_version: last.version, ended_in: next.version, event: event?.description ?? null },
     sources,
   };
+}
+
+/**
+ * What a renamed taxon was called after its rename, to the latest release: "; it was renamed Orthoherpesviridae
+ * in MSL38 (2022), the name it has in MSL41 (2025)" (Herpetoviridae became Herpesviridae in MSL5, which is not
+ * its name now). Empty when the name it got is current.
+ */
+async function laterNames(ctx: Ctx, name: string, at: ReleaseRow): Promise<string> {
+  const steps: string[] = [];
+  let now = name;
+  let from = at;
+  for (let k = 0; k < 8; k++) {
+    const entry = profileEntries(ctx, now).find((x) => x.first_msl <= from.msl && x.last_msl >= from.msl);
+    if (!entry) break;
+    if (entry.last_msl === ctx.latest.msl) {
+      return steps.length === 0 ? '' : `; it was renamed again, ${and(steps)}, its name in ${release(ctx.latest)}`;
+    }
+    const f = await taxonFate(ctx, { rank: entry.rank, name: now, entry });
+    if (!f?.new_name || !/renam/i.test(f.change)) {
+      const after = ctx.all.find((r) => r.msl > entry.last_msl)!;
+      const ending = (await endingsIn(ctx.store, after.msl)).get(now);
+      const end = ending && ending.kind !== 'renamed' ? `was ${ending.kind} into ${and(ending.into)} in ${release(after)}` : `was listed to ${release(rowOf(ctx, entry.last_msl)!)}`;
+      return `${steps.length ? `; it was renamed again, ${and(steps)}` : ''}; ${now} ${end}`;
+    }
+    steps.push(`${f.new_name} in ${release(f.at)}`);
+    now = f.new_name;
+    from = f.at;
+  }
+  return steps.length ? `; it was renamed again, ${and(steps)}` : '';
 }
 
 interface EvolutionRow { version: string; species: number; genera: number; species_delta: number | null; events: string }
