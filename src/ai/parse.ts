@@ -368,7 +368,42 @@ function cleanOf(q: string): string {
   // most questions are written with single spaces: then there is nothing to replace
   const spaced = (/\s\s|[^\S ]/.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
   // "the (ICTV) Master Species List" spelt out is the word for a release list: MSL
-  return /master species/i.test(spaced) ? spaced.replace(/\b(?:ictv'?s? )?master species lists?\b/gi, 'MSL') : spaced;
+  const msl = /master species/i.test(spaced) ? spaced.replace(/\b(?:ictv'?s? )?master species lists?\b/gi, 'MSL') : spaced;
+  return NUMBER_WORD.test(msl) ? inDigits(msl) : msl;
+}
+
+const ONES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen',
+  'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+/** A number from one to ninety-nine in words ("forty", "twenty six", "twenty-two"). */
+const UNDER_100 = `(?:(?:${TENS.slice(2).join('|')})(?:[\\s-](?:${ONES.slice(1, 10).join('|')}))?|${ONES.slice(1).join('|')})`;
+const NUMBER_WORD = new RegExp(`\\b(?:${TENS.slice(2).join('|')}|${ONES.slice(10).join('|')}|thousand)\\b`, 'i');
+/** Ten to ninety-nine in words: the second half of a year said in two ("nineteen ninety", not "twenty five"). */
+const TEN_UP = `(?:(?:${TENS.slice(2).join('|')})(?:[\\s-](?:${ONES.slice(1, 10).join('|')}))?|${ONES.slice(10).join('|')})`;
+// "nineteen ninety", "twenty twenty-two", "twenty oh five"; "two thousand (and) fifteen"; "MSL forty", "release twenty six"
+const YEAR_WORDS = new RegExp(`\\b(nineteen|twenty)[\\s-](oh[\\s-](?:${ONES.slice(1, 10).join('|')})|${TEN_UP})\\b`, 'gi');
+const THOUSANDS = new RegExp(`\\btwo thousand(?:(?: and)? (${UNDER_100}))?\\b`, 'gi');
+const RELEASE_NUMBER = new RegExp(`\\b(msl|release)[\\s-](${UNDER_100})\\b`, 'gi');
+
+/** A number in words, one to ninety-nine, as a number. */
+function wordsToNumber(words: string): number {
+  const [a, b] = words.toLowerCase().split(/[\s-]+/);
+  const tens = TENS.indexOf(a!);
+  return tens >= 2 ? tens * 10 + (b ? ONES.indexOf(b) : 0) : ONES.indexOf(a!);
+}
+
+/**
+ * Years and release numbers written in words, in digits: "in twenty twenty" is 2020, "MSL forty" MSL40 (else
+ * they were read as no release at all, and the answer was the latest release's). Other number words stay.
+ */
+function inDigits(text: string): string {
+  return text
+    .replace(YEAR_WORDS, (_m, century: string, rest: string) => {
+      const n = /^oh/i.test(rest) ? wordsToNumber(rest.slice(3)) : wordsToNumber(rest);
+      return String((century.toLowerCase() === 'nineteen' ? 1900 : 2000) + n);
+    })
+    .replace(THOUSANDS, (_m, rest?: string) => String(2000 + (rest ? wordsToNumber(rest) : 0)))
+    .replace(RELEASE_NUMBER, (_m, word: string, n: string) => `${word}${/^msl$/i.test(word) ? '' : ' '}${wordsToNumber(n)}`);
 }
 
 // Words of questions, never names on their own: a one-word match must not be one of these ("have" is the

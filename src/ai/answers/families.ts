@@ -5,7 +5,7 @@ import { familyKinds, type FamilyKinds, type Kind } from '../../read/family-prof
 import { and, count, num, release } from '../format.js';
 import type { Parsed } from '../parse.js';
 import { genomeLabel } from '../vocabulary.js';
-import type { Answer, Ctx } from './common.js';
+import { notUnderstood, type Answer, type Ctx } from './common.js';
 
 /** Which of the numbered values a question asks for (a value the model does not have is asked of no kind). */
 function asked(ids: Map<string, number>, values: string[]): Uint8Array {
@@ -18,6 +18,11 @@ function asked(ids: Map<string, number>, values: string[]): Uint8Array {
 }
 
 export async function familiesBy(ctx: Ctx, p: Parsed, what: 'host' | 'genome'): Promise<Answer> {
+  // the families' kinds are the latest release's: another release asked is not answered with them
+  const other = p.releases.find((r) => r.msl !== ctx.latest.msl);
+  if (other) {
+    return notUnderstood(what, `I count species and families by ${what === 'host' ? 'host source' : 'genome composition'} in the latest release only, ${release(ctx.latest)}, not in ${other.version}: ask without naming a release.`);
+  }
   const wanted = what === 'host' ? p.hosts : p.genomeTypes;
   const { families, hostIds, compositionIds } = await familyKinds(ctx.store);
   // "dsDNA viruses that infect archaea": both filters, the species counted must pass each
