@@ -498,9 +498,12 @@ export function isGenomeType(ctx: Ctx, p: Parsed): Answer {
   const wanted = p.genomeTypes;
   // (a genome replicating through reverse transcription is of the kind asked: HBV's dsDNA-RT is double-stranded DNA)
   const yes = wanted.length > 0 ? wanted.includes(type) || wanted.includes(type.replace(/-RT$/, '')) : type.toLowerCase().includes(p.form.nucleic ?? '');
+  // an ambisense genome has genes of both senses: "Is Rift Valley fever virus a negative-sense RNA virus?" is no No
+  const inPart = !yes && type.endsWith('(+/-)') && wanted.some((w) => w === type.replace('(+/-)', '(-)') || w === type.replace('(+/-)', '(+)'));
+  // (the Genome column of the Master Species List, not the VMR's isolates, which may differ)
   return {
-    response: `${yes ? 'Yes' : 'No'}: ${who(s, doc.scientific_name)} has a ${type} genome (${COMPOSITION_NAMES[type] ?? type}), as the VMR records it for ${r.version}.`,
-    data: { species: doc.scientific_name, genome_type: type, asked: wanted.length ? wanted : [p.form.nucleic], answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'species_doc', r.version),
+    response: `${yes ? 'Yes' : inPart ? 'In part' : 'No'}: ${who(s, doc.scientific_name)} has a ${type} genome (${COMPOSITION_NAMES[type] ?? type}${inPart ? ', with genes of both senses' : ''}), as the Master Species List records it for ${r.version}.`,
+    data: { species: doc.scientific_name, genome_type: type, asked: wanted.length ? wanted : [p.form.nucleic], answer: yes ? 'yes' : inPart ? 'in part' : 'no' }, sources: sources(ctx, 'species_doc', r.version),
   };
 }
 
