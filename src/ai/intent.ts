@@ -15,7 +15,7 @@ const KW = {
   compare: /\b(?:compar\w*|differen\w*|differ|versus|vs\.?|between|against|relative to)\b/,
   changed: /\b(?:chang\w*|happen\w*|new in|what'?s new|news|updates?|differen\w*)\b/,
   count: /\b(?:how many|number of|count(?:s|ed)?|total|how much|tally|how big|size of)\b/,
-  largest: /\b(?:(?:what|which) (?:are|were) the (?!(?:[a-z]+ )?(?:changes?|differences?|updates?|news|highlights)\b)[a-z]+|list (?:the |all )?(?!of\b|in\b|from\b|for\b)[a-z]+|name the [a-z]+|largest|biggest|most (?:species|genera|diverse|speciose|members|taxa)|richest|top(?: \d+)?|leading|the most\b.*\bspecies|more species than any)\b/,
+  largest: /\b(?:(?:what|which) (?:are|were) the (?!(?:[a-z]+ )?(?:changes?|differences?|updates?|news|highlights)\b)[a-z]+|list (?:the |all )?(?!of\b|in\b|from\b|for\b)[a-z]+|name the [a-z]+|largest|biggest|most (?:species|genera|families|orders|diverse|speciose|members|taxa)|richest|top(?: \d+)?|leading|the most\b.*\bspecies|more species than any)\b/,
   growth: /\b(?:fastest|grew|grow\w*|growth|gained the most|added the most|increas\w*|expan\w*)\b/,
   stability: /\b(?:stab\w*|churn\w*|volatil\w*|unstable|turbulent|turnover)\b/,
   evolution: /\b(?:evol\w*|over time|through time|over the years|across releases|history|historic\w*|chang\w*|develop\w*|trajectory|timeline|story)\b/,

@@ -705,7 +705,13 @@ async function markedFormerName(ctx: Ctx, genus: string, marks: (name: string) =
 
 // --- largest and fastest-growing taxa ------------------------------------------------------------------------
 
-interface TaxonCountRow { name: string; species: number; genera: number }
+interface TaxonCountRow { name: string; species: number; genera: number; families: number; orders: number }
+
+/** The taxa a ranking counts instead of species, asked in so many words ("the most genera", "by number of families"). */
+const RANKED_BY = /\b(?:most|more|largest|biggest|greatest|highest|by|number of|count of)\s+(?:number of\s+)?(genera|families|orders)\b/;
+const COUNTED: Record<string, { column: 'genera' | 'families' | 'orders'; rank: Rank }> = {
+  genera: { column: 'genera', rank: 'genus' }, families: { column: 'families', rank: 'family' }, orders: { column: 'orders', rank: 'order' },
+};
 
 export async function largestTaxa(ctx: Ctx, p: Parsed): Promise<Answer> {
   const target = targetRelease(ctx, p);
@@ -718,16 +724,30 @@ export async function largestTaxa(ctx: Ctx, p: Parsed): Promise<Answer> {
   // "what are the genera of Coronaviridae", "which genera are in it", "list the realms": up to 20; "largest families": the top 5
   const listing = /\b(?:(?:what|which) (?:are|were) the|list|name the|(?:what|which) [a-z]+ (?:are|were|does|do|did)|contain\w*|includ\w*)\b/.test(p.residue);
   const limit = Math.min(p.limit ?? (listing ? 20 : 5), 20);
+  // "which family has the most genera": ranked by the taxa of a lower rank it holds, not by its species
+  const byWord = RANKED_BY.exec(p.residue)?.[1];
+  const by = byWord && RANKS.indexOf(COUNTED[byWord]!.rank) > RANKS.indexOf(rank) ? COUNTED[byWord]! : null;
   const rows = await ctx.store.query<TaxonCountRow>(`
-    SELECT name, species, genera FROM main.taxon_counts
+    SELECT name, species, genera, families, orders FROM main.taxon_counts
     WHERE msl = $1 AND rank = $2 AND ($3::VARCHAR IS NULL OR list_contains(list_transform(parents, p -> p.name), $3))
-    ORDER BY species DESC, name LIMIT $4`, [target.msl, rank, within?.entry.name ?? null, limit]);
+    ORDER BY ${by ? `${by.column} DESC, ` : ''}species DESC, name LIMIT $4`, [target.msl, rank, within?.entry.name ?? null, limit]);
   const where = within ? ` of the ${within.rank} ${within.entry.name}` : '';
   const sources = [{ model: 'taxon_counts', version: target.version }];
   if (rows.length === 0) {
     return { response: withNote(`${release(target)} has no ${RANK_PLURAL[rank]}${where}.`, p), data: { rank, version: target.version, taxa: [] }, sources };
   }
   const [top, ...rest] = rows;
+  if (by) {
+    const plural = RANK_PLURAL[by.rank]!;
+    const total = within ? null : releaseTotal(ctx.store, target, rank);
+    const holder = within ? `In ${release(target)}, of the ${RANK_PLURAL[rank]} of the ${within.rank} ${within.entry.name}` : `${release(target)} has ${count(total ?? rows.length, rank, RANK_PLURAL[rank]!)}; of them`;
+    const others = rest.map((r) => `${r.name} (${num(r[by.column])})`);
+    return {
+      response: withNote(`${holder}, the one with the most ${plural} is ${top!.name} with ${count(top![by.column], by.rank, plural)}${others.length ? `, followed by ${and(others)}` : ''}.`, p),
+      data: { rank, version: target.version, within: within?.entry.name ?? null, ranked_by: by.column, taxa: rows },
+      sources,
+    };
+  }
   const others = rest.map((r) => `${r.name} (${num(r.species)})`);
   const field = ({ genus: 'genera', family: 'families', order: 'orders' } as Record<string, 'genera' | 'families' | 'orders'>)[rank];
   const inside = within && field ? countsIn(within.entry, target.msl)?.[field] ?? null : null;
