@@ -7,11 +7,12 @@ import { endingText, hostGroup, lineageText, mslOf, speciesDoc } from '../../rea
 import { IDENTIFIER_KINDS, type IdentifierKind } from '../../read/identifiers.js';
 import { lookupName, normaliseName } from '../../read/names.js';
 import { asResolved, type ReleaseRow } from '../../read/releases.js';
+import { ownIsolate, type OwnIsolate } from '../../read/isolates.js';
 import { abbreviationAside, placeIn, resolveOne } from '../../read/resolve.js';
 import { lineageCurrentName, lineageOutline, lineagePlace, lineageRenames, renamesIn, type LineageOutline } from '../../read/species-walks.js';
 import { and, RANK_PLURAL, release } from '../format.js';
 import type { Parsed, SpeciesRef } from '../parse.js';
-import { COMPOSITION_NAMES, findHosts } from '../vocabulary.js';
+import { COMPOSITION_NAMES, findHosts, formatGenomeSize } from '../vocabulary.js';
 import { askedNow, fallback, inSpan, labelled, notUnderstood, PAST, profileEntries, renamedAs, rowOf, sources, span, targetRelease, taxonFate, type Answer, type Ctx, type Source } from './common.js';
 
 /**
@@ -424,27 +425,50 @@ function recordFor(ctx: Ctx, p: Parsed, s: SpeciesRef): { doc: SpeciesDoc | null
   return { doc: speciesDoc(ctx.store, lastRow.msl, lastName), version: lastRow };
 }
 
-export function speciesGenome(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
+/**
+ * The VMR row of the virus a name or accession asked denotes, when it is not its species' exemplar (whose facts the
+ * species documents hold): "SARS-CoV-2" is not Betacoronavirus pandemicum's exemplar, SARS-CoV.
+ */
+async function ownRow(ctx: Ctx, s: SpeciesRef, version: ReleaseRow): Promise<OwnIsolate | null> {
+  const named = s.kind === 'virus_name' || s.kind === 'abbreviation';
+  if (!named && s.kind !== 'accession') return null;
+  return ownIsolate(ctx.store, version.msl, named ? s.matched_name : s.text, !named);
+}
+
+export async function speciesGenome(ctx: Ctx, p: Parsed, s: SpeciesRef): Promise<Answer> {
   const { doc, version } = recordFor(ctx, p, s);
   if (!doc) return fallback(`I found ${s.text} but no species record for it.`);
   const g = doc.genome;
   const type = g.type ? `a ${g.type} genome (${COMPOSITION_NAMES[g.type] ?? g.type})` : null;
-  const size = g.size ? `its exemplar genome${g.size_coverage ? ` (${g.size_coverage.toLowerCase()})` : ''} is ${g.size} long${g.size_from_version && g.size_from_version !== version.version ? ` (VMR of ${g.size_from_version})` : ''}` : null;
+  const exemplar = g.size ? `its exemplar genome${g.size_coverage ? ` (${g.size_coverage.toLowerCase()})` : ''} is ${g.size} long${g.size_from_version && g.size_from_version !== version.version ? ` (VMR of ${g.size_from_version})` : ''}` : null;
+  const own = await ownRow(ctx, s, version);
+  // its own sequence, where the VMR gives one whose length is known, before the species' exemplar's
+  const size = own?.length_bp != null
+    ? `its own sequence (${own.accessions.join(', ')}) is ${formatGenomeSize(own.length_bp)} long${exemplar ? `; the species' ${exemplar.replace(/^its /, '')}` : ''}`
+    : exemplar;
   const who = called(s, doc.scientific_name);
   const response = type
     ? `${who} has ${type}${g.type_from_version && g.type_from_version !== version.version ? `, as recorded in ${g.type_from_version}` : ''}${size ? `; ${size}` : '; no exemplar genome length is known for it'}.`
     : `The MSL records no genome composition for ${who} (the column starts in MSL29)${size ? `; ${size}` : ''}.`;
   return {
     response,
-    data: { query_name: s.text, species: doc.scientific_name, version: version.version, genome: g },
+    data: { query_name: s.text, species: doc.scientific_name, version: version.version, genome: g, ...(own?.length_bp != null ? { own_sequence: { accessions: own.accessions, length_bp: own.length_bp } } : {}) },
     sources: speciesSources(ctx, version.version),
   };
 }
 
-export function speciesHosts(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
+export async function speciesHosts(ctx: Ctx, p: Parsed, s: SpeciesRef): Promise<Answer> {
   const { doc, version } = recordFor(ctx, p, s);
   if (!doc) return fallback(`I found ${s.text} but no species record for it.`);
   const who = called(s, doc.scientific_name);
+  const own = await ownRow(ctx, s, version);
+  if (own?.host_source && own.host_source !== doc.hosts.join(', ')) {
+    return {
+      response: `${who} has host source ${own.host_source} (its own row of the VMR, ${version.version}); the species' exemplar has ${doc.hosts.join(', ') || 'none recorded'}.`,
+      data: { query_name: s.text, species: doc.scientific_name, version: version.version, hosts: own.host_source.split(',').map((h) => h.trim()), exemplar_hosts: doc.hosts },
+      sources: speciesSources(ctx, version.version),
+    };
+  }
   const response = doc.hosts.length > 0
     ? `${who} has host source ${doc.hosts.join(', ')} (the VMR exemplar's host source${doc.hosts_from_version ? `, ${doc.hosts_from_version}` : ''}).`
     : `No host source is recorded for ${who}: host sources come from the VMR, which ICTV publishes from MSL37 on.`;
@@ -658,13 +682,17 @@ function stemFamilyOf(ctx: Ctx, ids: number[], stem: string, msl: number): strin
 }
 
 /** "Does Zika virus infect insects?": the VMR exemplar's host source. */
-export function hasHost(ctx: Ctx, p: Parsed): Answer {
+export async function hasHost(ctx: Ctx, p: Parsed): Promise<Answer> {
   const s = p.species[0]!;
   const r = targetRelease(ctx, p);
-  const doc = speciesIn(ctx, s, r).species;
-  if (!doc || doc.hosts.length === 0) return notUnderstood('host', `No host source is recorded for ${s.text} in ${release(r)}.`);
-  const doubt = ambiguousAbbreviation(ctx, s, doc.scientific_name);
+  const found = speciesIn(ctx, s, r).species;
+  if (!found || found.hosts.length === 0) return notUnderstood('host', `No host source is recorded for ${s.text} in ${release(r)}.`);
+  const doubt = ambiguousAbbreviation(ctx, s, found.scientific_name);
   if (doubt) return doubt;
+  // a virus that is not its species' exemplar is answered by its own row's host source
+  const own = await ownRow(ctx, s, r);
+  const doc = own?.host_source ? { ...found, hosts: own.host_source.split(',').map((h) => h.trim()) } : found;
+  const recorded = own?.host_source ? `its own row of the VMR, ${r.version}` : `the VMR exemplar's, ${doc.hosts_from_version ?? r.version}`;
   const groups = doc.hosts.map(hostGroup);
   const yes = groups.some((h) => p.hosts.includes(h));
   // the VMR's host source is a broad group ("vertebrates"): it holds no Yes for a narrower host ("bats",
@@ -674,13 +702,13 @@ export function hasHost(ctx: Ctx, p: Parsed): Answer {
   // oomycetes were fungi: a host source of one is no No for the other
   const overlap = !yes ? p.hosts.find((h) => groups.some((x) => OVERLAPPING.has(`${h}|${x}`))) : undefined;
   if (overlap) {
-    return notUnderstood('host', `The VMR records host source by broad group only: ${who(s, doc.scientific_name)} has host source ${doc.hosts.join(', ')} (the VMR exemplar's, ${doc.hosts_from_version ?? r.version}), a group that may hold ${overlap} or not: the record does not say.`);
+    return notUnderstood('host', `The VMR records host source by broad group only: ${who(s, doc.scientific_name)} has host source ${doc.hosts.join(', ')} (${recorded}), a group that may hold ${overlap} or not: the record does not say.`);
   }
   if (narrower) {
-    return notUnderstood('host', `The VMR records host source by broad group only: ${who(s, doc.scientific_name)} has host source ${doc.hosts.join(', ')} (the VMR exemplar's, ${doc.hosts_from_version ?? r.version}); it holds no Yes for "${narrower}", which is narrower.`);
+    return notUnderstood('host', `The VMR records host source by broad group only: ${who(s, doc.scientific_name)} has host source ${doc.hosts.join(', ')} (${recorded}); it holds no Yes for "${narrower}", which is narrower.`);
   }
   return {
-    response: `${yes ? 'Yes' : 'No'}: ${who(s, doc.scientific_name)} has host source ${doc.hosts.join(', ')} (the VMR exemplar's, ${doc.hosts_from_version ?? r.version}).`,
+    response: `${yes ? 'Yes' : 'No'}: ${who(s, doc.scientific_name)} has host source ${doc.hosts.join(', ')} (${recorded}).`,
     data: { species: doc.scientific_name, hosts: doc.hosts, asked: p.hosts, answer: yes ? 'yes' : 'no' }, sources: sources(ctx, 'species_doc', r.version),
   };
 }
