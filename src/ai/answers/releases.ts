@@ -9,7 +9,7 @@ import { fateOf, taxaNames, timeline, type TimelineEvent } from '../../read/taxo
 import { and, count, num, RANK_PLURAL, release, signed } from '../format.js';
 import type { Parsed } from '../parse.js';
 import { NET_CHANGE } from '../vocabulary.js';
-import { fallback, notUnderstood, rowOf, sources, span, withNote, type Answer, type Ctx } from './common.js';
+import { fallback, inSpan, notUnderstood, rowOf, sources, span, withNote, type Answer, type Ctx } from './common.js';
 import { countOf } from './taxa.js';
 
 /** The release totals a size is read by, for the ranks every release has. */
@@ -59,6 +59,22 @@ export function countRelease(ctx: Ctx, p: Parsed): Answer {
 }
 
 
+const RANK_OF_WORD: Record<string, Rank> = { species: 'species', genera: 'genus', families: 'family', orders: 'order', realms: 'realm' };
+
+/** "How many releases had more than 5,000 species?": the releases whose total of a rank is beyond the number. */
+function releasesBeyond(ctx: Ctx, how: string, n: number, word: string): Answer {
+  const rank = RANK_OF_WORD[word]!;
+  const total = (x: ReleaseRow) => (rank === 'species' ? x.total_species : releaseTotal(ctx.store, x, rank) ?? 0);
+  const test = /more|over|above/.test(how) ? (t: number) => t > n : how === 'at least' ? (t: number) => t >= n : (t: number) => t < n;
+  const hits = ctx.all.filter((x) => test(total(x)));
+  const named = hits.length > 8 ? `${hits.slice(0, 3).map((x) => x.version).join(', ')}, ..., ${hits[hits.length - 1]!.version}` : and(hits.map((x) => x.version));
+  return {
+    response: `${count(hits.length, 'release', 'releases')} of ${ctx.all.length} had ${how} ${num(n)} ${word}${hits.length ? `: ${named}` : ''}.`,
+    data: { rank, bound: how, number: n, count: hits.length, releases: hits.map((x) => ({ version: x.version, total: total(x) })) },
+    sources: [{ model: 'releases', version: span(ctx) }],
+  };
+}
+
 export function releaseInfo(ctx: Ctx, p: Parsed): Answer {
   const sources = [{ model: 'releases', version: span(ctx) }];
   if (p.releases.length === 0) {
@@ -70,6 +86,9 @@ export function releaseInfo(ctx: Ctx, p: Parsed): Answer {
         data: { years }, sources,
       };
     }
+    // "How many releases had more than 5000 species?": the releases whose total passes the number, not all of them
+    const bound = /\b(more than|over|above|at least|fewer than|less than|under|below)\s+(\d[\d,]*)\s+(species|genera|families|orders|realms)\b/.exec(p.residue);
+    if (bound && /\b(?:how many|number of|which|what|list)\b/.test(p.residue)) return releasesBeyond(ctx, bound[1]!, Number(bound[2]!.replace(/,/g, '')), bound[3]!);
     if (/\b(?:how many|number of|count)\b/.test(p.residue) || /\ball\b/.test(p.residue) || /\b(?:which|what|list)\b.*\b(?:releases|versions)\b/.test(p.residue)) {
       return {
         response: `The data set holds ${ctx.all.length} releases of the ICTV Master Species List, from ${release(ctx.all[0]!)} to ${release(ctx.latest)}${/\b(?:list|which|what)\b/.test(p.residue) ? `: ${ctx.all.map((r) => `${r.version} (${r.label})`).join(', ')}` : ''}.`,
@@ -80,6 +99,14 @@ export function releaseInfo(ctx: Ctx, p: Parsed): Answer {
     return fallback('I understood a question about a release but not which release: name it as MSL39, a year (2019, 1999a) or "the latest".');
   }
   const r = rowOf(ctx, p.releases[0]!.msl)!;
+  // "How many releases since 2015?": the releases of the span, not the one named
+  if (p.form.span && p.releases.length === 1 && /\b(?:how many|number of|which|list)\b[^?]*\b(?:releases|lists|versions|msls)\b/.test(p.residue)) {
+    const within = ctx.all.filter((x) => inSpan(p.form.span, x.msl, r.msl));
+    return {
+      response: `${count(within.length, 'release', 'releases')} ${p.form.span} ${release(r)}${within.length ? `: ${within[0]!.version} to ${within[within.length - 1]!.version}` : ''}.`,
+      data: { span: p.form.span, version: r.version, count: within.length, releases: within.map((x) => x.version) }, sources,
+    };
+  }
   // "Were there two releases in 2019?": a year of one release (a year of two is read by releases_of_year)
   const counted = /\b(?:more than one|two|2|several|multiple|one|1|a single|only one|just one) (?:releases?|lists?|versions?|msls?)\b/.test(p.residue);
   if (p.form.yesNo && counted && String(r.year) === p.releases[0]!.text) {
