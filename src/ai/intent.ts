@@ -264,7 +264,9 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     // "when did the number of species pass 10,000?": a threshold crossed, not a count
     // (a rank's smaller totals too: "when did the number of families pass 100?")
     const rankThreshold = p.targetRank !== null && p.targetRank !== 'species' && p.releases.length === 0 ? 10 : 1000;
-    if (p.threshold !== null && p.threshold >= rankThreshold && has(KW.threshold, r) && (!has(KW.count, r) || /\b(?:when|which|what|first)\b/.test(r))) return 'milestones';
+    // ("top 10 genera": a ranking of ten, not a total that topped 10)
+    const topN = /\btop \d+ (?:[a-z]+ )?(?:species|genera|famil(?:y|ies)|orders?|realms?|class(?:es)?|subfamil(?:y|ies))\b/.test(r);
+    if (p.threshold !== null && p.threshold >= rankThreshold && has(KW.threshold, r) && !topN && (!has(KW.count, r) || /\b(?:when|which|what|first)\b/.test(r))) return 'milestones';
     // "when was the rank class first used": a rank word with an introduction verb and no release
     const whichRelease = /\b(?:which|what) (?:release|version|msl|year)\b/.test(r);
     if (p.targetRank && p.targetRank !== 'species' && has(KW.rankIntro, r) && (has(KW.when, r) || whichRelease) && p.releases.length === 0) return 'milestones';

@@ -6,6 +6,7 @@ import { and, count, num, release } from '../format.js';
 import type { Parsed } from '../parse.js';
 import { genomeLabel } from '../vocabulary.js';
 import { notUnderstood, type Answer, type Ctx } from './common.js';
+import { narrowerHost } from './species.js';
 
 /** Which of the numbered values a question asks for (a value the model does not have is asked of no kind). */
 function asked(ids: Map<string, number>, values: string[]): Uint8Array {
@@ -23,15 +24,23 @@ export async function familiesBy(ctx: Ctx, p: Parsed, what: 'host' | 'genome'): 
   if (other) {
     return notUnderstood(what, `I count species and families by ${what === 'host' ? 'host source' : 'genome composition'} in the latest release only, ${release(ctx.latest)}, not in ${other.version}: ask without naming a release.`);
   }
+  // "How many viruses infect humans?": the VMR's host groups are broad; humans are vertebrates among others
+  const narrow = what === 'host' ? narrowerHost(p, p.hosts) : null;
+  if (narrow) {
+    return notUnderstood('host', `The VMR records host source by broad group only (${p.hosts.join(', ')}), which holds more than "${narrow}": ask for the group, as "Which families infect ${p.hosts[0]}?".`);
+  }
   const wanted = what === 'host' ? p.hosts : p.genomeTypes;
   const { families, hostIds, compositionIds } = await familyKinds(ctx.store);
   // "dsDNA viruses that infect archaea": both filters, the species counted must pass each
   const hosts = asked(hostIds, p.hosts);
   const compositions = asked(compositionIds, p.genomeTypes);
+  // "both invertebrate and vertebrate hosts": species recorded with each host asked, not with any of them
+  const every = p.hosts.length > 1 && /\bboth\b/.test(p.residue);
   const hostOk = (k: Kind) => {
     if (p.hosts.length === 0) return true;
-    for (const h of k.hosts) if (hosts[h] === 1) return true;
-    return false;
+    let n = 0;
+    for (const h of k.hosts) if (hosts[h] === 1) n++;
+    return every ? n === p.hosts.length : n > 0;
   };
   const genomeOk = (k: Kind) => p.genomeTypes.length === 0 || (k.composition >= 0 && compositions[k.composition] === 1);
   const both = p.hosts.length > 0 && p.genomeTypes.length > 0;
@@ -46,10 +55,10 @@ export async function familiesBy(ctx: Ctx, p: Parsed, what: 'host' | 'genome'): 
   const d = diversity(ctx.store, ctx.latest.msl);
   // the species total, families or not (diversity_stats counts one attribute at a time, so not for both filters)
   const total = both ? null : what === 'host'
-    ? d?.hosts?.reduce((a, x) => (x.hosts.some((h) => wanted.includes(h)) ? a + x.species : a), 0)
+    ? d?.hosts?.reduce((a, x) => ((every ? wanted.every((h) => x.hosts.includes(h)) : x.hosts.some((h) => wanted.includes(h))) ? a + x.species : a), 0)
     : d?.genomes?.reduce((a, x) => (wanted.includes(x.composition) ? a + x.species : a), 0);
   const genomes = `${genomeLabel(p.genomeTypes)} genomes`;
-  const hostLabel = `${p.hosts.join(' or ')} as host source`;
+  const hostLabel = `${p.hosts.join(every ? ' and ' : ' or ')} as host source`;
   const label = both ? `${genomes} and ${hostLabel}` : what === 'host' ? hostLabel : genomes;
   const data = { version: ctx.latest.version, [what === 'host' ? 'hosts' : 'genome_types']: wanted, families: hits, total_families: hits.length, total_species: total ?? null };
   const sources = [{ model: 'family_profile', version: ctx.latest.version }, { model: 'diversity_stats', version: ctx.latest.version }];

@@ -663,7 +663,7 @@ const OVERLAPPING = new Set(['algae|protists', 'protists|algae', 'oomycetes|fung
 const BROAD_HOST = /^(?:prokaryot\w*|archae\w*|bacteri\w*|(?:bacterio)?phages?|oomycetes?|fung(?:i|us|al)|mycovirus(?:es)?|alga[el]?|protists?|protozoa\w*|plants?|invertebrates?|vertebrates?|animals?|soil|marine|freshwater|sewage|phytobiome)$/;
 
 /** The host word of a question narrower than the group it falls in ("bats" of vertebrates), or qualified by a word left unread. */
-function narrowerHost(p: Parsed, hosts: string[]): string | null {
+export function narrowerHost(p: Parsed, hosts: string[]): string | null {
   const asked = findHosts(p.residue).filter((m) => m.values.some((v) => hosts.includes(v)));
   const narrow = asked.find((m) => !BROAD_HOST.test(m.text));
   if (narrow) return narrow.text;
