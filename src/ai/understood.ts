@@ -73,6 +73,11 @@ export function unreadWords(p: Parsed): string | null {
   // "MSL33 vs MSL34 vs MSL35": the answers compare two releases, so a third would be left out
   const ranks = twoRanksChanged(p) ?? twoChanges(p);
   if (ranks) return ranks;
+  // "the total number of species abolished across all releases": the sum of every step, which no answer of
+  // one release's changes gives (it would be the latest's)
+  const all = p.change !== null && p.releases.length === 0 && p.species.length === 0 && p.taxa.length === 0
+    ? /\b(?:across|over|in|throughout|through) (?:all|every) (?:of )?(?:the )?(?:releases|msls|lists|years|versions|history|time)\b|\ball[- ]time\b|\bin (?:the )?(?:whole|entire) (?:history|record)\b|\bever\b|\bin total\b|\baltogether\b/.exec(p.residue) : null;
+  if (all) return `"${all[0]}" (I count the changes of one release, or between two named: ask for one, or compare the first and the latest)`;
   const third = p.releases[2];
   return third && new Set(p.releases.map((r) => r.msl)).size > 2 ? `the third release named ("${third.text}"): I compare two releases at a time` : null;
 }
