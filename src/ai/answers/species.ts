@@ -415,10 +415,16 @@ export function speciesMoves(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
   };
 }
 
-/** The species' record in the release asked, or the latest (or last) release that has it. */
-function recordFor(ctx: Ctx, p: Parsed, s: SpeciesRef): { doc: SpeciesDoc | null; version: ReleaseRow } {
+/**
+ * The species' record in the release asked, or the latest (or last) release that has it. A species split since
+ * has no one record: its parts are given instead ("tick-borne encephalitis virus": Orthoflavivirus zilberi and
+ * O. neudoerflense, whose exemplars differ).
+ */
+function recordFor(ctx: Ctx, p: Parsed, s: SpeciesRef): { doc: SpeciesDoc | null; version: ReleaseRow; parts?: string[] } {
   const target = targetRelease(ctx, p);
   const pl = placement(ctx, s, target);
+  const parts = pl.status === 'ended' ? pl.resolution?.results ?? [] : [];
+  if (parts.length > 1) return { doc: null, version: target, parts };
   if (pl.species) return { doc: pl.species, version: target };
   const lastRow = rowOf(ctx, mslOf(pl.lineage.last_appearance))!;
   const lastName = pl.lineage.timeline[pl.lineage.timeline.length - 1]!.name;
@@ -435,8 +441,18 @@ async function ownRow(ctx: Ctx, s: SpeciesRef, version: ReleaseRow): Promise<Own
   return ownIsolate(ctx.store, version.msl, named ? s.matched_name : s.text, !named);
 }
 
+/** Whether the species a split made differ in what is asked of them (their genome type, their hosts). */
+function partsDiffer(ctx: Ctx, version: ReleaseRow, parts: string[], fact: (d: SpeciesDoc) => string): boolean {
+  return new Set(parts.map((n) => { const d = speciesDoc(ctx.store, version.msl, n); return d ? fact(d) : ''; })).size > 1;
+}
+
+/** "Tick-borne encephalitis virus is no one species in MSL41: ...": a name whose species was split, asked a fact of one species. */
+const splitInto = (s: SpeciesRef, version: ReleaseRow, parts: string[]): Answer =>
+  notUnderstood('species', `${s.text} is no one species in ${release(version)}: its species was split into ${and(parts)}, whose records differ: ask about one of them.`);
+
 export async function speciesGenome(ctx: Ctx, p: Parsed, s: SpeciesRef): Promise<Answer> {
-  const { doc, version } = recordFor(ctx, p, s);
+  const { doc, version, parts } = recordFor(ctx, p, s);
+  if (parts) return splitInto(s, version, parts);
   if (!doc) return fallback(`I found ${s.text} but no species record for it.`);
   const g = doc.genome;
   const type = g.type ? `a ${g.type} genome (${COMPOSITION_NAMES[g.type] ?? g.type})` : null;
@@ -458,7 +474,9 @@ export async function speciesGenome(ctx: Ctx, p: Parsed, s: SpeciesRef): Promise
 }
 
 export async function speciesHosts(ctx: Ctx, p: Parsed, s: SpeciesRef): Promise<Answer> {
-  const { doc, version } = recordFor(ctx, p, s);
+  const { doc: one, version, parts } = recordFor(ctx, p, s);
+  if (parts && partsDiffer(ctx, version, parts, (d) => d.hosts.join(','))) return splitInto(s, version, parts);
+  const doc = one ?? (parts ? speciesDoc(ctx.store, version.msl, parts[0]!) : null);
   if (!doc) return fallback(`I found ${s.text} but no species record for it.`);
   const who = called(s, doc.scientific_name);
   const own = await ownRow(ctx, s, version);
@@ -513,6 +531,9 @@ export function sameTaxon(ctx: Ctx, p: Parsed): Answer {
 export function isGenomeType(ctx: Ctx, p: Parsed): Answer {
   const s = p.species[0]!;
   const r = targetRelease(ctx, p);
+  // (asked of a species split since, the parts' genome types answer when they agree)
+  const parts = recordFor(ctx, p, s).parts;
+  if (parts && partsDiffer(ctx, r, parts, (d) => d.genome.type ?? '')) return splitInto(s, r, parts);
   const doc = speciesIn(ctx, s, r).species;
   if (!doc?.genome.type) return notUnderstood('genome', `No genome composition is recorded for ${s.text} in ${release(r)}.`);
   // ("Is HPV a DNA virus?": Hart Park virus's genome is no answer for the papillomaviruses the reader may mean)
@@ -685,6 +706,8 @@ function stemFamilyOf(ctx: Ctx, ids: number[], stem: string, msl: number): strin
 export async function hasHost(ctx: Ctx, p: Parsed): Promise<Answer> {
   const s = p.species[0]!;
   const r = targetRelease(ctx, p);
+  const parts = recordFor(ctx, p, s).parts;
+  if (parts && partsDiffer(ctx, r, parts, (d) => d.hosts.join(','))) return splitInto(s, r, parts);
   const found = speciesIn(ctx, s, r).species;
   if (!found || found.hosts.length === 0) return notUnderstood('host', `No host source is recorded for ${s.text} in ${release(r)}.`);
   const doubt = ambiguousAbbreviation(ctx, s, found.scientific_name);
