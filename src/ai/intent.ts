@@ -319,7 +319,9 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     const t = p.taxa[0]!;
     if (has(KW.stability, r)) return 'family_stability';
     // ("What family is human adenovirus in?": a host word qualifying the group word, where a rank is asked)
-    if (has(KW.host, r) || (p.hosts.length > 0 && !has(KW.count, r) && !WHICH_RANK.test(r))) return 'hosts';
+    // ("What species is human norovirus?", "How long is the genome of human norovirus?": the host word qualifies
+    // the group, and the question asks something else of it)
+    if (has(KW.host, r) || (p.hosts.length > 0 && !has(KW.count, r) && !WHICH_RANK.test(r) && !has(KW.genome, r) && !/\bwhat (?:species|kind of virus|type of virus)\b/.test(r))) return 'hosts';
     if (has(KW.genome, r) && !has(KW.count, r)) return 'genome';
     // "which genera are in Coronaviridae?", "what species does Betacoronavirus contain?": the taxa under it, listed
     // (not a change: "which genera left Flaviviridae in MSL41")
