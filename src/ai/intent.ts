@@ -15,7 +15,7 @@ const KW = {
   compare: /\b(?:compar\w*|differen\w*|differ|versus|vs\.?|between|against|relative to)\b/,
   changed: /\b(?:chang\w*|happen\w*|new in|what'?s new|news|updates?|differen\w*)\b/,
   count: /\b(?:how many|number of|count(?:s|ed)?|total|how much|tally|how big|size of)\b/,
-  largest: /\b(?:(?:what|which) (?:are|were) the (?!(?:[a-z]+ )?(?:changes?|differences?|updates?|news|highlights)\b)[a-z]+|list (?:the |all )?(?!of\b|in\b|from\b|for\b)[a-z]+|name the [a-z]+|largest|biggest|most (?:species|genera|families|orders|diverse|speciose|members|taxa)|richest|top(?: \d+)?|leading|the most\b.*\bspecies|more species than any)\b/,
+  largest: /\b(?:(?:what|which) (?:are|were) the (?!(?:[a-z]+ )?(?:changes?|differences?|updates?|news|highlights)\b)[a-z]+|list (?:the |all )?(?!of\b|in\b|from\b|for\b)[a-z]+|name the [a-z]+|largest|biggest|most (?:species|genera|families|orders|diverse|speciose|members|taxa)|(?:highest|greatest|largest) number of (?:species|genera|families|orders)|richest|top(?: \d+)?|leading|the most\b.*\bspecies|more species than any)\b/,
   growth: /\b(?:fastest|grew|grow\w*|growth|gained the most|added the most|increas\w*|expan\w*)\b/,
   stability: /\b(?:stab\w*|churn\w*|volatil\w*|unstable|turbulent|turnover)\b/,
   evolution: /\b(?:evol\w*|over time|through time|over the years|across releases|history|historic\w*|chang\w*|develop\w*|trajectory|timeline|story)\b/,
@@ -57,6 +57,9 @@ const REPORTED: Partial<Record<Reading, Intent>> = {
 };
 
 /** Sets what the question asks: its reading, the intent it reports, and the rank and release a reading needs. */
+/** A fall of a taxon's size ("which family lost the most species"), ranked by fastest_growing. */
+const LOST = /\b(?:lost|lose|loses|losing|shr[ai]nk\w*|declin\w*|decreas\w*|dropped)\b/;
+
 export function chooseIntent(p: Parsed, latestMsl: number): void {
   const relation = p.groupWords.length > 0 ? 'not_a_taxon' : p.yearSpan ? 'releases_in_years'
     : (p.unknownNames.length === 0 ? relationOf(p, latestMsl) : null) ?? intentOf(p, latestMsl);
@@ -221,8 +224,9 @@ function relationOf(p: Parsed, latestMsl: number): Reading | null {
   // ("how many taxa were renamed in MSL39": the taxa of every rank, counted by rank)
   const listing = () => f.which || /\b(?:genera|families|orders|realms|subfamilies|classes|phyla|kingdoms|suborders|subgenera|taxa)\b/.test(r)
     || change === 'merged' || change === 'split';
-  // ("which family gained the most species in MSL39" ranks the families by growth: no list of new ones)
-  if (rels === 1 && species === 0 && taxa === 0 && change && listing() && !(f.ranking && /\b(?:gain\w*|gr[eo]w\w*)\b/.test(r))
+  // ("which family gained the most species in MSL39", "lost the most" ranks the families by growth or by loss:
+  // no list of new or abolished ones)
+  if (rels === 1 && species === 0 && taxa === 0 && change && listing() && !(f.ranking && /\b(?:gain\w*|gr[eo]w\w*|lost|los[ei]\w*)\b/.test(r))
     && (!f.howMany || change === 'merged' || change === 'split' || (p.rankWord !== null && p.rankWord !== 'species') || (p.rankWord === null && /\btaxa\b/.test(r)))) {
     if (!p.rankWord) return change === 'added' || change === 'abolished' || change === 'renamed' ? 'every_rank_changed' : set('which_changed', 'species');
     return set('which_changed', p.rankWord);
@@ -258,7 +262,7 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
     if (/\b(?:no|without(?: an?)?|unassigned to(?: an?)?|not assigned to(?: an?)?)\s+(?:realm|kingdom|phylum|class|order|family|genus)\b|\bunassigned\b|\bonly (?:one|a single|1) species\b|\bsingle species\b|\bmonotypic\b/.test(r)) return 'unknown';
     if ((p.form.howMany || p.form.which) && /\b(?:chang|switch)\w* (?:their |its |the )?(?:famil\w*|orders?|class\w*|realms?|phyl\w*|kingdoms?|hosts?|genomes?)\b/.test(r)) return 'unknown';
     if (p.releases.length >= 2 && (has(KW.compare, r) || has(KW.changed, r) || /\bfrom §rel to §rel\b/.test(r))) {
-      return has(KW.growth, r) && (p.targetRank ?? 'species') !== 'species' ? 'fastest_growing' : 'compare_releases';
+      return (has(KW.growth, r) || (LOST.test(r) && /\bmost\b/.test(r))) && (p.targetRank ?? 'species') !== 'species' ? 'fastest_growing' : 'compare_releases';
     }
     if (has(KW.milestone, r) || (has(KW.realmIntro, r) && !has(KW.count, r))) return 'milestones';
     // "when did the number of species pass 10,000?": a threshold crossed, not a count
@@ -342,6 +346,8 @@ function intentOf(p: Parsed, latestMsl: number): Intent {
   }
   // "which family gained the most species": growth, not size
   if (has(KW.growth, r) && /\b(?:gain\w*|gr[eo]w\w*|increas\w*)\b/.test(r) && /\b(?:most|fastest)\b/.test(r)) return 'fastest_growing';
+  // "which family lost the most species": the largest falls, by the same counts
+  if (LOST.test(r) && /\bmost\b/.test(r) && p.targetRank !== 'species') return 'fastest_growing';
   // "which virus has the largest genome?": a size of genomes or particles, which no ranking of taxa by their
   // members answers
   if (/\b(?:largest|biggest|longest|smallest|shortest)\s+(?:\w+\s+)?(?:genomes?|particles?|virions?|capsids?)\b/.test(r)) return 'unknown';

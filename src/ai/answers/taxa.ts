@@ -802,6 +802,12 @@ export async function fastestGrowing(ctx: Ctx, p: Parsed): Promise<Answer> {
   if (from.msl > to.msl) [from, to] = [to, from];
   if (from.msl === to.msl) return fallback(`Growth needs two different releases, and ${from.version} is the first one in the data set.`);
   const limit = Math.min(p.limit ?? 5, 20);
+  // "which family gained the most genera", "which family lost the most species": counted by another rank, or
+  // the largest falls (a taxon gone counts all it had as lost)
+  const byWord = RANKED_BY.exec(p.residue)?.[1];
+  const by = byWord && RANKS.indexOf(COUNTED[byWord]!.rank) > RANKS.indexOf(rank) ? COUNTED[byWord]! : null;
+  const fell = /\b(?:lost|lose|loses|losing|shr[ai]nk\w*|declin\w*|decreas\w*|fell|drop\w*|shed)\b/.test(p.residue);
+  if (by || fell) return growthBy(ctx, rank, from, to, by?.column ?? 'species', fell, limit, p);
   const rows = await ctx.store.query<GrowthRow>(`
     SELECT b.name, coalesce(a.species, 0) AS before, b.species AS after, b.species - coalesce(a.species, 0) AS gain
     FROM main.taxon_counts b
@@ -818,6 +824,26 @@ export async function fastestGrowing(ctx: Ctx, p: Parsed): Promise<Answer> {
     response: withNote(`Between ${release(from)} and ${release(to)} the ${rank} that gained the most species is ${fmt(top!)}${rest.length ? `, followed by ${and(rest.map(fmt))}` : ''}.`, p),
     data: { rank, from_version: from.version, to_version: to.version, taxa: rows },
     sources,
+  };
+}
+
+/** The taxa of a rank whose count of `column` rose (or, `fell`, dropped) most between two releases. */
+async function growthBy(ctx: Ctx, rank: Rank, from: ReleaseRow, to: ReleaseRow, column: 'species' | 'genera' | 'families' | 'orders', fell: boolean, limit: number, p: Parsed): Promise<Answer> {
+  const rows = await ctx.store.query<GrowthRow>(`
+    SELECT coalesce(b.name, a.name) AS name, coalesce(a.${column}, 0) AS before, coalesce(b.${column}, 0) AS after,
+           coalesce(b.${column}, 0) - coalesce(a.${column}, 0) AS gain
+    FROM (SELECT name, ${column} FROM main.taxon_counts WHERE msl = $1 AND rank = $3) a
+    FULL JOIN (SELECT name, ${column} FROM main.taxon_counts WHERE msl = $2 AND rank = $3) b ON a.name = b.name
+    ORDER BY gain ${fell ? 'ASC' : 'DESC'}, name LIMIT $4`, [from.msl, to.msl, rank, limit]);
+  const sources = [{ model: 'taxon_counts', version: `${from.version}-${to.version}` }];
+  const moved = rows.filter((r) => (fell ? r.gain < 0 : r.gain > 0));
+  const data = { rank, counted: column, direction: fell ? 'lost' : 'gained', from_version: from.version, to_version: to.version, taxa: rows };
+  if (moved.length === 0) return { response: `No ${rank} ${fell ? 'lost' : 'gained'} ${column} between ${release(from)} and ${release(to)}.`, data, sources };
+  const fmt = (r: GrowthRow) => `${r.name} (${signed(r.gain)}, ${r.before === 0 ? `new, now ${num(r.after)}` : r.after === 0 ? `${num(r.before)} to none: no longer listed` : `${num(r.before)} to ${num(r.after)}`})`;
+  const [top, ...rest] = moved;
+  return {
+    response: withNote(`Between ${release(from)} and ${release(to)} the ${rank} that ${fell ? 'lost' : 'gained'} the most ${column} is ${fmt(top!)}${rest.length ? `, followed by ${and(rest.map(fmt))}` : ''}.`, p),
+    data, sources,
   };
 }
 
