@@ -108,6 +108,8 @@ export function countTaxon(ctx: Ctx, p: Parsed, t: TaxonRef): Answer {
 const RANK_ONE: Record<string, string> = { species: 'species', genera: 'genus', families: 'family', orders: 'order' };
 
 export async function taxonHistory(ctx: Ctx, p: Parsed, t: TaxonRef): Promise<Answer> {
+  const passed = thresholdAsked(p);
+  if (passed) return taxonThresholdCrossed(ctx, t, passed);
   const a = await taxonLife(ctx, t);
   // "Was the order Caudovirales abolished?", "Has the genus Flavivirus been renamed?": a yes or a no first, where the
   // record says which (a taxon no longer listed, with no abolition or rename recorded, gets none)
@@ -129,6 +131,32 @@ export async function taxonHistory(ctx: Ctx, p: Parsed, t: TaxonRef): Promise<An
     }
   }
   return yes === null ? a : { ...a, response: `${yes ? 'Yes' : 'No'}: ${a.response.replace(/^The /, 'the ')}` };
+}
+
+/**
+ * "When did Coronaviridae first have more than 40 species?", "In which release did it first ...": a taxon's counts
+ * against a number, release by release; the words of the bound, its number and what it counts, else null.
+ */
+function thresholdAsked(p: Parsed): RegExpExecArray | null {
+  if (!/\b(?:when|first|which (?:release|version|msl|year)|what (?:release|version|msl|year))\b/.test(p.residue)) return null;
+  return /\b(?:more than|over|above|exceed\w*|pass\w*|surpass\w*|reach\w*|at least|cross\w*|top(?:ped)?)\s+([\d,]+)\s+(species|genera|families|orders)\b/.exec(p.residue);
+}
+
+/** The first release in which a taxon's count of species (or genera, families, orders) passed a number. */
+function taxonThresholdCrossed(ctx: Ctx, t: TaxonRef, m: RegExpExecArray): Answer {
+  const n = Number(m[1]!.replace(/,/g, ''));
+  const column = m[2] as 'species' | 'genera' | 'families' | 'orders';
+  const atLeast = /\b(?:reach\w*|at least)\b/.test(m[0]);
+  const first = t.entry.counts.find((c) => (atLeast ? c[column] >= n : c[column] > n));
+  const than = atLeast ? `${num(n)} ${column} or more` : `more than ${num(n)} ${column}`;
+  const now = t.entry.counts[t.entry.counts.length - 1]!;
+  return {
+    response: first
+      ? `The ${t.rank} ${t.entry.name} first had ${than} in ${release(rowOf(ctx, first.msl)!)} (${num(first[column])}).`
+      : `The ${t.rank} ${t.entry.name} never had ${than}; ${release(rowOf(ctx, now.msl)!)}, its last release, lists ${num(now[column])}.`,
+    data: { taxon: t.entry.name, rank: t.rank, counted: column, threshold: n, version: first ? rowOf(ctx, first.msl)!.version : null },
+    sources: taxonSources(ctx),
+  };
 }
 
 async function taxonLife(ctx: Ctx, t: TaxonRef): Promise<Answer> {
@@ -714,6 +742,8 @@ const COUNTED: Record<string, { column: 'genera' | 'families' | 'orders'; rank: 
 };
 
 export async function largestTaxa(ctx: Ctx, p: Parsed): Promise<Answer> {
+  const passed = p.taxa.length === 1 ? thresholdAsked(p) : null;
+  if (passed) return taxonThresholdCrossed(ctx, p.taxa[0]!, passed);
   const target = targetRelease(ctx, p);
   // ("which genus has the fewest species in Coronaviridae": the ranking here is largest first, and the smallest
   // are many ties of one species: not answered with the largest)
