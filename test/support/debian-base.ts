@@ -1,7 +1,7 @@
 // A container base image made here, since no registry is reachable: deploy/base-image.sh (Debian trixie, whose
-// own nodejs is Node 20, put in a folder by debootstrap and imported into podman). Made once per test run, in a podman
-// storage of its own under the system's temporary folder (CONTAINERS_STORAGE_CONF), which `remove` deletes
-// with everything built in it. Podman reads the project's containers.conf (deploy/).
+// own nodejs is Node 20, put in a folder by debootstrap and imported into podman). Made once per test run, in a
+// podman storage of its own under the system's temporary folder (CONTAINERS_STORAGE_CONF), which `remove`
+// deletes with everything built in it. Podman reads the project's containers.conf (deploy/).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
