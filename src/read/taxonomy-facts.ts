@@ -133,11 +133,9 @@ export function renamesIn(store: Store, msl: number): Promise<RenameRow[]> {
       'SELECT rank, change, old_name, new_name FROM taxon_change_list WHERE msl = $1 ORDER BY rank, old_name', [msl]),
     (r) => r.msl === msl, ({ msl: _m, ...r }) => r);
     const known = new Set(listed.map((r) => r.old_name));
-    const traced = (await store.query<RenameRow>(`
-      SELECT l.rank, 'Respelled' AS change, l.name AS old_name, e.into[1] AS new_name
-      FROM taxon_ending e JOIN taxon_lineage l ON l.taxon_id = e.taxon_id AND l.msl = e.last_msl
-      WHERE e.ended_in = 'MSL' || $1 AND e.kind = 'renamed' AND len(e.into) = 1 ORDER BY l.rank, l.name`, [msl]))
-      .filter((r) => !known.has(r.old_name) && r.new_name !== null && respelled(r.old_name, r.new_name));
+    const traced = (await endingRows(store, msl))
+      .filter((e) => e.kind === 'renamed' && e.into.length === 1 && !known.has(e.name) && respelled(e.name, e.into[0]!))
+      .map((e): RenameRow => ({ rank: e.rank, change: 'Respelled', old_name: e.name, new_name: e.into[0]! }));
     return traced.length === 0 ? listed : [...listed, ...traced];
   });
 }
@@ -165,9 +163,17 @@ function respelled(from: string, to: string): boolean {
  * MSL39's Brudgevirus by Lohngkovirus, which ICTV counts as an abolition and a new genus).
  */
 export function endingsIn(store: Store, msl: number): Promise<Map<string, { kind: 'merged' | 'split' | 'renamed'; into: string[] }>> {
-  return once(store, `endings|${msl}`, async () => new Map((await store.query<{ name: string; kind: 'merged' | 'split' | 'renamed'; into: string[] }>(`
-    SELECT l.name, e.kind, e.into FROM taxon_ending e JOIN taxon_lineage l ON l.taxon_id = e.taxon_id AND l.msl = e.last_msl
-    WHERE e.ended_in = 'MSL' || $1 AND e.kind IN ('merged', 'split', 'renamed') AND len(e.into) > 0`, [msl])).map((r) => [r.name, { kind: r.kind, into: [...r.into] }])));
+  return once(store, `endings|${msl}`, async () => new Map((await endingRows(store, msl)).map((r) => [r.name, { kind: r.kind, into: r.into }])));
+}
+
+interface EndingRow { rank: string; name: string; kind: 'merged' | 'split' | 'renamed'; into: string[] }
+
+/** The rows of endingsIn, by rank and name: read once for it and for the respellings renamesIn adds. */
+function endingRows(store: Store, msl: number): Promise<EndingRow[]> {
+  return once(store, `ending-rows|${msl}`, async () => (await store.query<EndingRow>(`
+    SELECT l.rank, l.name, e.kind, e.into FROM taxon_ending e JOIN taxon_lineage l ON l.taxon_id = e.taxon_id AND l.msl = e.last_msl
+    WHERE e.ended_in = 'MSL' || $1 AND e.kind IN ('merged', 'split', 'renamed') AND len(e.into) > 0
+    ORDER BY l.rank, l.name`, [msl])).map((r) => ({ ...r, into: [...r.into] })));
 }
 
 /** Where a higher taxon's name went, release by release: its renames and its abolition. */

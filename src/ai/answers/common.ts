@@ -153,18 +153,29 @@ export async function taxonFate(ctx: Ctx, t: { rank: string; name: string; entry
  * the taxon under its later name is in the same taxon, renamed: "Is AAV2 a dependovirus?" is a Yes. Null when the
  * taxon was abolished, merged or split rather than renamed, or is still listed.
  */
-export async function renamedAs(ctx: Ctx, t: { rank: string; name: string; entry: TaxonEntry }, msl: number): Promise<{ name: string; steps: Array<{ from: string; to: string; at: ReleaseRow }> } | null> {
-  const steps: Array<{ from: string; to: string; at: ReleaseRow }> = [];
-  let name = t.name, last = t.entry.last_msl;
-  while (last < msl && steps.length < 8) {
+export async function renamedAs(ctx: Ctx, t: { rank: string; name: string; entry: TaxonEntry }, msl: number): Promise<{ name: string; steps: RenameStep[] } | null> {
+  const w = await renameWalk(ctx, t.name, t.entry.last_msl, msl);
+  return w.stop === 'reached' && w.steps.length > 0 ? { name: w.name, steps: w.steps } : null;
+}
+
+export interface RenameStep { from: string; to: string; at: ReleaseRow }
+
+/**
+ * A taxon's renames one after another, from `name` (last listed in `last`) on to the release `until`: each in the
+ * release after the last that listed the name before. Where it stopped: `until` reached, a release that did not
+ * rename it (it ended otherwise, or the change lists say nothing), or a new name no release lists.
+ */
+export async function renameWalk(ctx: Ctx, name: string, last: number, until: number): Promise<{ name: string; last: number; steps: RenameStep[]; stop: 'reached' | 'not_renamed' | 'unlisted' }> {
+  const steps: RenameStep[] = [];
+  while (last < until && steps.length < 8) {
     const at = ctx.all.find((r) => r.msl > last);
     const f = at ? (await fateOf(ctx.store, name)).find((x) => x.msl === at.msl && x.new_name && /renam/i.test(x.change)) : undefined;
-    if (!at || !f) return null;
+    if (!at || !f) return { name, last, steps, stop: 'not_renamed' };
     steps.push({ from: name, to: f.new_name!, at });
     name = f.new_name!;
     const next = profileEntries(ctx, name).find((e) => e.first_msl <= at.msl && e.last_msl >= at.msl);
-    if (!next) return null;
+    if (!next) return { name, last, steps, stop: 'unlisted' };
     last = next.last_msl;
   }
-  return steps.length > 0 && last >= msl ? { name, steps } : null;
+  return { name, last, steps, stop: last >= until ? 'reached' : 'not_renamed' };
 }

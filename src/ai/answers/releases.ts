@@ -8,7 +8,7 @@ import type { ReleaseRow } from '../../read/releases.js';
 import { fateOf, taxaNames, timeline, type TimelineEvent } from '../../read/taxonomy-facts.js';
 import { and, count, num, RANK_PLURAL, release, signed } from '../format.js';
 import type { Parsed } from '../parse.js';
-import { NET_CHANGE } from '../vocabulary.js';
+import { NET_CHANGE, rankOf } from '../vocabulary.js';
 import { fallback, inSpan, notUnderstood, rowOf, sources, span, withNote, type Answer, type Ctx } from './common.js';
 import { countOf } from './taxa.js';
 
@@ -59,11 +59,9 @@ export function countRelease(ctx: Ctx, p: Parsed): Answer {
 }
 
 
-const RANK_OF_WORD: Record<string, Rank> = { species: 'species', genera: 'genus', families: 'family', orders: 'order', realms: 'realm' };
-
 /** "How many releases had more than 5,000 species?": the releases whose total of a rank is beyond the number. */
 function releasesBeyond(ctx: Ctx, how: string, n: number, word: string): Answer {
-  const rank = RANK_OF_WORD[word]!;
+  const rank = rankOf(word)!;
   const total = (x: ReleaseRow) => (rank === 'species' ? x.total_species : releaseTotal(ctx.store, x, rank) ?? 0);
   const test = /more|over|above/.test(how) ? (t: number) => t > n : how === 'at least' ? (t: number) => t >= n : (t: number) => t < n;
   const hits = ctx.all.filter((x) => test(total(x)));

@@ -423,8 +423,8 @@ export function speciesMoves(ctx: Ctx, p: Parsed, s: SpeciesRef): Answer {
 function recordFor(ctx: Ctx, p: Parsed, s: SpeciesRef): { doc: SpeciesDoc | null; version: ReleaseRow; parts?: string[] } {
   const target = targetRelease(ctx, p);
   const pl = placement(ctx, s, target);
-  const parts = pl.status === 'ended' ? pl.resolution?.results ?? [] : [];
-  if (parts.length > 1) return { doc: null, version: target, parts };
+  const parts = splitParts(pl);
+  if (parts) return { doc: null, version: target, parts };
   if (pl.species) return { doc: pl.species, version: target };
   const lastRow = rowOf(ctx, mslOf(pl.lineage.last_appearance))!;
   const lastName = pl.lineage.timeline[pl.lineage.timeline.length - 1]!.name;
@@ -439,6 +439,12 @@ async function ownRow(ctx: Ctx, s: SpeciesRef, version: ReleaseRow): Promise<Own
   const named = s.kind === 'virus_name' || s.kind === 'abbreviation';
   if (!named && s.kind !== 'accession') return null;
   return ownIsolate(ctx.store, version.msl, named ? s.matched_name : s.text, !named);
+}
+
+/** The species a name's species was split into since, when it ended so (several successors), else null. */
+function splitParts(pl: ReturnType<typeof placement>): string[] | null {
+  const parts = pl.status === 'ended' ? pl.resolution?.results ?? [] : [];
+  return parts.length > 1 ? parts : null;
 }
 
 /** Whether the species a split made differ in what is asked of them (their genome type, their hosts). */
@@ -532,9 +538,10 @@ export function isGenomeType(ctx: Ctx, p: Parsed): Answer {
   const s = p.species[0]!;
   const r = targetRelease(ctx, p);
   // (asked of a species split since, the parts' genome types answer when they agree)
-  const parts = recordFor(ctx, p, s).parts;
+  const pl = speciesIn(ctx, s, r);
+  const parts = splitParts(pl);
   if (parts && partsDiffer(ctx, r, parts, (d) => d.genome.type ?? '')) return splitInto(s, r, parts);
-  const doc = speciesIn(ctx, s, r).species;
+  const doc = pl.species;
   if (!doc?.genome.type) return notUnderstood('genome', `No genome composition is recorded for ${s.text} in ${release(r)}.`);
   // ("Is HPV a DNA virus?": Hart Park virus's genome is no answer for the papillomaviruses the reader may mean)
   const doubt = ambiguousAbbreviation(ctx, s, doc.scientific_name);
@@ -706,9 +713,10 @@ function stemFamilyOf(ctx: Ctx, ids: number[], stem: string, msl: number): strin
 export async function hasHost(ctx: Ctx, p: Parsed): Promise<Answer> {
   const s = p.species[0]!;
   const r = targetRelease(ctx, p);
-  const parts = recordFor(ctx, p, s).parts;
+  const pl = speciesIn(ctx, s, r);
+  const parts = splitParts(pl);
   if (parts && partsDiffer(ctx, r, parts, (d) => d.hosts.join(','))) return splitInto(s, r, parts);
-  const found = speciesIn(ctx, s, r).species;
+  const found = pl.species;
   if (!found || found.hosts.length === 0) return notUnderstood('host', `No host source is recorded for ${s.text} in ${release(r)}.`);
   const doubt = ambiguousAbbreviation(ctx, s, found.scientific_name);
   if (doubt) return doubt;

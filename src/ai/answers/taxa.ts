@@ -11,8 +11,8 @@ import { endingsIn, fateOf, renamesTo, timeline, typeSpecies, typeSpeciesRelease
 import { and, count, dec, num, RANK_PLURAL, release, signed } from '../format.js';
 import type { Parsed, TaxonEntry, TaxonRef } from '../parse.js';
 import { stabilityExtremes, stabilityRow, stabilitySentence, STABILITY_FORMULA, statusOf } from '../stability.js';
-import { formatGenomeSize, genomeLabel } from '../vocabulary.js';
-import { fallback, inSpan, notUnderstood, PAST, profileEntries, renamedAs, rowOf, sources, span, targetRelease, taxonFate, withNote, type Answer, type Ctx, type Source } from './common.js';
+import { formatGenomeSize, genomeLabel, rankOf } from '../vocabulary.js';
+import { fallback, inSpan, notUnderstood, PAST, profileEntries, renamedAs, renameWalk, rowOf, sources, span, targetRelease, taxonFate, withNote, type Answer, type Ctx, type Source } from './common.js';
 import { speciesIn, who } from './species.js';
 
 export function countsIn(e: TaxonEntry, msl: number) {
@@ -211,32 +211,21 @@ async function taxonLife(ctx: Ctx, t: TaxonRef): Promise<Answer> {
 }
 
 /**
- * What a renamed taxon was called after its rename, to the latest release: "; it was renamed Orthoherpesviridae
- * in MSL38 (2022), the name it has in MSL41 (2025)" (Herpetoviridae became Herpesviridae in MSL5, which is not
- * its name now). Empty when the name it got is current.
+ * What a renamed taxon was called after its rename, to the latest release: "; it was renamed again,
+ * Orthoherpesviridae in MSL38 (2022), its name in MSL41 (2025)" (Herpetoviridae became Herpesviridae in MSL5,
+ * which is not its name now), or how the last of its names ended. Empty when the name it got is current.
  */
 async function laterNames(ctx: Ctx, name: string, at: ReleaseRow): Promise<string> {
-  const steps: string[] = [];
-  let now = name;
-  let from = at;
-  for (let k = 0; k < 8; k++) {
-    const entry = profileEntries(ctx, now).find((x) => x.first_msl <= from.msl && x.last_msl >= from.msl);
-    if (!entry) break;
-    if (entry.last_msl === ctx.latest.msl) {
-      return steps.length === 0 ? '' : `; it was renamed again, ${and(steps)}, its name in ${release(ctx.latest)}`;
-    }
-    const f = await taxonFate(ctx, { rank: entry.rank, name: now, entry });
-    if (!f?.new_name || !/renam/i.test(f.change)) {
-      const after = ctx.all.find((r) => r.msl > entry.last_msl)!;
-      const ending = (await endingsIn(ctx.store, after.msl)).get(now);
-      const end = ending && ending.kind !== 'renamed' ? `was ${ending.kind} into ${and(ending.into)} in ${release(after)}` : `was listed to ${release(rowOf(ctx, entry.last_msl)!)}`;
-      return `${steps.length ? `; it was renamed again, ${and(steps)}` : ''}; ${now} ${end}`;
-    }
-    steps.push(`${f.new_name} in ${release(f.at)}`);
-    now = f.new_name;
-    from = f.at;
-  }
-  return steps.length ? `; it was renamed again, ${and(steps)}` : '';
+  const entry = profileEntries(ctx, name).find((x) => x.first_msl <= at.msl && x.last_msl >= at.msl);
+  if (!entry) return '';
+  const w = await renameWalk(ctx, name, entry.last_msl, ctx.latest.msl);
+  const again = w.steps.length ? `; it was renamed again, ${and(w.steps.map((x) => `${x.to} in ${release(x.at)}`))}` : '';
+  if (w.stop === 'reached') return again && `${again}, its name in ${release(ctx.latest)}`;
+  if (w.stop === 'unlisted') return again;
+  const after = ctx.all.find((r) => r.msl > w.last)!;
+  const ending = (await endingsIn(ctx.store, after.msl)).get(w.name);
+  const end = ending && ending.kind !== 'renamed' ? `was ${ending.kind} into ${and(ending.into)} in ${release(after)}` : `was listed to ${release(rowOf(ctx, w.last)!)}`;
+  return `${again}; ${w.name} ${end}`;
 }
 
 interface EvolutionRow { version: string; species: number; genera: number; species_delta: number | null; events: string }
@@ -737,9 +726,13 @@ interface TaxonCountRow { name: string; species: number; genera: number; familie
 
 /** The taxa a ranking counts instead of species, asked in so many words ("the most genera", "by number of families"). */
 const RANKED_BY = /\b(?:most|more|largest|biggest|greatest|highest|by|number of|count of)\s+(?:number of\s+)?(genera|families|orders)\b/;
-const COUNTED: Record<string, { column: 'genera' | 'families' | 'orders'; rank: Rank }> = {
-  genera: { column: 'genera', rank: 'genus' }, families: { column: 'families', rank: 'family' }, orders: { column: 'orders', rank: 'order' },
-};
+
+/** What a ranking of `rank`'s taxa counts when the question names a lower rank to count ("the most genera"), else null. */
+function countedBy(p: Parsed, rank: Rank): { column: 'genera' | 'families' | 'orders'; rank: Rank } | null {
+  const word = RANKED_BY.exec(p.residue)?.[1] as 'genera' | 'families' | 'orders' | undefined;
+  const counted = word ? rankOf(word) : null;
+  return word && counted && RANKS.indexOf(counted) > RANKS.indexOf(rank) ? { column: word, rank: counted } : null;
+}
 
 export async function largestTaxa(ctx: Ctx, p: Parsed): Promise<Answer> {
   const passed = p.taxa.length === 1 ? thresholdAsked(p) : null;
@@ -755,8 +748,7 @@ export async function largestTaxa(ctx: Ctx, p: Parsed): Promise<Answer> {
   const listing = /\b(?:(?:what|which) (?:are|were) the|list|name the|(?:what|which) [a-z]+ (?:are|were|does|do|did)|contain\w*|includ\w*)\b/.test(p.residue);
   const limit = Math.min(p.limit ?? (listing ? 20 : 5), 20);
   // "which family has the most genera": ranked by the taxa of a lower rank it holds, not by its species
-  const byWord = RANKED_BY.exec(p.residue)?.[1];
-  const by = byWord && RANKS.indexOf(COUNTED[byWord]!.rank) > RANKS.indexOf(rank) ? COUNTED[byWord]! : null;
+  const by = countedBy(p, rank);
   const rows = await ctx.store.query<TaxonCountRow>(`
     SELECT name, species, genera, families, orders FROM main.taxon_counts
     WHERE msl = $1 AND rank = $2 AND ($3::VARCHAR IS NULL OR list_contains(list_transform(parents, p -> p.name), $3))
@@ -834,8 +826,7 @@ export async function fastestGrowing(ctx: Ctx, p: Parsed): Promise<Answer> {
   const limit = Math.min(p.limit ?? 5, 20);
   // "which family gained the most genera", "which family lost the most species": counted by another rank, or
   // the largest falls (a taxon gone counts all it had as lost)
-  const byWord = RANKED_BY.exec(p.residue)?.[1];
-  const by = byWord && RANKS.indexOf(COUNTED[byWord]!.rank) > RANKS.indexOf(rank) ? COUNTED[byWord]! : null;
+  const by = countedBy(p, rank);
   const fell = /\b(?:lost|lose|loses|losing|shr[ai]nk\w*|declin\w*|decreas\w*|fell|drop\w*|shed)\b/.test(p.residue);
   if (by || fell) return growthBy(ctx, rank, from, to, by?.column ?? 'species', fell, limit, p);
   const rows = await ctx.store.query<GrowthRow>(`
