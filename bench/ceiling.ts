@@ -1,5 +1,9 @@
-// The benchmark's ceiling: plain Express 5 answering a fixed ~300-byte JSON body, nothing else.
+// The benchmark's ceiling: plain Express 5 answering a fixed ~300-byte JSON body, nothing else, listening as
+// Express's documentation has it. MESSAGE_CLASSES=made: the same app in a server that makes its requests and
+// responses with the app's prototypes, as the service's does (bench/message-classes.ts compares the two).
+import { createServer } from 'node:http';
 import express from 'express';
+import { messageClasses } from '../src/http/message-classes.js';
 
 const body = {
   scientific_name: 'Tobamovirus tabaci',
@@ -10,4 +14,7 @@ const body = {
 };
 const app = express();
 app.get('/', (_req, res) => { res.json(body); });
-app.listen(Number(process.env.PORT ?? 18701), process.env.HOST ?? '127.0.0.1');
+const port = Number(process.env.PORT ?? 18701);
+const host = process.env.HOST ?? '127.0.0.1';
+if (process.env.MESSAGE_CLASSES === 'made') createServer(messageClasses(app), app).listen(port, host);
+else app.listen(port, host);

@@ -13,7 +13,7 @@ import { projectRoot } from '../src/shared/project-root.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { writeMeasurement } from './measurement.js';
 import { NAMES_SQL, searchQueries } from '../test/support/search-queries.js';
-import { residentMemory } from '../test/support/measure.js';
+import { mean, residentMemory } from '../test/support/measure.js';
 import { aiQuestions, MIX_SQL, type MixSource } from './ai-questions.js';
 import { startCommand } from './soak/server.js';
 
@@ -58,7 +58,7 @@ function cpuMicros(pid: number): number {
 
 // CPU time per request is reported beside throughput: on a shared, noisy machine it varies much less from
 // run to run than req/s does.
-async function load(pid: number, port: number, paths: () => string, method = 'GET', body?: () => string, headers: Record<string, string> = {}): Promise<Run> {
+async function load(pid: number, port: number, paths: () => string, method = 'GET', body?: () => string): Promise<Run> {
   const cpu0 = cpuMicros(pid);
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
@@ -66,7 +66,7 @@ async function load(pid: number, port: number, paths: () => string, method = 'GE
     duration: DURATION,
     requests: [{
       method: method as 'GET',
-      headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: body ? { 'content-type': 'application/json' } : {},
       setupRequest: (req) => ({ ...req, path: paths(), ...(body ? { body: body() } : {}) }),
     }],
   });
@@ -147,7 +147,7 @@ function bytesOf(path: string): number {
   return readdirSync(path).reduce((n, f) => n + bytesOf(join(path, f)), 0);
 }
 
-interface Scenario { name: string; paths: () => string; method?: 'GET' | 'POST'; body?: () => string; headers?: Record<string, string> }
+interface Scenario { name: string; paths: () => string; method?: 'GET' | 'POST'; body?: () => string }
 
 async function main(): Promise<void> {
   const { species: keys, names, searchNames, msls, families, releases, pairs, mix } = await keysOf();
@@ -163,9 +163,6 @@ async function main(): Promise<void> {
   const question = pick(aiQuestions(mix, 600, 37));
   const scenarios: Scenario[] = [
     { name: 'species lookup, random (release, species)', paths: pick(keys) },
-    // the same lookups through Express, the validator and the routers (an If-None-Match that matches no ETag is
-    // left to them): what a lookup would cost on one request path without the answers held ready (issue 39)
-    { name: 'species lookup through the framework (If-None-Match of no ETag)', paths: pick(keys), headers: { 'if-none-match': '"none"' } },
     { name: 'history by name (any species name of any release)', paths: () => `/api/v1/history/${encodeURIComponent(name())}` },
     { name: 'resolve a name to a release (GET /api/v1/resolve)', paths: () => `/api/v1/resolve?name=${encodeURIComponent(name())}&to_version=${version()}` },
     { name: 'POST /api/v1/resolve, 1,000 names of any release', paths: () => '/api/v1/resolve', method: 'POST', body: pick(batches) },
@@ -218,9 +215,9 @@ async function main(): Promise<void> {
       const entry = results.get(sc.name) ?? { ceiling: [], service: [], off: [], on: [] };
       entry.ceiling.push(await load(ceiling.child.pid!, PORT, () => '/'));
       const runs = [
-        async () => entry.service.push(await load(service.child.pid!, PORT + 1, sc.paths, sc.method, sc.body, sc.headers)),
-        async () => { await metering('off'); entry.off.push(await load(switched.child.pid!, PORT + 2, sc.paths, sc.method, sc.body, sc.headers)); },
-        async () => { await metering('on'); entry.on.push(await load(switched.child.pid!, PORT + 2, sc.paths, sc.method, sc.body, sc.headers)); },
+        async () => entry.service.push(await load(service.child.pid!, PORT + 1, sc.paths, sc.method, sc.body)),
+        async () => { await metering('off'); entry.off.push(await load(switched.child.pid!, PORT + 2, sc.paths, sc.method, sc.body)); },
+        async () => { await metering('on'); entry.on.push(await load(switched.child.pid!, PORT + 2, sc.paths, sc.method, sc.body)); },
       ];
       // in turn first, so that none always follows the ceiling's run, and metering on and off swap places
       for (let i = 0; i < runs.length; i++) await runs[(round + i) % runs.length]!();
@@ -230,7 +227,6 @@ async function main(): Promise<void> {
   const mem = memory(service.child.pid!);
   for (const s of [ceiling, service, switched]) s.child.kill('SIGTERM');
 
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const lines = [
     `autocannon, 50 connections, ${DURATION} s per run, ${ROUNDS} interleaved rounds; the ceiling is plain Express 5 answering a fixed ~300-byte \`res.json\``,
     '',
@@ -254,7 +250,6 @@ async function main(): Promise<void> {
     `- data set: database ${mb(db)} MB + documents ${mb(docs)} MB + Parquet ${mb(parquet)} MB = ${mb(db + docs + parquet)} MB`,
     `- last build (build-report.json): ${(report.duration_ms / 1000).toFixed(1)} s (${Object.entries(report.stages).map(([k, v]) => `${k} ${(v.ms / 1000).toFixed(1)} s${v.skipped ? ' skipped' : ''}`).join(', ')}); \`npm run build -- --force\` rebuilds every stage`,
     '- non-2xx answers of /taxonomy/species are 404s: it takes names from every release, and abolished ones are not found.',
-    '- species lookup through the framework: the same lookups with an If-None-Match that matches no ETag, which the answers held ready leave to Express, the request validator and the routers: what every lookup would cost on one request path (issue 39).',
     '- 2nd process: the same service started a second time, its metering switched off and on between runs (bench/metrics-toggle.ts), in the same rounds and in turn with the service; metrics cost is the share of throughput that process loses with metering on (negative: within noise, it was faster metered). The service and the 2nd process with metering on run the same code: the difference between their ratios is how much two processes differ.');
   console.log(lines.join('\n'));
   // A full run is the record (docs/measurements/serving.md); a run of some scenarios only prints.

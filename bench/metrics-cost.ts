@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { metered } from '../src/http/metrics.js';
+import { mean } from '../test/support/measure.js';
 import { MEASUREMENTS_DIR, writeMeasurement } from './measurement.js';
 
 const REQUESTS = Number(process.env.METRICS_BENCH_REQUESTS ?? 2_000_000);
@@ -77,10 +78,10 @@ if (existsSync(serving)) {
   const costColumn = header?.split('|').map((c) => c.trim()).indexOf('metrics cost (throughput)') ?? -1;
   const costs = costColumn > 0 ? rows.map((r) => Number.parseFloat(r.split('|')[costColumn]!)).filter(Number.isFinite) : [];
   if (costs.length > 1) {
-    const mean = costs.reduce((a, b) => a + b, 0) / costs.length;
-    const sd = Math.sqrt(costs.reduce((a, b) => a + (b - mean) ** 2, 0) / (costs.length - 1));
+    const average = mean(costs);
+    const sd = Math.sqrt(costs.reduce((a, b) => a + (b - average) ** 2, 0) / (costs.length - 1));
     lines.push('', `The bench's throughput lost with metering on ([serving.md](serving.md), column "metrics cost (throughput)"): from ${Math.min(...costs).toFixed(1)}% to ${Math.max(...costs).toFixed(1)}% per family, `
-      + `${mean.toFixed(1)}% on average over ${costs.length} families (standard error ${(sd / Math.sqrt(costs.length)).toFixed(1)}%). `
+      + `${average.toFixed(1)}% on average over ${costs.length} families (standard error ${(sd / Math.sqrt(costs.length)).toFixed(1)}%). `
       + 'A figure per family that is negative means the run-to-run variation is larger than the cost.');
   }
 }

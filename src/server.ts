@@ -11,7 +11,9 @@ import { existsSync, watch } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { basename, join } from 'node:path';
 import { pino } from 'pino';
-import { requestListener } from './http/app.js';
+import type { Express } from 'express';
+import { createApp } from './http/app.js';
+import { messageClasses } from './http/message-classes.js';
 import { answerClientError } from './http/client-errors.js';
 import { metered, serviceMetrics } from './http/metrics.js';
 import { loadConfig } from './config/env.js';
@@ -201,9 +203,10 @@ function pullBundles(url: string): { close(): void } {
  * drip-feeding client stay up to 30 s past its limit). The URL counts towards the header bytes: a longer
  * one is answered 431 by Node before the app sees it.
  */
-function listen(listener: RequestListener): Server {
+function listen(app: Express, listener: RequestListener): Server {
   const l = config.limits;
   const server = createServer({
+    ...messageClasses(app),
     headersTimeout: l.headersTimeoutMs,
     requestTimeout: l.requestTimeoutMs,
     keepAliveTimeout: l.keepAliveTimeoutMs,
@@ -223,10 +226,10 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   // The app first: the request validator prepares the contract asynchronously, in the gaps while DuckDB
   // scans the document tables.
-  const listener = requestListener({
+  const app = createApp({
     stores: { current: () => store, draining: () => draining }, logger, logSample: config.logSample, metrics: config.metrics, access: config.access, trustedProxies: config.trustedProxies,
   });
-  const server = listen(config.metrics ? metered(listener) : listener);
+  const server = listen(app, config.metrics ? metered(app) : app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {

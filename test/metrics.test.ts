@@ -1,6 +1,5 @@
 // GET /metrics of the real server process over a real build: every request counted once under the
-// contract's operation and its status, whichever way it was answered (held ready or through the framework),
-// with its latency; the build served and its age; the update job's last results from its status file; and
+// contract's operation and its status, with its latency; the build served and its age; the update job's last results from its status file; and
 // Node's own figures.
 import { expect } from 'chai';
 import { rmSync, writeFileSync } from 'node:fs';

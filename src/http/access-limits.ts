@@ -18,7 +18,7 @@ export interface AccessOptions {
 }
 
 /** Whether anything is configured: otherwise nothing of this runs. */
-export const accessConfigured = (opts: AccessOptions): boolean =>
+const accessConfigured = (opts: AccessOptions): boolean =>
   opts.keysFile !== undefined || opts.perMinute !== undefined || opts.keyedPerMinute !== undefined;
 
 /** The headers a script on another origin may read when limits are on. */

@@ -1,28 +1,26 @@
 // createApp: middleware order, routers, 404 and the error handler. It never listens (server.ts does).
 import compression from 'compression';
 import cors from 'cors';
-import type { RequestListener } from 'node:http';
 import express, { type Request, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import swaggerUi from 'swagger-ui-express';
 import { openApiDocument } from '../contract/openapi.js';
-import { accessConfigured, accessLimits, LIMIT_HEADERS, type AccessOptions } from './access-limits.js';
+import { accessLimits, LIMIT_HEADERS, type AccessOptions } from './access-limits.js';
 import { errorHandler, notFound } from './errors.js';
 import { HttpError } from '../read/errors.js';
 import { ACCEPTS_COMPRESSION, corsHeaders, EXPOSED_HEADERS, requestLogger, setRequestId, setSafetyHeaders } from './every-request.js';
 import { contractTerms, operationGate } from './operation-gate.js';
-import { readyAnswers, type ReadyRoute } from './ready-answers.js';
 import { requestValidator } from './request-validator.js';
 import { metricsEndpoint, metricsOff } from './metrics.js';
-import { aiAnswers, aiReady, aiRouter, type AiAnswers } from '../routes/ai.js';
-import { historicalReady, historicalRouter } from '../routes/historical.js';
-import { searchReady, searchRouter } from '../routes/search.js';
-import { taxonomyReady, taxonomyRouter } from '../routes/taxonomy.js';
-import { v1Ready, v1Router } from '../routes/v1.js';
+import { aiAnswers, aiRouter, type AiAnswers } from '../routes/ai.js';
+import { historicalRouter } from '../routes/historical.js';
+import { searchRouter } from '../routes/search.js';
+import { taxonomyRouter } from '../routes/taxonomy.js';
+import { v1Router } from '../routes/v1.js';
 import { bulkRouter } from '../routes/v1-bulk.js';
 import { citationRouter } from '../routes/v1-citation.js';
-import { historyReady, historyRouter } from '../routes/v1-history.js';
+import { historyRouter } from '../routes/v1-history.js';
 import { resolveRouter } from '../routes/v1-resolve.js';
 import { assetsRouter, pagesRouter } from '../routes/web.js';
 import type { Store } from '../store/store.js';
@@ -55,42 +53,12 @@ export interface AppOptions {
   metrics?: boolean;
   /** Check every response against the contract (tests); costs throughput, so off in production. */
   validateResponses?: boolean;
-  /** The answers /ai/query keeps (a new cache if not given); the ready answers share the app's. */
+  /** The answers /ai/query keeps (a new cache if not given). */
   aiAnswers?: AiAnswers;
   /** Rate limits and API keys (off when not given, or given nothing). */
   access?: AccessOptions;
   /** Addresses (or subnets) of the proxies whose X-Forwarded-For names the client; none: it is ignored. */
   trustedProxies?: string[];
-}
-
-/**
- * Middlewares run one after another as one: Express's router does its matching and bookkeeping for every
- * layer it walks, and every request walks all of these. As in a router, a handler's throw or rejected
- * promise goes on as the error.
- */
-function inOrder(handlers: RequestHandler[]): RequestHandler {
-  return (req, res, done) => {
-    let i = 0;
-    const next = (err?: unknown): void => {
-      // as Express reads it: anything falsy is no error
-      if (err) {
-        done(err);
-        return;
-      }
-      const handler = handlers[i++];
-      if (!handler) {
-        done();
-        return;
-      }
-      try {
-        const result: unknown = handler(req, res, next);
-        if (result instanceof Promise) result.catch((e: unknown) => next(e || new Error('rejected promise')));
-      } catch (e) {
-        next(e);
-      }
-    };
-    next();
-  };
 }
 
 export function createApp(opts: AppOptions): express.Express {
@@ -106,8 +74,7 @@ export function createApp(opts: AppOptions): express.Express {
   app.locals.validateResponses = opts.validateResponses ?? false;
 
   // What every request meets, /docs and the pages' files included.
-  const front: RequestHandler[] = [];
-  front.push((req, res, next) => {
+  app.use((req, res, next) => {
     res.locals.requestId = setRequestId(req, res);
     // A request line may name the whole URL (absolute form, as proxies send it). Express routes such a
     // request by its path already; the request validator reads originalUrl, so that becomes the path too.
@@ -131,7 +98,7 @@ export function createApp(opts: AppOptions): express.Express {
   const exposed = limits.length > 0 ? [...EXPOSED_HEADERS, ...LIMIT_HEADERS] : EXPOSED_HEADERS;
   const preflight = cors({ origin: '*', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], maxAge: 86400, preflightContinue: true, exposedHeaders: exposed });
   const simpleCors = corsHeaders(exposed);
-  front.push((req, res, next) => {
+  app.use((req, res, next) => {
     if (req.method === 'OPTIONS') return preflight(req, res, next);
     simpleCors(res);
     next();
@@ -140,7 +107,7 @@ export function createApp(opts: AppOptions): express.Express {
   // One log line per request (LOG_SAMPLE thins them).
   const logRequest = requestLogger(opts.logger, opts.logSample ?? 1);
   if (logRequest) {
-    front.push((req, res, next) => {
+    app.use((req, res, next) => {
       logRequest(req, req.originalUrl, res, res.locals.requestId as string);
       next();
     });
@@ -150,7 +117,7 @@ export function createApp(opts: AppOptions): express.Express {
   // are never compressed.
   // Bulk downloads are files sent with an encoding of their own (routes/v1-bulk.ts): they skip it too.
   const compress = compression({ threshold: 1024 });
-  front.push((req, res, next) => {
+  app.use((req, res, next) => {
     if (!ACCEPTS_COMPRESSION.test(req.headers['accept-encoding'] ?? '') || req.path.startsWith('/api/v1/bulk/')) {
       // Nothing earlier sets Vary, so this is what res.vary() would do, without parsing the header first.
       res.setHeader('Vary', 'Accept-Encoding');
@@ -158,16 +125,17 @@ export function createApp(opts: AppOptions): express.Express {
     }
     return compress(req, res, next);
   });
-  app.use(inOrder(front));
   // Keys and limits before anything costs: a refused request is not validated, let alone answered.
-  if (limits.length > 0) app.use(inOrder(limits));
+  if (limits.length > 0) app.use(limits);
 
-  // The contract: what every operation's request must be, checked before any handler runs.
-  const contract: RequestHandler[] = [operationGate(spec)];
+  // The contract: what every operation's request must be, checked before any handler runs. The explorer,
+  // the contract itself and the pages' files are outside it.
+  const withinContract = (handler: RequestHandler): RequestHandler => (req, res, next) => (OUTSIDE_CONTRACT.test(req.path) ? next() : handler(req, res, next));
+  app.use(withinContract(operationGate(spec)));
   // Only requests with a body meet the parsers.
   const json = express.json({ limit: BODY_LIMIT });
   const text = express.text({ type: ['text/csv', 'text/plain'], limit: BODY_LIMIT });
-  contract.push((req, res, next) => {
+  app.use(withinContract((req, res, next) => {
     const bodyTypes = res.locals.bodyTypes as string[] | undefined;
     const sent = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
     // The validator lets an operation whose body the contract requires run without one; this does not. A
@@ -175,10 +143,8 @@ export function createApp(opts: AppOptions): express.Express {
     if (bodyTypes && !sent) throw new HttpError(400, `${req.method} ${req.path} needs a body of type ${bodyTypes.join(' or ')}`);
     if (!sent) return next();
     json(req, res, (err?: unknown) => (err ? next(err) : text(req, res, next)));
-  });
-  contract.push(requestValidator(withRawSubDelimiters(spec), { validateResponses: opts.validateResponses ?? false, ignorePaths: OUTSIDE_CONTRACT }));
-  const checked = inOrder(contract);
-  app.use((req, res, next) => (OUTSIDE_CONTRACT.test(req.path) ? next() : checked(req, res, next)));
+  }));
+  app.use(withinContract(requestValidator(withRawSubDelimiters(spec), { validateResponses: opts.validateResponses ?? false, ignorePaths: OUTSIDE_CONTRACT })));
 
   // Every request holds on to the store it started with, so a rebuild swapped in meanwhile never pulls
   // the data out from under it; the old store closes when its last request has finished.
@@ -252,23 +218,4 @@ function docsRouter(spec: Record<string, unknown>): express.Router {
   router.get('/', (req, res, next) => (req.originalUrl.split('?')[0]!.endsWith('/') ? page(req, res, next) : res.redirect(301, `${req.baseUrl}/`)));
   router.use((req: express.Request, _res: express.Response, next: express.NextFunction) => next(req.path.endsWith('/package.json') ? 'router' : undefined), swaggerUi.serve);
   return router;
-}
-
-/** The lookups answered before the framework, as each router lists them, /ai/query's from `answers`. */
-export const readyRoutes = (answers: AiAnswers): ReadyRoute[] =>
-  [...v1Ready, ...historyReady, ...historicalReady, ...taxonomyReady, ...searchReady, ...aiReady(answers)];
-
-/**
- * The server's request listener: the answers held ready first (ready-answers.ts), the framework for everything
- * else. With response validation on (tests), everything goes through the framework, where the validator is.
- */
-export function requestListener(opts: AppOptions): RequestListener {
-  const answers = opts.aiAnswers ?? aiAnswers();
-  const app = createApp({ ...opts, aiAnswers: answers });
-  if (opts.validateResponses) return app;
-  const ready = readyAnswers(readyRoutes(answers), { spec: openApiDocument(), stores: opts.stores, logger: opts.logger, logSample: opts.logSample });
-  // With keys or limits on, every request goes through the framework, where they are checked; so does one
-  // without Host, which the framework's front refuses (the answers held ready assume one).
-  if (accessConfigured(opts.access ?? {})) return app;
-  return (req, res) => (req.headers.host === undefined ? void app(req, res) : ready(req, res, () => void app(req, res)));
 }

@@ -165,8 +165,8 @@ export function errorBody(path: string, { status, detail, type, extra }: Describ
   return path.startsWith('/api/v1/') || path === '/api/v1' ? { detail, ...extra } : { error: TITLES[status] ?? 'Error', detail, type, ...extra };
 }
 
-/** An HttpError as the error handler describes it (answers held ready send it themselves: ready-answers.ts). */
-export const describedHttpError = (err: HttpError): Described => ({ status: err.status, detail: err.message, type: err.type, extra: err.extra });
+/** An HttpError as the error handler describes it. */
+const describedHttpError = (err: HttpError): Described => ({ status: err.status, detail: err.message, type: err.type, extra: err.extra });
 
 export interface Described { status: number; detail: string; type: string; extra: Record<string, unknown> }
 

@@ -1,5 +1,5 @@
-// What every answer carries whichever way it is sent, through the framework (app.ts) or held ready
-// (ready-answers.ts): the request id, the safety headers, CORS for a simple request, the log line.
+// What every answer carries (app.ts): the request id, the safety headers, CORS for a simple request, the log
+// line.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';

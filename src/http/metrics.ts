@@ -1,9 +1,8 @@
 // The service's metrics in Prometheus' text format (prom-client), served at GET /metrics: requests by the
 // contract's operation and status with their latency, the build served and its age, data swaps and bundle
 // downloads by outcome, what the update job last did, and Node's own (event-loop lag, RSS, heap, GC).
-// Requests are counted around the server's request listener (metered), so an answer counts the same whether
-// the framework or an answer held ready sent it; each is named by matching its path against the contract's
-// path templates once, when it arrives (routers rewrite req.url while they run).
+// Requests are counted around the server's request listener (metered), each named by matching its path
+// against the contract's path templates once, when it arrives (routers rewrite req.url while they run).
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { monitorEventLoopDelay } from 'node:perf_hooks';

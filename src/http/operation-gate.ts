@@ -90,28 +90,6 @@ function queryParameters(doc: Document, op: Operation): QueryParameter[] {
   });
 }
 
-/** An operation's parameters in the path or the query, as the contract declares them (references followed). */
-export function declaredParameters(spec: Record<string, unknown>, template: string, method: string, where: 'path' | 'query'):
-  Array<{ name: string; required: boolean; schema: Record<string, unknown> }> {
-  const doc = spec as Document;
-  const op = doc.paths[template]?.[method];
-  if (!op) throw new Error(`the contract has no ${method.toUpperCase()} ${template}`);
-  return (op.parameters ?? []).map((p) => deref(doc, p)).filter((p) => p.in === where)
-    .map((p) => ({ name: p.name, required: p.required ?? false, schema: deref(doc, p.schema ?? {}) as Record<string, unknown> }));
-}
-
-/** An operation's JSON body schema as the contract writes it (a `$ref` not followed), or null if it takes none. */
-export function declaredJsonBody(spec: Record<string, unknown>, template: string, method: string): Record<string, unknown> | null {
-  const op = (spec as Document).paths[template]?.[method];
-  if (!op) throw new Error(`the contract has no ${method.toUpperCase()} ${template}`);
-  return (op.requestBody?.content['application/json']?.schema as Record<string, unknown> | undefined) ?? null;
-}
-
-/** A query parameter's value as an integer parameter takes it (canonical decimal digits), else null. */
-export function integerParam(raw: string): number | null {
-  return INTEGER.test(raw) ? Number(raw) : null;
-}
-
 export function contractPaths(spec: Record<string, unknown>): PathEntry[] {
   const doc = spec as Document;
   return Object.entries(doc.paths).map(([template, ops]) => {
@@ -151,7 +129,7 @@ export function templatePattern(template: string, trailingSlash: boolean): { pat
  * The first of `entries` whose pattern matches `path`, with the match. A path is tested only against the
  * patterns whose literal beginning it has (the contract has ~90 of them).
  */
-export function firstMatch<T extends { prefix: string; pattern: RegExp }>(entries: readonly T[], path: string): { entry: T; match: RegExpExecArray } | null {
+function firstMatch<T extends { prefix: string; pattern: RegExp }>(entries: readonly T[], path: string): { entry: T; match: RegExpExecArray } | null {
   for (const entry of entries) {
     if (!path.startsWith(entry.prefix)) continue;
     const match = entry.pattern.exec(path);

@@ -11,7 +11,7 @@ import { openingWith } from '../read/json-text.js';
 import type { Scope } from '../read/releases.js';
 import { nextTurn } from '../read/slices.js';
 
-export const CACHE_CONTROL: Record<Scope, string> = {
+const CACHE_CONTROL: Record<Scope, string> = {
   release: 'public, max-age=86400',
   latest: 'public, max-age=300',
 };
@@ -33,7 +33,7 @@ function urlHash(method: string, url: string): string {
 }
 
 /** The ETag of the answer to `method url` from the build `buildId`. */
-export function etagOf(buildId: string, method: string, url: string): string {
+function etagOf(buildId: string, method: string, url: string): string {
   return `"${buildId}-${urlHash(method, url)}"`;
 }
 

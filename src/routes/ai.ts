@@ -4,7 +4,6 @@
 // read models and names them in `sources`.
 import { Router, type Request } from 'express';
 import { HttpError } from '../read/errors.js';
-import type { ReadyRoute } from '../http/ready-answers.js';
 import { sendJson, sendUncached } from '../http/send-answer.js';
 import type { Store } from '../store/store.js';
 import { latest, releases } from '../read/releases.js';
@@ -30,7 +29,7 @@ interface ClassifyBody {
   metadata?: { genome_type?: string; genome_size?: string | number; host?: string };
 }
 
-/** The answers of POST /query, kept by build id and question: one per app, shared by its ready route and its router. */
+/** The answers of POST /query, kept by build id and question: one per app. */
 export type AiAnswers = AnswerCache<QueryResult>;
 
 export const aiAnswers = (): AiAnswers => new AnswerCache<QueryResult>(1000);
@@ -46,11 +45,6 @@ async function queryAnswer(store: Store, cache: AiAnswers, body: QueryBody): Pro
   }
   return { query: body.query, ...result, cached };
 }
-
-/** The questions answered before the framework (ready-answers.ts), from the cache the router keeps too. */
-export const aiReady = (cache: AiAnswers): ReadyRoute[] => [
-  { path: '/ai/query', method: 'post', answer: async (store, { body }) => ({ body: await queryAnswer(store, cache, body as QueryBody), scope: 'latest' }) },
-];
 
 export function aiRouter(cache: AiAnswers): Router {
   const router = Router();

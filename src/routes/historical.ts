@@ -4,7 +4,6 @@
 // are found by the resolver, and a 404 for an unknown name suggests close ones (read/suggest.ts).
 import { Router } from 'express';
 import { HttpError } from '../read/errors.js';
-import type { ReadyRoute } from '../http/ready-answers.js';
 import { sendJson } from '../http/send-answer.js';
 import type { Store } from '../store/store.js';
 import { assertPair, diffSummary } from '../read/compare.js';
@@ -13,15 +12,6 @@ import { latest, resolveVersion } from '../read/releases.js';
 import { absence, lineagesNamed, resolveName } from '../read/resolve.js';
 import { unknownNameError } from '../read/suggest.js';
 import { notFoundAt } from '../read/taxa.js';
-
-/** What this group answers before the framework (ready-answers.ts): a release's document. */
-export const historicalReady: ReadyRoute[] = [{
-  path: '/historical/releases/{msl_version}',
-  answer(store, { params: p }) {
-    const v = resolveVersion(store, p.msl_version!);
-    return { body: required(store, 'release_doc', v.msl), scope: v.scope };
-  },
-}];
 
 export function historicalRouter(): Router {
   const router = Router();

@@ -4,7 +4,6 @@
 // are pre-rendered documents read from memory.
 import { Router, type Request, type Response } from 'express';
 import { sendJson, sendUncached } from '../http/send-answer.js';
-import type { ReadyRoute } from '../http/ready-answers.js';
 import type { Store } from '../store/store.js';
 import { nameParam, normaliseName } from '../read/names.js';
 import { latest, resolveVersion } from '../read/releases.js';
@@ -73,11 +72,6 @@ function speciesAnswer(store: Store, body: SpeciesBody): object {
 function searchSpecies(req: Request, res: Response): void {
   sendUncached(req, res, speciesAnswer(req.store, req.body as SpeciesBody));
 }
-
-/** The searches answered before the framework (ready-answers.ts). */
-export const searchReady: ReadyRoute[] = [
-  { path: '/search/species', method: 'post', answer: (store, { body }) => ({ body: speciesAnswer(store, body as SpeciesBody), scope: 'latest' }) },
-];
 
 /** The query as the contract declares it, validated before a handler runs (operations.ts). */
 interface VersionQuery {

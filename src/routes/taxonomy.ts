@@ -4,7 +4,6 @@
 import { Router, type Request, type Response } from 'express';
 import { HttpError } from '../read/errors.js';
 import { extendedJson } from '../read/json-text.js';
-import type { ReadyRoute } from '../http/ready-answers.js';
 import { sendJson, sendUncached } from '../http/send-answer.js';
 import type { Store } from '../store/store.js';
 import { CLASSIFICATION_RANKS, type ClassificationRank } from '../read/lineages.js';
@@ -240,14 +239,6 @@ async function validate(req: Request, res: Response): Promise<void> {
     suggestions: 'unknown' in r ? r.unknown : [],
   });
 }
-
-/** What this group answers before the framework (ready-answers.ts): a species of the latest release by any name. */
-export const taxonomyReady: ReadyRoute[] = [{
-  path: '/taxonomy/species/{scientific_name}',
-  async answer(store, { params: p }) {
-    return { body: await speciesAnswer(store, nameParam(p.scientific_name!)), scope: 'latest' };
-  },
-}];
 
 export function taxonomyRouter(): Router {
   const router = Router();

@@ -1,7 +1,6 @@
 // /api/v1/compare and /api/v1/history: comparisons of any two releases, and the history of the taxon of any
 // rank that a name or identifier denotes. The answers are the read layer's (read/compare.ts, read/history.ts).
 import { Router, type Request, type Response } from 'express';
-import type { ReadyRoute } from '../http/ready-answers.js';
 import { nextPage, sendBytes, sendJson } from '../http/send-answer.js';
 import { ARROW_STREAM } from '../read/arrow.js';
 import { type ResolvedVersion, resolveVersion, type Scope } from '../read/releases.js';
@@ -48,23 +47,6 @@ function compareDetails(req: Request, res: Response): void {
 async function history(req: Request, res: Response): Promise<void> {
   sendJson(req, res, await historyJson(req.store, nameParam(req.params.species_name as string)), 'latest');
 }
-
-/** What this group answers before the framework (ready-answers.ts): a comparison's summary, a name's history. */
-export const historyReady: ReadyRoute[] = [
-  {
-    path: '/api/v1/compare/{from_version}/{to_version}',
-    answer(store, { params: p }) {
-      const { from, to, scope } = pair(store, p.from_version!, p.to_version!);
-      return { body: compareSummary(store, from, to), scope };
-    },
-  },
-  {
-    path: '/api/v1/history/{species_name}',
-    async answer(store, { params: p }) {
-      return { body: await historyJson(store, nameParam(p.species_name!)), scope: 'latest' };
-    },
-  },
-];
 
 export function historyRouter(): Router {
   const router = Router();

@@ -4,7 +4,6 @@
 import { Router, type Request } from 'express';
 import { HttpError } from '../read/errors.js';
 import { withJsonField } from '../read/json-text.js';
-import type { ReadyRoute } from '../http/ready-answers.js';
 import { linkTo, nextPage, nextPageOf, sendJson } from '../http/send-answer.js';
 import { releases, type ResolvedVersion, resolveVersion, type Scope } from '../read/releases.js';
 import type { Store } from '../store/store.js';
@@ -42,22 +41,6 @@ function searchAnswer(store: Store, q: SearchQuery, url: string): { body: Buffer
   const head = { query: q.q, field: q.field, version: v.version, total_results: total, limit: q.limit, offset: q.offset, next };
   return { body: withJsonField(head, 'results', results), scope: v.scope, next };
 }
-
-/** What this group answers before the framework (ready-answers.ts): a species by its own name, a search. */
-export const v1Ready: ReadyRoute[] = [
-  {
-    path: '/api/v1/species/{version}/{scientific_name}',
-    answer(store, { params: p }) {
-      const v = resolveVersion(store, p.version!);
-      const doc = speciesDocNamed(store, v, p.scientific_name!);
-      return doc ? { body: doc, scope: v.scope } : null;
-    },
-  },
-  {
-    path: '/api/v1/search',
-    answer: (store, { query, url }) => searchAnswer(store, query as unknown as SearchQuery, url),
-  },
-];
 
 export function v1Router(): Router {
   const router = Router();

@@ -62,7 +62,7 @@ export function deepJson(levels: number, kind: 'array' | 'object'): string {
 
 /** Levels of nesting a hostile client sends: JSON.stringify or a recursive walk of one overflows the stack. */
 const DEEP = 100_000;
-/** Deep enough to overflow a recursive walk, small enough for a body the answers held ready read (16 KB). */
+/** Deep enough to overflow a recursive walk, in a small body (under 16 KB). */
 const DEEP_SMALL = 5_000;
 
 /**

@@ -9,6 +9,9 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
+/** The arithmetic mean (NaN for none). */
+export const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
+
 /** The middle value (the upper of the two middle ones for an even count). */
 export const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
