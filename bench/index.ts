@@ -13,7 +13,7 @@ import { projectRoot } from '../src/shared/project-root.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { writeMeasurement } from './measurement.js';
 import { NAMES_SQL, searchQueries } from '../test/support/search-queries.js';
-import { mean, residentMemory } from '../test/support/measure.js';
+import { cpuMicros, mean, residentMemory } from '../test/support/measure.js';
 import { aiQuestions, MIX_SQL, type MixSource } from './ai-questions.js';
 import { startCommand } from './soak/server.js';
 
@@ -48,12 +48,6 @@ function start(script: string, port: number, probe: string, env: Record<string, 
     }
   })();
   return { child, ready };
-}
-
-/** CPU time (user + system) the process has used so far, in µs (/proc ticks are 10 ms). */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 // CPU time per request is reported beside throughput: on a shared, noisy machine it varies much less from

@@ -5,12 +5,11 @@
 // collector is read from the trace: the share of the young generation alive at each scavenge, what is promoted to
 // the old generation, and how often the old generation is collected.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { projectRoot } from '../src/shared/project-root.js';
-import { mean } from '../test/support/measure.js';
+import { cpuMicros, mean } from '../test/support/measure.js';
 import { waitUntil } from '../test/support/wait.js';
 import { writeMeasurement } from './measurement.js';
 import { startCommand } from './soak/server.js';
@@ -46,17 +45,6 @@ class GcTrace {
       }
     });
   }
-
-  reset(): void {
-    this.survival = [];
-    this.promoted = 0;
-    this.full = 0;
-  }
-}
-
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 async function measure(variant: (typeof VARIANTS)[number], port: number): Promise<Run> {
@@ -81,7 +69,6 @@ async function measure(variant: (typeof VARIANTS)[number], port: number): Promis
       promotedPerRequest: trace.promoted / requests, fullPer100k: (trace.full / requests) * 100_000,
     };
   } finally {
-    trace.reset();
     child.kill('SIGKILL');
   }
 }

@@ -9,7 +9,6 @@
 // then two batches at once, one of each soak mix (the soak's heavy phase). Then the same over HTTP against the
 // server as it is shipped (the start script's Node options), with its peak RSS while two batches run at once.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { DB_FILE, DOC_SNAPSHOT_FILE } from '../src/store/files.js';
@@ -25,7 +24,8 @@ import { Figures, writeMeasurement } from './measurement.js';
 import { misspell, random, shuffle } from '../test/support/misspellings.js';
 import { readKeys, type Keys } from './soak/keys.js';
 import { names as soakNames } from './soak/traffic.js';
-import { median } from '../test/support/measure.js';
+import { cpuMicros, median, residentMemory } from '../test/support/measure.js';
+import { startCommand } from './soak/server.js';
 
 const SIZE = Number(process.env.BENCH_NAMES ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -96,16 +96,8 @@ function mixes(store: Store, keys: Keys): Mix[] {
   ];
 }
 
-/** CPU time (user + system) of a process so far, in ms (/proc ticks are 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 /** Resident set size of a process now, in MB. */
-function rssMb(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
-}
+const rssMb = (pid: number): number => residentMemory(pid).rss / 2 ** 20;
 
 const list = (xs: number[]) => `${xs.map((x) => x.toFixed(0)).join(', ')} (median ${median(xs).toFixed(0)})`;
 
@@ -174,10 +166,10 @@ async function inProcess(store: Store, all: Mix[]): Promise<void> {
 
 async function overHttp(all: Mix[]): Promise<void> {
   const root = projectRoot();
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const nodeArgs = /node ((?:--\S+ )*)dist\/src\/server\.js/.exec(pkg.scripts.start)?.[1]?.trim().split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist', 'src', 'server.js')], {
-    env: { ...process.env, MALLOC_ARENA_MAX: '2', PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'],
+  // as `npm start` runs it: its Node options and its environment
+  const shipped = startCommand(root);
+  const child = spawn(process.execPath, [...shipped.args, join(root, 'dist', 'src', 'server.js')], {
+    env: { ...process.env, ...shipped.env, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
     const url = `http://127.0.0.1:${PORT}/api/v1/resolve`;
@@ -202,11 +194,11 @@ async function overHttp(all: Mix[]): Promise<void> {
       let bytes = 0;
       for (let run = 0; run < RUNS; run++) {
         const batch = await mix.batch(100 + run);
-        const c0 = cpuMs(child.pid!);
+        const c0 = cpuMicros(child.pid!) / 1000;
         const t0 = performance.now();
         bytes = await post(batch);
         wall.push(performance.now() - t0);
-        cpu.push(cpuMs(child.pid!) - c0);
+        cpu.push(cpuMicros(child.pid!) / 1000 - c0);
       }
       out.log(`- ${mix.label}, POST /api/v1/resolve (${(bytes / 1e6).toFixed(1)} MB answer), server as shipped: wall ms ${list(wall)}; CPU ms ${list(cpu)}`);
     }

@@ -21,3 +21,9 @@ export function residentMemory(pid: number): { rss: number; peak: number } {
   const bytes = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN) * 1024;
   return { rss: bytes('VmRSS'), peak: bytes('VmHWM') };
 }
+
+/** CPU time (user + system) a process has used so far, in µs, as the kernel keeps it (/proc ticks are 10 ms). */
+export function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
