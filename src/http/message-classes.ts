@@ -7,22 +7,30 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 
-/** Node's request and response classes, with `app`'s request and response objects as their prototypes. */
-export function messageClasses(app: Express): { IncomingMessage?: typeof IncomingMessage; ServerResponse?: typeof ServerResponse } {
-  // A Node whose classes cannot be called as functions gets its own, and Express sets the prototypes.
-  if ([IncomingMessage, ServerResponse].some((c) => Function.prototype.toString.call(c).startsWith('class'))) return {};
-  return { IncomingMessage: madeWith(IncomingMessage, app.request), ServerResponse: madeWith(ServerResponse, app.response) };
+/**
+ * Subclasses of Node's request and response classes whose prototypes become `app`'s request and response
+ * objects (app.request and app.response are replaced by them, with the same properties and the same chain
+ * beneath). Call it once per app, before the server is made.
+ */
+export function messageClasses(app: Express): { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse } {
+  const Request = subclassStandingFor(IncomingMessage, app.request);
+  const Response = subclassStandingFor(ServerResponse, app.response);
+  app.request = Request.prototype as Express['request'];
+  app.response = Response.prototype as Express['response'];
+  return { IncomingMessage: Request, ServerResponse: Response };
 }
 
 /**
- * A constructor that makes what `base` makes, with `prototype` as its prototype, by calling `base` on the new
- * object. Reflect.construct with another new.target would make the same objects, but far more slowly.
+ * A subclass of `base` whose prototype has `stand`'s properties and prototype, so that it can replace `stand`.
+ * Why a subclass: V8 lays out what a class constructor makes from the base class's own layout. An object made by
+ * calling Node's constructor on an object of another function's making had too few fields for a response's
+ * properties and was kept as a dictionary, slower to read and larger to make; Reflect.construct with another
+ * new.target made the same objects far more slowly (bench/message-classes.ts).
  */
-function madeWith<T>(base: T, prototype: object): T {
-  const make = base as unknown as (this: object, a: unknown, b: unknown) => void;
-  function Made(this: object, a: unknown, b: unknown): void {
-    make.call(this, a, b);
-  }
-  Made.prototype = prototype;
-  return Made as unknown as T;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- TypeScript's rule for a class made from a class given
+function subclassStandingFor<C extends new (...args: any[]) => object>(base: C, stand: object): C {
+  const Made = class extends base {};
+  Object.setPrototypeOf(Made.prototype, Object.getPrototypeOf(stand));
+  for (const key of Reflect.ownKeys(stand)) Object.defineProperty(Made.prototype, key, Object.getOwnPropertyDescriptor(stand, key)!);
+  return Made;
 }
