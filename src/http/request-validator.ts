@@ -4,7 +4,7 @@
 // them), which cost more than everything else a lookup does. The gate has already matched the operation,
 // so the lookup runs once per operation, on its first request, and later requests are given what it found
 // (`req.openapi`, the validator's documented request metadata) with their own path parameters.
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenApiRequest, OpenApiRequestHandler, OpenApiRequestMetadata } from 'express-openapi-validator/dist/framework/types.js';
 import type { MatchedOperation } from './operation-gate.js';
@@ -27,9 +27,10 @@ function middlewareNamed(all: OpenApiRequestHandler[], name: string): OpenApiReq
 }
 
 function withoutParams(metadata: OpenApiRequestMetadata): Operation {
-  const operation: Partial<OpenApiRequestMetadata> = { ...metadata };
-  delete operation.pathParams;
-  return operation as Operation;
+  // not a copy with pathParams deleted: an object a property was deleted from is kept as a dictionary, and
+  // every request's metadata would be copied from one
+  const { pathParams, ...operation } = metadata;
+  return operation;
 }
 
 export function requestValidator(spec: Record<string, unknown>, opts: ValidatorOptions): RequestHandler {
@@ -48,13 +49,12 @@ export function requestValidator(spec: Record<string, unknown>, opts: ValidatorO
   // into req.params, which the router sets itself; the second has no schemes to check.
   const lookup = middlewareNamed(all, 'metadataMiddleware');
   const check = [middlewareNamed(all, 'requestMiddleware'), ...(opts.validateResponses ? [middlewareNamed(all, 'responseMiddleware')] : [])];
-  /** What the lookup found for each operation, less the request's own parameters. */
-  const found = new Map<string, Operation>();
+  /** What the lookup found for each operation, by method and the operation's path as the contract writes it. */
+  const found = new Map<string, Map<string, Operation>>();
 
-  const validate = (req: OpenApiRequest, res: Response, next: NextFunction, i: number): unknown => {
-    const step = check[i];
-    if (!step) return next();
-    return step(req, res, (err?: unknown) => (err ? next(err) : validate(req, res, next, i + 1)));
+  const validate: RequestHandler = check.length === 1 ? check[0]! as RequestHandler : (req, res, next) => {
+    const step = (i: number): unknown => (i === check.length ? next() : check[i]!(req as OpenApiRequest, res, (err?: unknown) => (err ? next(err) : step(i + 1))));
+    return step(0);
   };
 
   return (request: Request, res, next) => {
@@ -62,16 +62,17 @@ export function requestValidator(spec: Record<string, unknown>, opts: ValidatorO
     const operation = res.locals.operation as MatchedOperation | undefined;
     // outside the contract: the router's 404, or a method the gate has refused already
     if (!operation) return next();
-    const key = `${req.method} ${operation.template}`;
-    const known = found.get(key);
+    let byPath = found.get(req.method);
+    if (!byPath) found.set(req.method, byPath = new Map());
+    const known = byPath.get(operation.template);
     if (known) {
       req.openapi = { ...known, pathParams: operation.params };
-      return validate(req, res, next, 0);
+      return validate(req, res, next);
     }
     return lookup(req, res, (err?: unknown) => {
       if (err) return next(err);
-      if (req.openapi) found.set(key, withoutParams(req.openapi));
-      return validate(req, res, next, 0);
+      if (req.openapi) byPath.set(operation.template, withoutParams(req.openapi));
+      return validate(req, res, next);
     });
   };
 }
