@@ -11,12 +11,14 @@ describe('requests and responses made with the app\'s prototypes', function () {
   let server: Server;
   let arrived: { request: boolean; response: boolean } | null = null;
   let base: string;
+  let classes: ReturnType<typeof messageClasses>;
 
   before(async () => {
     app.get('/echo', (req, res) => {
       res.status(201).json({ query: req.query, ip: typeof req.ip, body: req.readable, instance: req instanceof IncomingMessage && res instanceof ServerResponse });
     });
-    server = createServer(messageClasses(app), (req, res) => {
+    classes = messageClasses(app);
+    server = createServer(classes, (req, res) => {
       arrived = { request: Object.getPrototypeOf(req) === app.request, response: Object.getPrototypeOf(res) === app.response };
       void app(req, res);
     });
@@ -24,6 +26,17 @@ describe('requests and responses made with the app\'s prototypes', function () {
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('are subclasses of Node\'s classes, whose prototypes stand for the app\'s own', () => {
+    expect(Object.getPrototypeOf(classes.IncomingMessage)).to.equal(IncomingMessage);
+    expect(Object.getPrototypeOf(classes.ServerResponse)).to.equal(ServerResponse);
+    expect(app.request).to.equal(classes.IncomingMessage.prototype);
+    expect(app.response).to.equal(classes.ServerResponse.prototype);
+    // what Express's own prototypes carried: the app, and its request and response methods beneath
+    expect(app.response.app).to.equal(app);
+    expect(app.response.json).to.equal(express.response.json);
+    expect(Object.getPrototypeOf(app.request)).to.equal(express.request);
+  });
 
   it('arrive with them already, before Express sees them', async () => {
     await fetch(`${base}/echo`);
