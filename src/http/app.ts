@@ -128,14 +128,14 @@ export function createApp(opts: AppOptions): express.Express {
   // Keys and limits before anything costs: a refused request is not validated, let alone answered.
   if (limits.length > 0) app.use(limits);
 
-  // The contract: what every operation's request must be, checked before any handler runs. The explorer,
-  // the contract itself and the pages' files are outside it.
-  const withinContract = (handler: RequestHandler): RequestHandler => (req, res, next) => (OUTSIDE_CONTRACT.test(req.path) ? next() : handler(req, res, next));
-  app.use(withinContract(operationGate(spec)));
+  // The contract: what every operation's request must be, checked before any handler runs, in one router
+  // that a request enters only when its path is in the contract (the explorer, the contract itself and the
+  // pages' files are not).
+  const contract = express.Router();
   // Only requests with a body meet the parsers.
   const json = express.json({ limit: BODY_LIMIT });
   const text = express.text({ type: ['text/csv', 'text/plain'], limit: BODY_LIMIT });
-  app.use(withinContract((req, res, next) => {
+  contract.use(operationGate(spec), (req, res, next) => {
     const bodyTypes = res.locals.bodyTypes as string[] | undefined;
     const sent = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
     // The validator lets an operation whose body the contract requires run without one; this does not. A
@@ -143,8 +143,8 @@ export function createApp(opts: AppOptions): express.Express {
     if (bodyTypes && !sent) throw new HttpError(400, `${req.method} ${req.path} needs a body of type ${bodyTypes.join(' or ')}`);
     if (!sent) return next();
     json(req, res, (err?: unknown) => (err ? next(err) : text(req, res, next)));
-  }));
-  app.use(withinContract(requestValidator(withRawSubDelimiters(spec), { validateResponses: opts.validateResponses ?? false, ignorePaths: OUTSIDE_CONTRACT })));
+  }, requestValidator(withRawSubDelimiters(spec), { validateResponses: opts.validateResponses ?? false, ignorePaths: OUTSIDE_CONTRACT }));
+  app.use((req, res, next) => (OUTSIDE_CONTRACT.test(req.path) ? next() : contract(req, res, next)));
 
   // Every request holds on to the store it started with, so a rebuild swapped in meanwhile never pulls
   // the data out from under it; the old store closes when its last request has finished.
