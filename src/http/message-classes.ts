@@ -25,7 +25,7 @@ export function messageClasses(app: Express): { IncomingMessage: typeof Incoming
  * Why a subclass: V8 lays out what a class constructor makes from the base class's own layout. An object made by
  * calling Node's constructor on an object of another function's making had too few fields for a response's
  * properties and was kept as a dictionary, slower to read and larger to make; Reflect.construct with another
- * new.target made the same objects far more slowly (bench/message-classes.ts).
+ * new.target made the same objects, at several times the CPU per request.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- TypeScript's rule for a class made from a class given
 function subclassStandingFor<C extends new (...args: any[]) => object>(base: C, stand: object): C {
