@@ -12,8 +12,6 @@ import type { MatchedOperation } from './operation-gate.js';
 export interface ValidatorOptions {
   /** Check every response against the contract too (tests). */
   validateResponses: boolean;
-  /** Paths outside the contract (the explorer, the pages' files): never checked. */
-  ignorePaths: RegExp;
 }
 
 /** What the validator's route lookup found for an operation, less a request's own path parameters. */
@@ -43,7 +41,6 @@ export function requestValidator(spec: Record<string, unknown>, opts: ValidatorO
     validateSecurity: false,
     fileUploader: false,
     ignoreUndocumented: false,
-    ignorePaths: opts.ignorePaths,
   });
   // The path-parameter and security middlewares are left out: the first only copies the lookup's parameters
   // into req.params, which the router sets itself; the second has no schemes to check.
